@@ -1,0 +1,103 @@
+//! How each game describes itself to the kit: its levels, what each level
+//! grades, and how a level's output is compared.
+//!
+//! The fixture runner, the starter generator and the grader read only this
+//! description, so adding a game means adding its folder and its [`GameInfo`]
+//! to [`GAMES`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// A proficiency level (SPEC 2). A submission reaches a level when it passes
+/// every case of that level and of every level below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Basic,
+    Proficient,
+    Advanced,
+    Expert,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Basic, Level::Proficient, Level::Advanced, Level::Expert];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Basic => "basic",
+            Level::Proficient => "proficient",
+            Level::Advanced => "advanced",
+            Level::Expert => "expert",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("unknown level {s:?}: expected basic, proficient, advanced or expert"))
+    }
+}
+
+/// What a level grades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Graded {
+    /// Library functions, called with the kit's cases and compared with the reference.
+    Functions(&'static [&'static str]),
+    /// The game program, fed each fixture's stdin.
+    Program,
+}
+
+/// How a program level's output is compared with the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// Equal after normalising line endings and trailing whitespace.
+    Exact,
+    /// The graded events of SPEC 3 (title, boards, messages, result) in order;
+    /// prompts and other text are ignored.
+    Events,
+}
+
+/// One level of one game.
+#[derive(Debug, Clone, Copy)]
+pub struct LevelInfo {
+    pub level: Level,
+    pub graded: Graded,
+    pub comparison: Comparison,
+    /// What the student must do at this level, in one line.
+    pub summary: &'static str,
+}
+
+/// A game of the kit.
+#[derive(Debug, Clone, Copy)]
+pub struct GameInfo {
+    /// The name used on the command line and as the fixtures folder.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub levels: &'static [LevelInfo],
+}
+
+impl GameInfo {
+    pub fn level(&self, level: Level) -> Option<&LevelInfo> {
+        self.levels.iter().find(|l| l.level == level)
+    }
+}
+
+/// Every game of the kit.
+pub const GAMES: &[GameInfo] = &[crate::velha::GAME];
+
+/// The game named `id`, if the kit has it.
+pub fn find(id: &str) -> Option<&'static GameInfo> {
+    GAMES.iter().find(|g| g.id == id)
+}

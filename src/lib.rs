@@ -1,0 +1,12 @@
+//! boardkit: an auto-graded exercise kit for terminal board games.
+//!
+//! The reference library of the kit: each game in its own module, with pure
+//! rules, its AIs and its program over a [`console::Console`]; the fixture
+//! format that tests and grader replay; and each game's self-description in
+//! [`game`]. The `boardkit` binary is a thin command line over this library.
+
+pub mod console;
+pub mod fixture;
+pub mod game;
+pub mod player;
+pub mod velha;

@@ -1,0 +1,42 @@
+//! Jogo da velha (tic-tac-toe), as set in a Brazilian university exam.
+//!
+//! - [`board`]: the rules, pure (positions, turns, winner), for any N x N.
+//! - [`exam`]: the graded functions of the basic level, pinned names.
+//! - [`render`]: the board block, byte for byte as the spec shows it.
+//! - [`program`]: the game program over a console.
+
+pub mod board;
+pub mod exam;
+pub mod program;
+pub mod render;
+
+pub use board::{Board, Mark, Position, Status, parse_position};
+pub use exam::{extrai_coluna, extrai_linha, verifica_vencedor, verifica_vencedor_9};
+
+use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
+
+/// How jogo da velha describes itself to the kit.
+pub const GAME: GameInfo = GameInfo {
+    id: "velha",
+    title: "Jogo da velha",
+    levels: &[
+        LevelInfo {
+            level: Level::Basic,
+            graded: Graded::Functions(&["extrai_linha", "extrai_coluna", "verifica_vencedor"]),
+            comparison: Comparison::Exact,
+            summary: "the functions extrai_linha, extrai_coluna and verifica_vencedor",
+        },
+        LevelInfo {
+            level: Level::Proficient,
+            graded: Graded::Program,
+            comparison: Comparison::Events,
+            summary: "the game program with valid input: title, boards, result",
+        },
+        LevelInfo {
+            level: Level::Advanced,
+            graded: Graded::Program,
+            comparison: Comparison::Events,
+            summary: "input validation: Posição inválida, Posição ocupada, case and spaces",
+        },
+    ],
+};
