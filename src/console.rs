@@ -82,7 +82,8 @@ impl<R: BufRead> LineReader<R> {
             if chunk.len() > room {
                 too_long = true;
             }
-            self.buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            self.buffer
+                .extend_from_slice(&chunk[..chunk.len().min(room)]);
             self.inner.consume(used);
             if ended {
                 break;
@@ -183,7 +184,10 @@ mod tests {
     fn a_megabyte_line_is_one_invalid_line_and_reading_goes_on() {
         let mut input = vec![b'x'; 1 << 20];
         input.extend_from_slice(b"\nA1\n");
-        assert_eq!(lines(&input), vec![Err(InvalidLine::TooLong), Ok("A1".into())]);
+        assert_eq!(
+            lines(&input),
+            vec![Err(InvalidLine::TooLong), Ok("A1".into())]
+        );
     }
 
     #[test]

@@ -155,15 +155,17 @@ impl Fixture {
     fn stdin_size(&self) -> Result<usize, String> {
         let size = match &self.stdin {
             Stdin::Text(text) => text.len(),
-            Stdin::Parts(parts) => parts.iter().try_fold(0usize, |total, part| {
-                let len = match part {
-                    StdinPart::Text(t) => t.len(),
-                    StdinPart::Bytes { bytes } => bytes.len(),
-                    StdinPart::Repeat { repeat, times } => repeat.len().saturating_mul(*times),
-                };
-                total.checked_add(len).ok_or(())
-            })
-            .unwrap_or(usize::MAX),
+            Stdin::Parts(parts) => parts
+                .iter()
+                .try_fold(0usize, |total, part| {
+                    let len = match part {
+                        StdinPart::Text(t) => t.len(),
+                        StdinPart::Bytes { bytes } => bytes.len(),
+                        StdinPart::Repeat { repeat, times } => repeat.len().saturating_mul(*times),
+                    };
+                    total.checked_add(len).ok_or(())
+                })
+                .unwrap_or(usize::MAX),
         };
         if size > MAX_STDIN_BYTES {
             return Err(format!("stdin expands past {MAX_STDIN_BYTES} bytes"));
@@ -236,7 +238,9 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_huge_stdin_are_refused() {
-        assert!(toml::from_str::<Fixture>("description='x'\nlevel='basic'\nstdin=''\nextra=1").is_err());
+        assert!(
+            toml::from_str::<Fixture>("description='x'\nlevel='basic'\nstdin=''\nextra=1").is_err()
+        );
         let dir = std::env::temp_dir().join(format!("boardkit-fixture-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("huge.toml");
@@ -245,7 +249,10 @@ mod tests {
             "description='x'\nlevel='basic'\nstdin=[{ repeat = 'x', times = 999999999999 }]",
         )
         .unwrap();
-        assert!(matches!(Fixture::load(&path), Err(FixtureError::Invalid { .. })));
+        assert!(matches!(
+            Fixture::load(&path),
+            Err(FixtureError::Invalid { .. })
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

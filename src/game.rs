@@ -22,7 +22,12 @@ pub enum Level {
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Basic, Level::Proficient, Level::Advanced, Level::Expert];
+    pub const ALL: [Level; 4] = [
+        Level::Basic,
+        Level::Proficient,
+        Level::Advanced,
+        Level::Expert,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -46,7 +51,9 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("unknown level {s:?}: expected basic, proficient, advanced or expert"))
+            .ok_or_else(|| {
+                format!("unknown level {s:?}: expected basic, proficient, advanced or expert")
+            })
     }
 }
 

@@ -12,7 +12,11 @@ use boardkit::velha;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "boardkit", version, about = "Terminal board games for programming courses: play them, solve them, grade them.")]
+#[command(
+    name = "boardkit",
+    version,
+    about = "Terminal board games for programming courses: play them, solve them, grade them."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -69,8 +73,10 @@ fn play(game: PlayGame) -> anyhow::Result<()> {
     let result = match game {
         PlayGame::Velha(args) => {
             let board = velha::Board::new(args.size.into()).context("invalid --size")?;
-            let mut players: [Box<dyn Player<velha::Board, velha::Position>>; 2] =
-                [Box::new(velha::program::Human), Box::new(velha::program::Human)];
+            let mut players: [Box<dyn Player<velha::Board, velha::Position>>; 2] = [
+                Box::new(velha::program::Human),
+                Box::new(velha::program::Human),
+            ];
             velha::program::play(board, &mut players, &mut console).map(drop)
         }
     };

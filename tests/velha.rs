@@ -1,1 +1,260 @@
-fn main(){}
+//! Jogo da velha, level by level: `cargo test --test velha basic` (or
+//! `proficient`, `advanced`) runs one level.
+//!
+//! - basic: the exam functions, checked exhaustively against an oracle written
+//!   here, independently of the library (every position spelling, all 3^9
+//!   boards).
+//! - proficient, advanced: one scripted session per file in `fixtures/velha`,
+//!   replayed through the binary and snapshotted.
+//! - advanced::property: arbitrary bytes never make the game panic or loop.
+
+mod common;
+
+use boardkit::console::Console;
+use boardkit::player::Player;
+use boardkit::velha::{self, Board, Position};
+use libtest_mimic::{Arguments, Failed, Trial};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = function_trials();
+    trials.extend(common::fixture_trials("velha"));
+    trials.extend(property_trials());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
+    if ok { Ok(()) } else { Err(message().into()) }
+}
+
+/// Every spelling of every position the exam accepts, with its row and column.
+fn position_spellings() -> Vec<(String, usize, usize)> {
+    let mut all = Vec::new();
+    for (row, letters) in [('A', 'a'), ('B', 'b'), ('C', 'c')].into_iter().enumerate() {
+        for (col, digit) in ['1', '2', '3'].into_iter().enumerate() {
+            for letter in [letters.0, letters.1] {
+                for (before, middle, after) in [("", "", ""), (" ", " ", " "), ("  ", "", "   ")] {
+                    all.push((format!("{before}{letter}{middle}{digit}{after}"), row, col));
+                }
+            }
+        }
+    }
+    all
+}
+
+/// The oracle: a plain reading of the exam's statement.
+fn oracle_winner(cells: &[[char; 3]; 3]) -> char {
+    let lines = [
+        [(0, 0), (0, 1), (0, 2)],
+        [(1, 0), (1, 1), (1, 2)],
+        [(2, 0), (2, 1), (2, 2)],
+        [(0, 0), (1, 0), (2, 0)],
+        [(0, 1), (1, 1), (2, 1)],
+        [(0, 2), (1, 2), (2, 2)],
+        [(0, 0), (1, 1), (2, 2)],
+        [(0, 2), (1, 1), (2, 0)],
+    ];
+    for player in ['X', 'O'] {
+        if lines
+            .iter()
+            .any(|line| line.iter().all(|&(r, c)| cells[r][c] == player))
+        {
+            return player;
+        }
+    }
+    if cells.iter().flatten().all(|&c| c != ' ') {
+        'E'
+    } else {
+        'N'
+    }
+}
+
+fn all_boards() -> impl Iterator<Item = [[char; 3]; 3]> {
+    (0..3usize.pow(9)).map(|mut code| {
+        let mut cells = [[' '; 3]; 3];
+        for cell in cells.iter_mut().flatten() {
+            *cell = [' ', 'X', 'O'][code % 3];
+            code /= 3;
+        }
+        cells
+    })
+}
+
+fn board_from_rows(rows: [&str; 3]) -> [[char; 3]; 3] {
+    rows.map(|r| {
+        let c: Vec<char> = r.chars().collect();
+        [c[0], c[1], c[2]]
+    })
+}
+
+fn function_trials() -> Vec<Trial> {
+    let mut trials = Vec::new();
+    trials.push(Trial::test("basic::extrai_linha::every_spelling", || {
+        for (text, row, _) in position_spellings() {
+            let got = velha::extrai_linha(&text);
+            check(got == row, || {
+                format!("extrai_linha({text:?}): expected {row}, got {got}")
+            })?;
+        }
+        Ok(())
+    }));
+    trials.push(Trial::test("basic::extrai_coluna::every_spelling", || {
+        for (text, _, col) in position_spellings() {
+            let got = velha::extrai_coluna(&text);
+            check(got == col, || {
+                format!("extrai_coluna({text:?}): expected {col}, got {got}")
+            })?;
+        }
+        Ok(())
+    }));
+    trials.push(Trial::test("basic::extrai_linha::spec_example_b1", || {
+        check(
+            velha::extrai_linha("B1") == 1 && velha::extrai_coluna("B1") == 0,
+            || "B1 is row 1, column 0".into(),
+        )
+    }));
+    trials.push(Trial::test("basic::verifica_vencedor::all_19683_boards", || {
+        for cells in all_boards() {
+            let (expected, got, got9) = (
+                oracle_winner(&cells),
+                velha::verifica_vencedor(&cells),
+                velha::verifica_vencedor_9(
+                    cells[0][0], cells[0][1], cells[0][2], cells[1][0], cells[1][1], cells[1][2],
+                    cells[2][0], cells[2][1], cells[2][2],
+                ),
+            );
+            check(got == expected && got9 == expected, || {
+                format!("board {cells:?}: expected {expected:?}, got {got:?} (nine-argument form: {got9:?})")
+            })?;
+        }
+        Ok(())
+    }));
+    // Named cases, so a failing student sees which shape of board is wrong.
+    let named: [(&str, [&str; 3], char); 18] = [
+        ("x_row_a", ["XXX", "OO ", "   "], 'X'),
+        ("x_row_b", ["OO ", "XXX", "   "], 'X'),
+        ("x_row_c", ["OO ", "   ", "XXX"], 'X'),
+        ("o_row_a", ["OOO", "XX ", "X  "], 'O'),
+        ("o_row_c", ["XX ", "X  ", "OOO"], 'O'),
+        ("x_column_1", ["XO ", "XO ", "X  "], 'X'),
+        ("x_column_3", ["O X", "O X", "  X"], 'X'),
+        ("o_column_2", ["XOX", " O ", "XO "], 'O'),
+        ("x_main_diagonal", ["XO ", "OX ", "  X"], 'X'),
+        ("x_anti_diagonal", ["OOX", " X ", "X  "], 'X'),
+        ("o_main_diagonal", ["OXX", "XO ", "  O"], 'O'),
+        ("o_anti_diagonal", ["XXO", "XO ", "O  "], 'O'),
+        (
+            "win_on_the_ninth_move_is_not_a_draw",
+            ["XOX", "OXO", "OXX"],
+            'X',
+        ),
+        ("draw", ["XOX", "XOO", "OXX"], 'E'),
+        ("empty_board", ["   ", "   ", "   "], 'N'),
+        ("in_progress", ["XO ", "   ", "   "], 'N'),
+        ("two_in_a_row_is_not_a_win", ["XX ", "OO ", "   "], 'N'),
+        ("last_cell_empty", ["XOX", "XOO", "OX "], 'N'),
+    ];
+    for (name, rows, expected) in named {
+        trials.push(Trial::test(
+            format!("basic::verifica_vencedor::{name}"),
+            move || {
+                let got = velha::verifica_vencedor(&board_from_rows(rows));
+                check(got == expected, || {
+                    format!(
+                        "board\n{}\n{}\n{}\nexpected {expected:?}, got {got:?}",
+                        rows[0], rows[1], rows[2]
+                    )
+                })
+            },
+        ));
+    }
+    trials
+}
+
+/// Plays a two-human game on `input` in memory; returns the output.
+fn play_in_memory(mut input: &[u8]) -> Vec<u8> {
+    let mut output = Vec::new();
+    let mut console = Console::new(&mut input, &mut output);
+    let mut players: [Box<dyn Player<Board, Position>>; 2] = [
+        Box::new(velha::program::Human),
+        Box::new(velha::program::Human),
+    ];
+    let _ = velha::program::play(Board::default(), &mut players, &mut console);
+    output
+}
+
+/// A proptest configuration without failure files: cases are named by seed in the message.
+fn cases(n: u32) -> Config {
+    Config {
+        cases: n,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn property_trials() -> Vec<Trial> {
+    vec![
+        Trial::test(
+            "advanced::property::parser_never_panics_and_accepts_only_positions",
+            || {
+                let mut runner = TestRunner::new(cases(2000));
+                runner
+                    .run(&any::<String>(), |text| {
+                        if let Ok(pos) = velha::parse_position(&text, 3) {
+                            let squeezed: String = text.chars().filter(|&c| c != ' ').collect();
+                            prop_assert_eq!(squeezed.to_ascii_uppercase(), pos.to_string());
+                        }
+                        Ok(())
+                    })
+                    .map_err(|e| Failed::from(e.to_string()))
+            },
+        ),
+        Trial::test(
+            "advanced::property::game_never_panics_on_arbitrary_bytes",
+            || {
+                let mut runner = TestRunner::new(cases(500));
+                let bytes = prop::collection::vec(
+                    prop_oneof![
+                        any::<u8>(),
+                        prop::sample::select(b"ABCabc123 \r\n".to_vec()),
+                    ],
+                    0..400,
+                );
+                runner
+                    .run(&bytes, |input| {
+                        let output = play_in_memory(&input);
+                        let text = String::from_utf8(output).expect("output is UTF-8");
+                        prop_assert!(text.starts_with("Jogo da Velha\n"));
+                        Ok(())
+                    })
+                    .map_err(|e| Failed::from(e.to_string()))
+            },
+        ),
+        Trial::test(
+            "advanced::property::every_game_of_valid_moves_ends_with_a_result",
+            || {
+                let mut runner = TestRunner::new(cases(500));
+                runner
+                    .run(
+                        &Just(vec!["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"])
+                            .prop_shuffle(),
+                        |cells| {
+                            let script = cells.join("\n") + "\n";
+                            let text =
+                                String::from_utf8(play_in_memory(script.as_bytes())).unwrap();
+                            let last = text.lines().last().unwrap_or_default();
+                            prop_assert!(
+                                matches!(last, "Vencedor: X" | "Vencedor: O" | "Empate"),
+                                "{}",
+                                last
+                            );
+                            Ok(())
+                        },
+                    )
+                    .map_err(|e| Failed::from(e.to_string()))
+            },
+        ),
+    ]
+}

@@ -234,7 +234,9 @@ impl Board {
             Mark::X => self.x,
             Mark::O => self.o,
         };
-        winning_lines(self.size()).iter().any(|&line| mask & line == line)
+        winning_lines(self.size())
+            .iter()
+            .any(|&line| line & !mask == 0)
     }
 
     /// Won (a whole line; `X` is looked at first on an impossible board where
@@ -307,7 +309,10 @@ mod tests {
     #[case("A١")]
     #[case("A11")]
     fn invalid_positions(#[case] text: &str) {
-        assert!(parse_position(text, 3).is_err(), "{text:?} should be invalid");
+        assert!(
+            parse_position(text, 3).is_err(),
+            "{text:?} should be invalid"
+        );
     }
 
     #[test]
@@ -339,7 +344,11 @@ mod tests {
     fn every_size_has_two_n_plus_two_lines() {
         for n in MIN_SIZE..=MAX_SIZE {
             assert_eq!(winning_lines(n).len(), 2 * n + 2);
-            assert!(winning_lines(n).iter().all(|l| l.count_ones() as usize == n));
+            assert!(
+                winning_lines(n)
+                    .iter()
+                    .all(|l| l.count_ones() as usize == n)
+            );
         }
     }
 }

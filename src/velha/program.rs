@@ -5,7 +5,6 @@
 //! the board is full. The human seat validates its input here, with the exam's
 //! messages; computer seats are [`crate::player::Computer`] strategies.
 
-
 use super::board::{Board, Mark, Position, Status, parse_position};
 use super::render::board_block;
 use crate::console::{Console, InputError};
@@ -32,9 +31,17 @@ pub fn result_line(status: Status) -> Option<String> {
 pub struct Human;
 
 impl Player<Board, Position> for Human {
-    fn next_move(&mut self, board: &Board, console: &mut Console<'_>) -> Result<Position, InputError> {
+    fn next_move(
+        &mut self,
+        board: &Board,
+        console: &mut Console<'_>,
+    ) -> Result<Position, InputError> {
         loop {
-            writeln!(console.out, "Jogador {}, digite a posição (ex.: B2):", board.to_move())?;
+            writeln!(
+                console.out,
+                "Jogador {}, digite a posição (ex.: B2):",
+                board.to_move()
+            )?;
             let message = match console.read_line()? {
                 Ok(line) => match parse_position(&line, board.size()) {
                     Ok(pos) if board.get(pos).is_none() => return Ok(pos),

@@ -19,7 +19,9 @@ pub fn board_block(board: &Board) -> String {
         out.push_str(&spacer);
         let cells: Vec<String> = (0..n)
             .map(|col| {
-                let mark = board.get(Position { row, col }).map_or(' ', |m| m.as_char());
+                let mark = board
+                    .get(Position { row, col })
+                    .map_or(' ', |m| m.as_char());
                 format!(" {mark} ")
             })
             .collect();
