@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use boardkit::console::{Console, InputError};
 use boardkit::player::Player;
-use boardkit::velha;
-use clap::{Args, Parser, Subcommand};
+use boardkit::{connect4, velha};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +35,8 @@ enum Command {
 enum PlayGame {
     /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
     Velha(VelhaArgs),
+    /// Connect four (puissance 4): type column numbers; X starts.
+    Connect4(Connect4Args),
 }
 
 #[derive(Args)]
@@ -42,6 +44,33 @@ struct VelhaArgs {
     /// Board side: rows A.., columns 1..N, N in a row wins.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(velha::board::MIN_SIZE as i64..=velha::board::MAX_SIZE as i64))]
     size: u8,
+}
+
+const SIDE_RANGE: std::ops::RangeInclusive<i64> =
+    connect4::board::MIN_SIDE as i64..=connect4::board::MAX_SIDE as i64;
+
+#[derive(Args)]
+struct Connect4Args {
+    /// Number of rows (4 to 20).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    rows: u8,
+    /// Number of columns (4 to 20).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    cols: u8,
+    /// Play against the computer, which plays O; you are player one.
+    #[arg(long, value_enum)]
+    ai: Option<Connect4Ai>,
+    /// Seed for every random choice, so a game can be replayed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Connect4Ai {
+    /// A uniformly random legal column.
+    Random,
+    /// Wins if it can, else blocks your win, else random.
+    Smart,
 }
 
 fn main() -> ExitCode {
@@ -78,6 +107,29 @@ fn play(game: PlayGame) -> anyhow::Result<()> {
                 Box::new(velha::program::Human),
             ];
             velha::program::play(board, &mut players, &mut console).map(drop)
+        }
+        PlayGame::Connect4(args) => {
+            use boardkit::player::Computer;
+            use connect4::program::{Human, Seat};
+            let board = connect4::Board::new(args.rows.into(), args.cols.into())?;
+            let seed = args.seed.unwrap_or_else(rand::random);
+            let (second, seat): (Box<dyn Player<connect4::Board, usize>>, Seat) = match args.ai {
+                None => (Box::new(Human), Seat::PlayerTwo),
+                Some(Connect4Ai::Random) => (
+                    Box::new(Computer(connect4::ai::RandomPlayer::new(seed))),
+                    Seat::Computer,
+                ),
+                Some(Connect4Ai::Smart) => (
+                    Box::new(Computer(connect4::ai::SmartPlayer::new(seed))),
+                    Seat::Computer,
+                ),
+            };
+            let mut players = [
+                Box::new(Human) as Box<dyn Player<connect4::Board, usize>>,
+                second,
+            ];
+            connect4::program::play(board, &mut players, [Seat::PlayerOne, seat], &mut console)
+                .map(drop)
         }
     };
     match result {

@@ -1,0 +1,46 @@
+//! Connect four (puissance 4), as set in a Swiss university Rust assignment.
+//!
+//! - [`board`]: the rules, pure, for any board from 4 x 4 to 20 x 20.
+//! - [`render`]: the board as the course's testbed prints it.
+//! - [`ai`]: computer players (random, smart).
+//! - [`program`]: the game program over a console.
+
+pub mod ai;
+pub mod board;
+pub mod program;
+pub mod render;
+
+pub use board::{Board, Disc, DropError, SizeError};
+
+use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
+
+/// How connect four describes itself to the kit.
+pub const GAME: GameInfo = GameInfo {
+    id: "connect4",
+    title: "Connect four",
+    levels: &[
+        LevelInfo {
+            level: Level::Basic,
+            graded: Graded::Functions(&[
+                "Board::new",
+                "Board::drop_piece",
+                "Board::connects_four",
+                "Board::is_full",
+            ]),
+            comparison: Comparison::Exact,
+            summary: "a board of any size: drop a piece, detect four in a row, detect a full board",
+        },
+        LevelInfo {
+            level: Level::Proficient,
+            graded: Graded::Program,
+            comparison: Comparison::Exact,
+            summary: "the two-player game program: board, prompt, result",
+        },
+        LevelInfo {
+            level: Level::Advanced,
+            graded: Graded::Program,
+            comparison: Comparison::Exact,
+            summary: "computer opponents: random, and smart (win, else block, else random)",
+        },
+    ],
+};
