@@ -102,7 +102,11 @@ impl GameInfo {
 }
 
 /// Every game of the kit.
-pub const GAMES: &[GameInfo] = &[crate::velha::GAME, crate::connect4::GAME];
+pub const GAMES: &[GameInfo] = &[
+    crate::velha::GAME,
+    crate::connect4::GAME,
+    crate::mastermind::GAME,
+];
 
 /// The game named `id`, if the kit has it.
 pub fn find(id: &str) -> Option<&'static GameInfo> {

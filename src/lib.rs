@@ -9,5 +9,6 @@ pub mod connect4;
 pub mod console;
 pub mod fixture;
 pub mod game;
+pub mod mastermind;
 pub mod player;
 pub mod velha;

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use boardkit::console::{Console, InputError};
 use boardkit::player::Player;
-use boardkit::{connect4, velha};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use boardkit::{connect4, mastermind, velha};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +37,27 @@ enum PlayGame {
     Velha(VelhaArgs),
     /// Connect four (puissance 4): type column numbers; X starts.
     Connect4(Connect4Args),
+    /// Mastermind: guess the secret code, such as ABCD; 10 turns.
+    Mastermind(MastermindArgs),
+}
+
+#[derive(Args)]
+struct MastermindArgs {
+    /// The secret code (letters, either case), instead of a random one.
+    #[arg(long, conflicts_with = "seed")]
+    secret: Option<String>,
+    /// Seed for drawing the secret, so a game can be replayed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Pegs in a code (1 to 10).
+    #[arg(long, default_value_t = 4)]
+    pegs: usize,
+    /// Number of colours, letters from A (2 to 26).
+    #[arg(long, default_value_t = 6)]
+    colors: usize,
+    /// Guesses allowed (1 to 100).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=100))]
+    turns: u8,
 }
 
 #[derive(Args)]
@@ -73,6 +94,13 @@ enum Connect4Ai {
     Smart,
 }
 
+/// Exits with status 2 and clap's usage message, for arguments clap cannot check alone.
+fn usage_error(message: impl std::fmt::Display) -> ! {
+    Cli::command()
+        .error(clap::error::ErrorKind::ValueValidation, message)
+        .exit()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -90,6 +118,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Play { game } => play(game),
     }
+}
+
+/// Whether stdout takes colours: a terminal, NO_COLOR unset (anstream's rules).
+fn console_colors() -> bool {
+    anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
 }
 
 /// Runs a game on stdin and stdout. Colours reach stdout only when it is a
@@ -130,6 +163,33 @@ fn play(game: PlayGame) -> anyhow::Result<()> {
             ];
             connect4::program::play(board, &mut players, [Seat::PlayerOne, seat], &mut console)
                 .map(drop)
+        }
+        PlayGame::Mastermind(args) => {
+            use rand::SeedableRng;
+            let rules =
+                mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
+            let secret = match (&args.secret, args.seed) {
+                (Some(text), _) => mastermind::parse_guess(text, rules).unwrap_or_else(|e| {
+                    usage_error(format_args!("invalid --secret {text:?}: {e}"))
+                }),
+                (None, seed) => {
+                    let mut rng =
+                        rand_chacha::ChaCha8Rng::seed_from_u64(seed.unwrap_or_else(rand::random));
+                    mastermind::random_secret(rules, &mut rng)
+                }
+            };
+            let style = mastermind::program::Style {
+                color: console_colors(),
+            };
+            mastermind::program::play(
+                &secret,
+                rules,
+                args.turns.into(),
+                &mut mastermind::program::Human,
+                style,
+                &mut console,
+            )
+            .map(drop)
         }
     };
     match result {

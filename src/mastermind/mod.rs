@@ -1,0 +1,37 @@
+//! Mastermind: break a secret code of coloured pegs.
+//!
+//! - [`code`]: the rules, pure: codes, guess parsing, scoring, secrets.
+//! - [`program`]: the game program over a console.
+
+pub mod code;
+pub mod program;
+
+pub use code::{Code, GuessError, Rules, Score, parse_guess, random_secret, score};
+
+use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
+
+/// How Mastermind describes itself to the kit.
+pub const GAME: GameInfo = GameInfo {
+    id: "mastermind",
+    title: "Mastermind",
+    levels: &[
+        LevelInfo {
+            level: Level::Basic,
+            graded: Graded::Functions(&["score", "random_secret", "parse_guess"]),
+            comparison: Comparison::Exact,
+            summary: "score a guess (black and white pegs), generate a secret, parse a guess",
+        },
+        LevelInfo {
+            level: Level::Proficient,
+            graded: Graded::Program,
+            comparison: Comparison::Events,
+            summary: "the game program: 10 turns, feedback, result",
+        },
+        LevelInfo {
+            level: Level::Advanced,
+            graded: Graded::Program,
+            comparison: Comparison::Events,
+            summary: "input validation: wrong length, unknown colour, re-ask without losing a turn",
+        },
+    ],
+};

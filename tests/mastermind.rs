@@ -1,0 +1,249 @@
+//! Mastermind, level by level: `cargo test --test mastermind basic` (or
+//! `proficient`, `advanced`) runs one level.
+//!
+//! - basic: scoring against an oracle written here (a plain peg-by-peg count
+//!   of matches, not the library's multiset formula) over all 1,296 x 1,296
+//!   pairs; parsing; secrets.
+//! - proficient, advanced: one scripted session per file in
+//!   `fixtures/mastermind`, replayed through the binary and snapshotted.
+//! - advanced::property: arbitrary bytes never make the game panic.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use boardkit::console::Console;
+use boardkit::mastermind::program::{Human, Style};
+use boardkit::mastermind::{self, Code, GuessError, Rules, Score};
+use libtest_mimic::{Arguments, Failed, Trial};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = basic_trials();
+    trials.extend(common::fixture_trials("mastermind"));
+    trials.extend(property_trials());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
+    if ok { Ok(()) } else { Err(message().into()) }
+}
+
+/// The oracle: blacks peg by peg, then whites by pairing each remaining
+/// guess peg with an unused secret peg of its colour.
+fn oracle(secret: &[u8], guess: &[u8]) -> (u8, u8) {
+    let mut used_secret = vec![false; secret.len()];
+    let mut used_guess = vec![false; guess.len()];
+    let mut black = 0;
+    for i in 0..secret.len() {
+        if secret[i] == guess[i] {
+            black += 1;
+            used_secret[i] = true;
+            used_guess[i] = true;
+        }
+    }
+    let mut white = 0;
+    for (i, &g) in guess.iter().enumerate() {
+        if used_guess[i] {
+            continue;
+        }
+        if let Some(j) = (0..secret.len()).find(|&j| !used_secret[j] && secret[j] == g) {
+            used_secret[j] = true;
+            white += 1;
+        }
+    }
+    (black, white)
+}
+
+fn code(text: &str) -> Code {
+    mastermind::parse_guess(text, Rules::default()).expect("a valid code")
+}
+
+fn basic_trials() -> Vec<Trial> {
+    let mut trials = vec![
+        Trial::test(
+            "basic::score::all_1296_by_1296_pairs_match_a_plain_count",
+            || {
+                let codes: Vec<Code> = Code::all(Rules::default()).collect();
+                for secret in &codes {
+                    for guess in &codes {
+                        let got = mastermind::score(secret, guess);
+                        let (black, white) = oracle(secret.pegs(), guess.pegs());
+                        check(got == Score { black, white }, || {
+                            format!(
+                                "secret {secret}, guess {guess}: expected {black} black, {white} white; got {got}"
+                            )
+                        })?;
+                        check(got == mastermind::score(guess, secret), || {
+                            format!("{secret}/{guess} is not symmetric")
+                        })?;
+                        check(got.black + got.white <= 4, || {
+                            format!("{secret}/{guess}: more than 4 pegs")
+                        })?;
+                    }
+                }
+                Ok(())
+            },
+        ),
+        Trial::test("basic::score::other_sizes_match_a_plain_count", || {
+            for (pegs, colors) in [(3, 2), (5, 8), (6, 3)] {
+                let rules = Rules::new(pegs, colors).map_err(|e| e.to_string())?;
+                let mut rng = ChaCha8Rng::seed_from_u64(pegs as u64);
+                for _ in 0..20_000 {
+                    let (s, g) = (
+                        mastermind::random_secret(rules, &mut rng),
+                        mastermind::random_secret(rules, &mut rng),
+                    );
+                    let (black, white) = oracle(s.pegs(), g.pegs());
+                    let got = mastermind::score(&s, &g);
+                    check(got == Score { black, white }, || {
+                        format!("{s}/{g}: expected {black}/{white}, got {got}")
+                    })?;
+                }
+            }
+            Ok(())
+        }),
+        Trial::test(
+            "basic::random_secret::uniform_valid_and_reproducible",
+            || {
+                let rules = Rules::default();
+                let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+                let mut rng = ChaCha8Rng::seed_from_u64(7);
+                for _ in 0..129_600 {
+                    let secret = mastermind::random_secret(rules, &mut rng);
+                    check(
+                        secret.pegs().len() == 4 && secret.pegs().iter().all(|&p| p < 6),
+                        || format!("{secret:?} is not a code of 4 pegs A to F"),
+                    )?;
+                    *counts.entry(secret.to_string()).or_default() += 1;
+                }
+                // 100 expected draws per code: every code appears, none wildly often.
+                check(counts.len() == 1296, || {
+                    format!("only {} of 1296 codes drawn", counts.len())
+                })?;
+                check(counts.values().all(|&n| (40..=170).contains(&n)), || {
+                    "the draw is far from uniform".into()
+                })?;
+                let draw =
+                    |seed| mastermind::random_secret(rules, &mut ChaCha8Rng::seed_from_u64(seed));
+                check(draw(42) == draw(42), || {
+                    "the same seed gave two secrets".into()
+                })
+            },
+        ),
+    ];
+    let scores: [(&str, &str, &str, u8, u8); 9] = [
+        ("spec_example", "AABB", "ABAC", 1, 2),
+        ("all_black", "ABCD", "ABCD", 4, 0),
+        ("all_white", "ABCD", "DCBA", 0, 4),
+        ("nothing", "ABCD", "EEFF", 0, 0),
+        ("repeated_in_guess", "ABCD", "AAAA", 1, 0),
+        ("repeated_in_secret", "AAAA", "ABCD", 1, 0),
+        ("repeated_both", "AABB", "BBAA", 0, 4),
+        ("three_of_a_kind", "ABBB", "BAAA", 0, 2),
+        ("mixed_repeats", "FFFA", "AFFF", 2, 2),
+    ];
+    for (name, secret, guess, black, white) in scores {
+        trials.push(Trial::test(format!("basic::score::{name}"), move || {
+            let got = mastermind::score(&code(secret), &code(guess));
+            check(got == Score { black, white }, || {
+                format!("secret {secret}, guess {guess}: expected {black} black, {white} white; got {got}")
+            })
+        }));
+    }
+    let parses: [(&str, &str, Result<&str, GuessError>); 7] = [
+        ("upper", "ABCD", Ok("ABCD")),
+        ("lower", "abcd", Ok("ABCD")),
+        ("spaces_and_tabs", " a B\tc D ", Ok("ABCD")),
+        (
+            "too_short",
+            "ABC",
+            Err(GuessError::WrongLength {
+                expected: 4,
+                got: 3,
+            }),
+        ),
+        (
+            "too_long",
+            "ABCDE",
+            Err(GuessError::WrongLength {
+                expected: 4,
+                got: 5,
+            }),
+        ),
+        (
+            "unknown_letter",
+            "ABCG",
+            Err(GuessError::UnknownColor {
+                found: 'G',
+                last: 'F',
+            }),
+        ),
+        (
+            "digit",
+            "AB1D",
+            Err(GuessError::UnknownColor {
+                found: '1',
+                last: 'F',
+            }),
+        ),
+    ];
+    for (name, text, expected) in parses {
+        trials.push(Trial::test(
+            format!("basic::parse_guess::{name}"),
+            move || {
+                let got = mastermind::parse_guess(text, Rules::default()).map(|c| c.to_string());
+                let expected = expected.map(str::to_owned);
+                check(got == expected, || {
+                    format!("parse_guess({text:?}): expected {expected:?}, got {got:?}")
+                })
+            },
+        ));
+    }
+    trials
+}
+
+fn property_trials() -> Vec<Trial> {
+    vec![Trial::test(
+        "advanced::property::game_never_panics_on_arbitrary_bytes",
+        || {
+            let config = Config {
+                cases: 500,
+                failure_persistence: None,
+                ..Config::default()
+            };
+            let bytes = prop::collection::vec(
+                prop_oneof![
+                    any::<u8>(),
+                    prop::sample::select(b"ABCDEFabcdefg \t\r\n".to_vec())
+                ],
+                0..400,
+            );
+            TestRunner::new(config)
+                .run(&bytes, |input| {
+                    let mut reader: &[u8] = &input;
+                    let mut output = Vec::new();
+                    let mut console = Console::new(&mut reader, &mut output);
+                    let result = mastermind::program::play(
+                        &code("ABCD"),
+                        Rules::default(),
+                        10,
+                        &mut Human,
+                        Style::default(),
+                        &mut console,
+                    );
+                    let text = String::from_utf8(output).expect("output is UTF-8");
+                    if result.is_ok() {
+                        let last = text.lines().last().unwrap_or_default();
+                        prop_assert!(last == "You win" || last == "You lose!", "{}", last);
+                    }
+                    Ok(())
+                })
+                .map_err(|e| Failed::from(e.to_string()))
+        },
+    )]
+}
