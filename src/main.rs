@@ -65,6 +65,23 @@ struct VelhaArgs {
     /// Board side: rows A.., columns 1..N, N in a row wins.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(velha::board::MIN_SIZE as i64..=velha::board::MAX_SIZE as i64))]
     size: u8,
+    /// Play against the computer: easy (random), medium (looks two moves
+    /// ahead) or hard (perfect). You are X and start, unless --ai-first.
+    #[arg(long, value_enum)]
+    ai: Option<VelhaAi>,
+    /// The computer plays X and starts.
+    #[arg(long, requires = "ai")]
+    ai_first: bool,
+    /// Seed for the computer's random choices, so a game can be replayed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum VelhaAi {
+    Easy,
+    Medium,
+    Hard,
 }
 
 const SIDE_RANGE: std::ops::RangeInclusive<i64> =
@@ -135,10 +152,28 @@ fn play(game: PlayGame) -> anyhow::Result<()> {
     let result = match game {
         PlayGame::Velha(args) => {
             let board = velha::Board::new(args.size.into()).context("invalid --size")?;
-            let mut players: [Box<dyn Player<velha::Board, velha::Position>>; 2] = [
-                Box::new(velha::program::Human),
-                Box::new(velha::program::Human),
-            ];
+            type Seat = Box<dyn Player<velha::Board, velha::Position>>;
+            let human: Seat = Box::new(velha::program::Human);
+            let mut players: [Seat; 2] = match args.ai {
+                None => [human, Box::new(velha::program::Human)],
+                Some(level) => {
+                    use velha::ai::Difficulty;
+                    let difficulty = match level {
+                        VelhaAi::Easy => Difficulty::Easy,
+                        VelhaAi::Medium => Difficulty::Medium,
+                        VelhaAi::Hard => Difficulty::Hard,
+                    };
+                    let seed = args.seed.unwrap_or_else(rand::random);
+                    let computer: Seat = Box::new(boardkit::player::Computer(
+                        velha::ai::Computer::new(difficulty, seed),
+                    ));
+                    if args.ai_first {
+                        [computer, human]
+                    } else {
+                        [human, computer]
+                    }
+                }
+            };
             velha::program::play(board, &mut players, &mut console).map(drop)
         }
         PlayGame::Connect4(args) => {

@@ -11,7 +11,7 @@
 mod common;
 
 use boardkit::console::Console;
-use boardkit::player::Player;
+use boardkit::player::{Player, Strategy as _};
 use boardkit::velha::{self, Board, Position};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
@@ -22,6 +22,7 @@ fn main() {
     let mut trials = function_trials();
     trials.extend(common::fixture_trials("velha"));
     trials.extend(property_trials());
+    trials.extend(expert_trials());
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -257,4 +258,144 @@ fn property_trials() -> Vec<Trial> {
             },
         ),
     ]
+}
+
+/// The oracle's depth-aware value of `cells` for `to_move` (a win with `m`
+/// marks on the board scores `10 - m`; a loss the negative; a draw 0), by
+/// plain minimax over the exam's representation.
+fn oracle_value(cells: &mut [[char; 3]; 3], to_move: char, marks: i32) -> i32 {
+    let other = if to_move == 'X' { 'O' } else { 'X' };
+    let mut best = i32::MIN;
+    for i in 0..9 {
+        let (r, c) = (i / 3, i % 3);
+        if cells[r][c] != ' ' {
+            continue;
+        }
+        cells[r][c] = to_move;
+        let value = match oracle_winner(cells) {
+            'E' => 0,
+            'N' => -oracle_value(cells, other, marks + 1),
+            _ => 10 - (marks + 1),
+        };
+        cells[r][c] = ' ';
+        best = best.max(value);
+    }
+    best
+}
+
+/// Plays `ai` as `ai_mark` against every sequence of replies; checks each of
+/// its moves is optimal for the oracle (never a loss given away, never a win
+/// missed, the fastest win taken). Returns how many games were played.
+fn against_every_reply(
+    cells: &mut [[char; 3]; 3],
+    to_move: char,
+    ai_mark: char,
+    marks: i32,
+    ai: &mut dyn FnMut(&[[char; 3]; 3]) -> (usize, usize),
+) -> Result<u32, Failed> {
+    if oracle_winner(cells) != 'N' {
+        return check(
+            oracle_winner(cells) != if ai_mark == 'X' { 'O' } else { 'X' },
+            || format!("the AI ({ai_mark}) lost: {cells:?}"),
+        )
+        .map(|()| 1);
+    }
+    let other = if to_move == 'X' { 'O' } else { 'X' };
+    if to_move == ai_mark {
+        let best = oracle_value(cells, to_move, marks);
+        let (r, c) = ai(cells);
+        check(r < 3 && c < 3 && cells[r][c] == ' ', || {
+            format!("illegal move {r},{c} on {cells:?}")
+        })?;
+        cells[r][c] = to_move;
+        let got = match oracle_winner(cells) {
+            'E' => 0,
+            'N' => -oracle_value(cells, other, marks + 1),
+            _ => 10 - (marks + 1),
+        };
+        let games = if got == best {
+            against_every_reply(cells, other, ai_mark, marks + 1, ai)
+        } else {
+            Err(
+                format!("on {cells:?} the move {r},{c} scores {got}, the best scores {best}")
+                    .into(),
+            )
+        };
+        cells[r][c] = ' ';
+        return games;
+    }
+    let mut games = 0;
+    for i in 0..9 {
+        let (r, c) = (i / 3, i % 3);
+        if cells[r][c] == ' ' {
+            cells[r][c] = to_move;
+            let result = against_every_reply(cells, other, ai_mark, marks + 1, ai);
+            cells[r][c] = ' ';
+            games += result?;
+        }
+    }
+    Ok(games)
+}
+
+fn expert_trials() -> Vec<Trial> {
+    let mut trials = Vec::new();
+    for ai_mark in ['X', 'O'] {
+        trials.push(Trial::test(
+            format!("expert::melhor_jogada::perfect_as_{ai_mark}_against_every_reply"),
+            move || {
+                let games =
+                    against_every_reply(&mut [[' '; 3]; 3], 'X', ai_mark, 0, &mut |cells| {
+                        velha::melhor_jogada(cells)
+                    })?;
+                check(games > 0, || "no game played".into())
+            },
+        ));
+        trials.push(Trial::test(
+            format!("expert::ai_hard::perfect_as_{ai_mark}_against_every_reply_with_any_seed"),
+            move || {
+                for seed in 0..4 {
+                    let mut computer = velha::ai::Computer::new(velha::ai::Difficulty::Hard, seed);
+                    against_every_reply(&mut [[' '; 3]; 3], 'X', ai_mark, 0, &mut |cells| {
+                        let pos = computer.choose(&Board::from_chars(cells));
+                        (pos.row, pos.col)
+                    })?;
+                }
+                Ok(())
+            },
+        ));
+    }
+    trials.push(Trial::test(
+        "expert::ai_medium::takes_every_win_in_one",
+        || {
+            let mut computer = velha::ai::Computer::new(velha::ai::Difficulty::Medium, 9);
+            for cells in all_boards() {
+                let board = Board::from_chars(&cells);
+                let (xs, os) = (board_count(&cells, 'X'), board_count(&cells, 'O'));
+                if !(xs == os || xs == os + 1) || oracle_winner(&cells) != 'N' {
+                    continue;
+                }
+                let me = if xs == os { 'X' } else { 'O' };
+                let wins: Vec<(usize, usize)> = (0..9)
+                    .map(|i| (i / 3, i % 3))
+                    .filter(|&(r, c)| {
+                        let mut next = cells;
+                        next[r][c] = me;
+                        cells[r][c] == ' ' && oracle_winner(&next) == me
+                    })
+                    .collect();
+                if !wins.is_empty() {
+                    let pos = computer.choose(&board);
+                    check(wins.contains(&(pos.row, pos.col)), || {
+                        format!("medium missed a win on {cells:?}: played {pos}")
+                    })?;
+                }
+            }
+            Ok(())
+        },
+    ));
+    trials
+}
+
+fn board_count(cells: &[[char; 3]; 3], mark: char) -> usize {
+    cells.iter().flatten().filter(|&&c| c == mark).count()
 }

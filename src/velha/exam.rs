@@ -4,6 +4,7 @@
 //! They are thin views over the rules in [`super::board`], so the program and
 //! the graded functions can never disagree.
 
+use super::ai::Searcher;
 use super::board::{Board, Mark, Status, parse_position};
 
 /// The row index 0..=2 of a position: `"B1"` -> 1.
@@ -67,4 +68,28 @@ pub fn verifica_vencedor_9(
     c3: char,
 ) -> char {
     verifica_vencedor(&[[a1, a2, a3], [b1, b2, b3], [c1, c2, c3]])
+}
+
+/// The expert level: the best move for the player to move (`X` if the counts
+/// are equal, else `O`), as `(linha, coluna)`, 0-based.
+///
+/// Best means: never lose; win whenever a win can be forced, as fast as
+/// possible; otherwise draw, or lose as late as possible. Among equally good
+/// moves, the first in reading order (A1, A2, ..., C3).
+///
+/// # Panics
+///
+/// When the game is already over (a line is made or the board is full).
+pub fn melhor_jogada(tabuleiro: &[[char; 3]; 3]) -> (usize, usize) {
+    let board = Board::from_chars(tabuleiro);
+    assert!(
+        board.status() == Status::InProgress,
+        "melhor_jogada: the game is over, there is no move to make"
+    );
+    let best = Searcher::new(3)
+        .best_moves(&board, None)
+        .into_iter()
+        .min_by_key(|p| (p.row, p.col))
+        .expect("a game in progress has an empty cell");
+    (best.row, best.col)
 }

@@ -1,17 +1,22 @@
 //! Jogo da velha (tic-tac-toe), as set in a Brazilian university exam.
 //!
 //! - [`board`]: the rules, pure (positions, turns, winner), for any N x N.
+//! - [`ai`]: computer players, up to perfect play (negamax, alpha-beta,
+//!   symmetric transposition table).
 //! - [`exam`]: the graded functions of the basic level, pinned names.
 //! - [`render`]: the board block, byte for byte as the spec shows it.
 //! - [`program`]: the game program over a console.
 
+pub mod ai;
 pub mod board;
 pub mod exam;
 pub mod program;
 pub mod render;
 
 pub use board::{Board, Mark, Position, Status, parse_position};
-pub use exam::{extrai_coluna, extrai_linha, verifica_vencedor, verifica_vencedor_9};
+pub use exam::{
+    extrai_coluna, extrai_linha, melhor_jogada, verifica_vencedor, verifica_vencedor_9,
+};
 
 use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
 
@@ -37,6 +42,12 @@ pub const GAME: GameInfo = GameInfo {
             graded: Graded::Program,
             comparison: Comparison::Events,
             summary: "input validation: Posição inválida, Posição ocupada, case and spaces",
+        },
+        LevelInfo {
+            level: Level::Expert,
+            graded: Graded::Functions(&["melhor_jogada"]),
+            comparison: Comparison::Exact,
+            summary: "an unbeatable AI: melhor_jogada never loses and wins whenever it can",
         },
     ],
 };
