@@ -283,6 +283,9 @@ fn oracle_value(cells: &mut [[char; 3]; 3], to_move: char, marks: i32) -> i32 {
     best
 }
 
+/// A move chooser under test: the exam's board in, `(row, column)` out.
+type MoveChooser<'a> = dyn FnMut(&[[char; 3]; 3]) -> (usize, usize) + 'a;
+
 /// Plays `ai` as `ai_mark` against every sequence of replies; checks each of
 /// its moves is optimal for the oracle (never a loss given away, never a win
 /// missed, the fastest win taken). Returns how many games were played.
@@ -291,7 +294,7 @@ fn against_every_reply(
     to_move: char,
     ai_mark: char,
     marks: i32,
-    ai: &mut dyn FnMut(&[[char; 3]; 3]) -> (usize, usize),
+    ai: &mut MoveChooser<'_>,
 ) -> Result<u32, Failed> {
     if oracle_winner(cells) != 'N' {
         return check(
