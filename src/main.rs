@@ -29,6 +29,46 @@ enum Command {
         #[command(subcommand)]
         game: PlayGame,
     },
+    /// Run a solver: print what a perfect or strong player would do.
+    Solve {
+        #[command(subcommand)]
+        game: SolveGame,
+    },
+}
+
+#[derive(Subcommand)]
+enum SolveGame {
+    /// Break a Mastermind code, or every code with --all.
+    Mastermind(SolveMastermindArgs),
+}
+
+#[derive(Args)]
+struct SolveMastermindArgs {
+    /// The secret to find; prints each guess and its score.
+    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    secret: Option<String>,
+    /// Play every secret; ends with `total guesses: T, average: A, max: M`.
+    #[arg(long)]
+    all: bool,
+    /// The codebreaker: knuth, most-parts, expected-size, entropy, or best
+    /// (the one with the fewest guesses over all secrets of the default game).
+    #[arg(long, value_enum, default_value_t = CodebreakerName::Best)]
+    strategy: CodebreakerName,
+    /// Pegs in a code.
+    #[arg(long, default_value_t = 4)]
+    pegs: usize,
+    /// Number of colours, letters from A.
+    #[arg(long, default_value_t = 6)]
+    colors: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CodebreakerName {
+    Knuth,
+    MostParts,
+    ExpectedSize,
+    Entropy,
+    Best,
 }
 
 #[derive(Subcommand)]
@@ -134,7 +174,55 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Play { game } => play(game),
+        Command::Solve { game } => solve(game),
     }
+}
+
+fn solve(game: SolveGame) -> anyhow::Result<()> {
+    let mut out = anstream::stdout().lock();
+    match game {
+        SolveGame::Mastermind(args) => {
+            use mastermind::solver::{Codebreaker, Criterion};
+            let rules =
+                mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
+            let criterion = match args.strategy {
+                CodebreakerName::Knuth => Criterion::Knuth,
+                CodebreakerName::MostParts => Criterion::MostParts,
+                CodebreakerName::ExpectedSize => Criterion::ExpectedSize,
+                CodebreakerName::Entropy => Criterion::Entropy,
+                CodebreakerName::Best => mastermind::solver::BEST,
+            };
+            let mut breaker = Codebreaker::new(rules, criterion).unwrap_or_else(|e| usage_error(e));
+            let max_turns = 64;
+            if let Some(text) = &args.secret {
+                let secret = mastermind::parse_guess(text, rules).unwrap_or_else(|e| {
+                    usage_error(format_args!("invalid --secret {text:?}: {e}"))
+                });
+                let board = mastermind::solver::solve(&mut breaker, rules, &secret, max_turns);
+                for (guess, score) in &board.guesses {
+                    writeln!(out, "{guess}  {score}")?;
+                }
+                writeln!(out, "found in {} guesses", board.guesses.len())?;
+            } else {
+                let (mut total, mut max, mut games) = (0usize, 0usize, 0usize);
+                for secret in mastermind::Code::all(rules) {
+                    let board = mastermind::solver::solve(&mut breaker, rules, &secret, max_turns);
+                    let guesses: Vec<String> =
+                        board.guesses.iter().map(|(g, _)| g.to_string()).collect();
+                    writeln!(out, "{secret}: {} ({})", guesses.len(), guesses.join(" "))?;
+                    total += guesses.len();
+                    max = max.max(guesses.len());
+                    games += 1;
+                }
+                writeln!(
+                    out,
+                    "total guesses: {total}, average: {:.3}, max: {max}",
+                    total as f64 / games as f64
+                )?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether stdout takes colours: a terminal, NO_COLOR unset (anstream's rules).

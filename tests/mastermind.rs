@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use boardkit::console::Console;
-use boardkit::mastermind::program::{Human, Style};
+use boardkit::mastermind::program::{DecodingBoard, Human, Style};
 use boardkit::mastermind::{self, Code, GuessError, Rules, Score};
 use libtest_mimic::{Arguments, Failed, Trial};
 use proptest::prelude::*;
@@ -26,6 +26,7 @@ fn main() {
     let mut trials = basic_trials();
     trials.extend(common::fixture_trials("mastermind"));
     trials.extend(property_trials());
+    trials.extend(expert_trials());
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -246,4 +247,125 @@ fn property_trials() -> Vec<Trial> {
                 .map_err(|e| Failed::from(e.to_string()))
         },
     )]
+}
+
+/// Plays `breaker` against every secret of the standard game; returns the
+/// total number of guesses and the most any secret took. Each game is checked
+/// by the kit: scores computed here, the secret found.
+fn play_every_secret(
+    breaker: &mut dyn boardkit::player::Strategy<DecodingBoard, Code>,
+) -> Result<(usize, usize), Failed> {
+    let rules = Rules::default();
+    let (mut total, mut max) = (0, 0);
+    for secret in Code::all(rules) {
+        let mut board = DecodingBoard {
+            rules,
+            turns: 10,
+            guesses: Vec::new(),
+        };
+        loop {
+            check(board.guesses.len() < 10, || {
+                format!("secret {secret}: not found in 10 guesses")
+            })?;
+            let guess = breaker.choose(&board);
+            check(
+                guess.pegs().len() == 4 && guess.pegs().iter().all(|&p| p < 6),
+                || format!("{guess:?} is not a code"),
+            )?;
+            let (black, white) = oracle(secret.pegs(), guess.pegs());
+            board.guesses.push((guess, Score { black, white }));
+            if black == 4 {
+                break;
+            }
+        }
+        total += board.guesses.len();
+        max = max.max(board.guesses.len());
+    }
+    Ok((total, max))
+}
+
+fn expert_trials() -> Vec<Trial> {
+    use boardkit::mastermind::solver::{self, Codebreaker, Criterion};
+    vec![
+        Trial::test(
+            "expert::codebreaker::finds_every_secret_in_at_most_5_guesses",
+            || {
+                let (total, max) = play_every_secret(&mut *solver::codebreaker(Rules::default()))?;
+                check(max <= 5, || {
+                    format!("a secret took {max} guesses (total {total})")
+                })
+            },
+        ),
+        Trial::test("expert::knuth::exactly_5801_guesses_at_most_5", || {
+            let mut breaker =
+                Codebreaker::new(Rules::default(), Criterion::Knuth).map_err(|e| e.to_string())?;
+            let (total, max) = play_every_secret(&mut breaker)?;
+            check((total, max) == (5801, 5), || {
+                format!("expected 5801 and 5, got {total} and {max}")
+            })
+        }),
+        Trial::test("expert::best::at_most_5668_guesses_at_most_6", || {
+            let mut breaker =
+                Codebreaker::new(Rules::default(), solver::BEST).map_err(|e| e.to_string())?;
+            let (total, max) = play_every_secret(&mut breaker)?;
+            check(total <= 5668 && max <= 6, || {
+                format!("expected at most 5668 and 6, got {total} and {max}")
+            })
+        }),
+        Trial::test("expert::cli::solve_all_prints_the_totals", || {
+            let t = common::run_boardkit(
+                &[
+                    "solve".into(),
+                    "mastermind".into(),
+                    "--all".into(),
+                    "--strategy".into(),
+                    "knuth".into(),
+                ],
+                b"",
+            );
+            let last = t.stdout.lines().last().unwrap_or_default().to_owned();
+            check(
+                t.exit_code == Some(0) && last == "total guesses: 5801, average: 4.476, max: 5",
+                || common::expected_actual("total guesses: 5801, average: 4.476, max: 5", &last),
+            )?;
+            check(t.stdout.lines().count() == 1297, || {
+                "one line per secret, then the totals".into()
+            })
+        }),
+        Trial::test("expert::cli::solve_one_secret_prints_each_guess", || {
+            let t = common::run_boardkit(
+                &[
+                    "solve".into(),
+                    "mastermind".into(),
+                    "--secret".into(),
+                    "abcd".into(),
+                    "--strategy".into(),
+                    "knuth".into(),
+                ],
+                b"",
+            );
+            let expected = "AABB  1 black, 1 white\nAACD  3 black, 0 white\nABCD  4 black, 0 white\nfound in 3 guesses\n";
+            check(t.stdout == expected, || {
+                common::expected_actual(expected, &t.stdout)
+            })
+        }),
+        Trial::test(
+            "expert::codebreaker::larger_games_are_solved_with_a_bounded_search",
+            || {
+                let rules = Rules::new(5, 8).map_err(|e| e.to_string())?;
+                let mut breaker =
+                    Codebreaker::new(rules, solver::BEST).map_err(|e| e.to_string())?;
+                let mut rng = ChaCha8Rng::seed_from_u64(11);
+                for _ in 0..20 {
+                    let secret = mastermind::random_secret(rules, &mut rng);
+                    let board = solver::solve(&mut breaker, rules, &secret, 12);
+                    let found = board.guesses.last().is_some_and(|(g, _)| *g == secret);
+                    check(found, || {
+                        format!("5 pegs, 8 colours: {secret} not found in 12 guesses")
+                    })?;
+                }
+                Ok(())
+            },
+        ),
+    ]
 }

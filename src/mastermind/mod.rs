@@ -2,9 +2,11 @@
 //!
 //! - [`code`]: the rules, pure: codes, guess parsing, scoring, secrets.
 //! - [`program`]: the game program over a console.
+//! - [`solver`]: codebreakers (Knuth, most parts, expected size, entropy).
 
 pub mod code;
 pub mod program;
+pub mod solver;
 
 pub use code::{Code, GuessError, Rules, Score, parse_guess, random_secret, score};
 
@@ -32,6 +34,12 @@ pub const GAME: GameInfo = GameInfo {
             graded: Graded::Program,
             comparison: Comparison::Events,
             summary: "input validation: wrong length, unknown colour, re-ask without losing a turn",
+        },
+        LevelInfo {
+            level: Level::Expert,
+            graded: Graded::Functions(&["solver::codebreaker"]),
+            comparison: Comparison::Exact,
+            summary: "a codebreaker that finds any secret in at most 5 guesses",
         },
     ],
 };
