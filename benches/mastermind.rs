@@ -11,7 +11,10 @@ use boardkit::mastermind::{Code, Rules};
 
 fn main() {
     let rules = Rules::default();
-    println!("{:<14} {:>6} {:>8} {:>4} {:>10}", "strategy", "total", "average", "max", "time");
+    println!(
+        "{:<14} {:>6} {:>8} {:>4} {:>10}",
+        "strategy", "total", "average", "max", "time"
+    );
     for criterion in Criterion::ALL {
         let mut times = Vec::new();
         let (mut total, mut max) = (0, 0);

@@ -40,6 +40,25 @@ enum Command {
 enum SolveGame {
     /// Break a Mastermind code, or every code with --all.
     Mastermind(SolveMastermindArgs),
+    /// Score connect-four positions read from stdin, one per line:
+    /// `<moves> [anything]` in, `<moves> <score> <positions explored> <microseconds>` out.
+    Connect4(SolveConnect4Args),
+}
+
+#[derive(Args)]
+struct SolveConnect4Args {
+    /// Only the sign of the score: 1 win, 0 draw, -1 loss.
+    #[arg(long)]
+    weak: bool,
+    /// Board width (columns); width x (height + 1) must be at most 64.
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Board height (rows).
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+    /// Transposition table size in MiB (8 bytes an entry).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    table_mib: u32,
 }
 
 #[derive(Args)]
@@ -149,6 +168,10 @@ enum Connect4Ai {
     Random,
     /// Wins if it can, else blocks your win, else random.
     Smart,
+    /// A move of best exact score, by the strong solver (boards whose
+    /// columns x (rows + 1) is at most 64). Early in a game a move can take
+    /// minutes: there is no opening book yet.
+    Perfect,
 }
 
 /// Exits with status 2 and clap's usage message, for arguments clap cannot check alone.
@@ -181,6 +204,54 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn solve(game: SolveGame) -> anyhow::Result<()> {
     let mut out = anstream::stdout().lock();
     match game {
+        SolveGame::Connect4(args) => {
+            use connect4::solver::{Position, Shape, Solver};
+            let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
+            let mut solver = Solver::with_table(shape, args.table_mib as usize * (1 << 20) / 8);
+            let mut lines = boardkit::console::LineReader::new(io::stdin().lock());
+            let mut number = 0;
+            let mut errors = 0;
+            loop {
+                let line = match lines.read_line() {
+                    Ok(line) => line,
+                    Err(InputError::EndOfInput) => break,
+                    Err(InputError::Io(e)) => return Err(e).context("cannot read stdin"),
+                };
+                number += 1;
+                let line = match line {
+                    Ok(text) => text,
+                    Err(e) => {
+                        eprintln!("boardkit: line {number}: {e}");
+                        errors += 1;
+                        continue;
+                    }
+                };
+                let Some(moves) = line.split_whitespace().next() else {
+                    continue;
+                };
+                let position = match Position::from_moves(shape, moves) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!(
+                            "boardkit: line {number}: {moves:?} is not a legal position: {e}"
+                        );
+                        errors += 1;
+                        continue;
+                    }
+                };
+                // A fresh table per position, as the reference solver's
+                // harness does, so explored positions compare (not timed).
+                solver.clear();
+                solver.reset_nodes();
+                let started = std::time::Instant::now();
+                let score = solver.solve(&position, args.weak);
+                let micros = started.elapsed().as_micros();
+                writeln!(out, "{moves} {score} {} {micros}", solver.nodes)?;
+            }
+            if errors > 0 {
+                anyhow::bail!("{errors} of {number} lines could not be solved");
+            }
+        }
         SolveGame::Mastermind(args) => {
             use mastermind::solver::{Codebreaker, Criterion};
             let rules =
@@ -275,6 +346,14 @@ fn play(game: PlayGame) -> anyhow::Result<()> {
                     Box::new(Computer(connect4::ai::RandomPlayer::new(seed))),
                     Seat::Computer,
                 ),
+                Some(Connect4Ai::Perfect) => {
+                    let shape = connect4::solver::Shape::new(board.cols(), board.rows())
+                        .unwrap_or_else(|e| usage_error(format_args!("--ai perfect: {e}")));
+                    (
+                        Box::new(Computer(connect4::ai::PerfectPlayer::new(shape, seed))),
+                        Seat::Computer,
+                    )
+                }
                 Some(Connect4Ai::Smart) => (
                     Box::new(Computer(connect4::ai::SmartPlayer::new(seed))),
                     Seat::Computer,

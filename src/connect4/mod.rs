@@ -2,13 +2,15 @@
 //!
 //! - [`board`]: the rules, pure, for any board from 4 x 4 to 20 x 20.
 //! - [`render`]: the board as the course's testbed prints it.
-//! - [`ai`]: computer players (random, smart).
+//! - [`ai`]: computer players (random, smart, perfect) and `best_move`.
+//! - [`solver`]: the strong solver (bitboards, negamax, null windows).
 //! - [`program`]: the game program over a console.
 
 pub mod ai;
 pub mod board;
 pub mod program;
 pub mod render;
+pub mod solver;
 
 pub use board::{Board, Disc, DropError, SizeError};
 
@@ -41,6 +43,12 @@ pub const GAME: GameInfo = GameInfo {
             graded: Graded::Program,
             comparison: Comparison::Exact,
             summary: "computer opponents: random, and smart (win, else block, else random)",
+        },
+        LevelInfo {
+            level: Level::Expert,
+            graded: Graded::Functions(&["ai::best_move"]),
+            comparison: Comparison::Exact,
+            summary: "a perfect player: best_move plays a move of best exact score",
         },
     ],
 };

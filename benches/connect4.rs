@@ -1,0 +1,77 @@
+//! Connect-four strong solver over the six standard sets (SPEC 6): every
+//! score checked, mean positions explored and mean time per position, next
+//! to the reference C++ solver's published means.
+//!
+//! Run: `cargo bench --bench connect4 [-- --lines N] [-- --data DIR]`.
+//! `--lines N` takes the first N lines of each set (default: all; Begin-Hard
+//! takes seconds a position). The data defaults to `../shared/data/connect4`
+//! beside the repository. As in the reference harness, the table is cleared
+//! before each position (not timed), so positions explored compare.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use boardkit::connect4::solver::{Position, Shape, Solver};
+
+const SETS: [(&str, &str, f64, f64); 6] = [
+    ("Test_L3_R1", "End-Easy", 51.28, 4.568e-6),
+    ("Test_L2_R1", "Middle-Easy", 449.6, 37.45e-6),
+    ("Test_L2_R2", "Middle-Medium", 39_900.0, 3.212e-3),
+    ("Test_L1_R1", "Begin-Easy", 3_298.0, 254.6e-6),
+    ("Test_L1_R2", "Begin-Medium", 1_201_000.0, 96.63e-3),
+    ("Test_L1_R3", "Begin-Hard", 65_920_000.0, 5.490),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let lines: usize = value("--lines").and_then(|v| v.parse().ok()).unwrap_or(usize::MAX);
+    let data = value("--data")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4"));
+    let shape = Shape::standard();
+    let mut solver = Solver::new(shape);
+    println!(
+        "{:<14} {:>6} {:>6} {:>14} {:>14} {:>12} {:>12}",
+        "set", "lines", "wrong", "mean positions", "published", "mean time", "published"
+    );
+    for (file, name, published_nodes, published_time) in SETS {
+        let Ok(text) = std::fs::read_to_string(data.join(file)) else {
+            println!("{name:<14} (no data at {})", data.join(file).display());
+            continue;
+        };
+        let (mut count, mut wrong, mut nodes, mut seconds) = (0u64, 0u64, 0u64, 0f64);
+        for line in text.lines().take(lines) {
+            let mut fields = line.split_whitespace();
+            let (Some(moves), Some(expected)) = (fields.next(), fields.next().and_then(|s| s.parse::<i32>().ok())) else {
+                continue;
+            };
+            let position = Position::from_moves(shape, moves).expect("a legal position");
+            solver.clear();
+            solver.reset_nodes();
+            let started = Instant::now();
+            let score = solver.solve(&position, false);
+            seconds += started.elapsed().as_secs_f64();
+            nodes += solver.nodes;
+            count += 1;
+            wrong += u64::from(score != expected);
+        }
+        let mean_time = seconds / count.max(1) as f64;
+        println!(
+            "{name:<14} {count:>6} {wrong:>6} {:>14.1} {published_nodes:>14.1} {:>12} {:>12}",
+            nodes as f64 / count.max(1) as f64,
+            human(mean_time),
+            human(published_time)
+        );
+    }
+}
+
+fn human(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.3} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else {
+        format!("{:.2} us", seconds * 1e6)
+    }
+}

@@ -1,0 +1,529 @@
+//! A strong connect-four solver: the exact score of a position.
+//!
+//! Scores follow the benchmark data's convention, from the side to move: a
+//! win scores `(cells + 1 - moves) / 2` when the winner's last disc is its
+//! `moves/2 + 1`-th (22 minus the winner's discs on 7 x 6), a loss the
+//! negative, a draw 0.
+//!
+//! The method is the published one (Pascal Pons, "Solving Connect 4"):
+//!
+//! - a bitboard per position: the discs of the side to move and the mask of
+//!   all discs, one column of `height + 1` bits each (the extra bit keeps
+//!   columns apart), so a board fits 64 bits when `width * (height + 1) <= 64`;
+//!   `position + mask` is a unique key;
+//! - negamax with alpha-beta, answered first by what needs no search (a win
+//!   in one, a forced block, two threats at once) and by bounds the number of
+//!   moves left allows;
+//! - moves that lose at once are never tried; the rest are tried in the order
+//!   of how many winning cells they create, centre columns first on ties;
+//! - a transposition table of bounds, of fixed size;
+//! - the exact score found by null-window searches that halve the interval.
+//!
+//! Every call counts the positions it explores in [`Solver::nodes`].
+
+use std::fmt;
+
+/// Why a board or a position cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    #[error(
+        "a {width} x {height} board does not fit a 64-bit bitboard: width x (height + 1) must be at most 64"
+    )]
+    TooLarge { width: usize, height: usize },
+    #[error("'{0}' is not a column")]
+    NotAColumn(char),
+    #[error("move {index}: column {col} is full")]
+    ColumnFull { index: usize, col: usize },
+    #[error("move {index}: the game was already won")]
+    AlreadyWon { index: usize },
+    #[error("move {index} (column {col}) wins the game: a finished position has no score")]
+    WinningMove { index: usize, col: usize },
+}
+
+/// A board shape that fits a bitboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub width: usize,
+    pub height: usize,
+    bottom: u64,
+    full: u64,
+}
+
+impl Shape {
+    pub fn new(width: usize, height: usize) -> Result<Shape, SolverError> {
+        // Line detection shifts by up to 3 x (height + 2) bits.
+        if width * (height + 1) > 64 || width < 1 || height < 1 || 3 * (height + 2) > 63 {
+            return Err(SolverError::TooLarge { width, height });
+        }
+        let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * (height + 1)));
+        Ok(Shape {
+            width,
+            height,
+            bottom,
+            full: bottom * ((1u64 << height) - 1),
+        })
+    }
+
+    /// The standard 7 columns x 6 rows.
+    pub fn standard() -> Shape {
+        Shape::new(7, 6).expect("7 x 6 fits")
+    }
+
+    pub fn cells(&self) -> i32 {
+        (self.width * self.height) as i32
+    }
+
+    fn column(&self, col: usize) -> u64 {
+        ((1u64 << self.height) - 1) << (col * (self.height + 1))
+    }
+
+    fn top(&self, col: usize) -> u64 {
+        1u64 << (self.height - 1 + col * (self.height + 1))
+    }
+
+    fn bottom_of(&self, col: usize) -> u64 {
+        1u64 << (col * (self.height + 1))
+    }
+
+    /// The highest score a position can have once the trivial wins are
+    /// answered without search (bounds of the table's encoding).
+    pub fn max_score(&self) -> i32 {
+        (self.cells() + 1) / 2 - 3
+    }
+
+    pub fn min_score(&self) -> i32 {
+        -self.cells() / 2 + 3
+    }
+}
+
+/// A position: the discs of the side to move, and of both.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    shape: Shape,
+    current: u64,
+    mask: u64,
+    moves: u32,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position {{ moves: {}, current: {:#x}, mask: {:#x} }}",
+            self.moves, self.current, self.mask
+        )
+    }
+}
+
+impl Position {
+    pub fn empty(shape: Shape) -> Position {
+        Position {
+            shape,
+            current: 0,
+            mask: 0,
+            moves: 0,
+        }
+    }
+
+    /// The position after `moves`, columns numbered from 1 (`"4455"`).
+    /// A move into a full column, or one after or making a win, is an error.
+    pub fn from_moves(shape: Shape, moves: &str) -> Result<Position, SolverError> {
+        let mut position = Position::empty(shape);
+        for (index, c) in moves.chars().enumerate() {
+            let col = c
+                .to_digit(10)
+                .map(|d| d as usize)
+                .filter(|&d| (1..=shape.width).contains(&d))
+                .ok_or(SolverError::NotAColumn(c))?
+                - 1;
+            if !position.can_play(col) {
+                return Err(SolverError::ColumnFull {
+                    index: index + 1,
+                    col: col + 1,
+                });
+            }
+            if position.is_winning_move(col) {
+                return Err(SolverError::WinningMove {
+                    index: index + 1,
+                    col: col + 1,
+                });
+            }
+            position.play_col(col);
+        }
+        Ok(position)
+    }
+
+    /// A position of the game's own board (which must fit a bitboard).
+    pub fn from_board(board: &super::Board) -> Result<Position, SolverError> {
+        let shape = Shape::new(board.cols(), board.rows())?;
+        let mut current = 0;
+        let mut mask = 0;
+        let me = board.to_move();
+        for col in 0..board.cols() {
+            for row in 0..board.height(col) {
+                let bit = 1u64 << (col * (shape.height + 1) + row);
+                mask |= bit;
+                if board.get(row, col) == Some(me) {
+                    current |= bit;
+                }
+            }
+        }
+        Ok(Position {
+            shape,
+            current,
+            mask,
+            moves: board.discs() as u32,
+        })
+    }
+
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    pub fn can_play(&self, col: usize) -> bool {
+        self.mask & self.shape.top(col) == 0
+    }
+
+    fn play(&mut self, move_bit: u64) {
+        self.current ^= self.mask;
+        self.mask |= move_bit;
+        self.moves += 1;
+    }
+
+    /// Plays column `col` (0-based) for the side to move.
+    pub fn play_col(&mut self, col: usize) {
+        self.play((self.mask + self.shape.bottom_of(col)) & self.shape.column(col));
+    }
+
+    /// Whether the side to move wins by playing `col`.
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        self.winning_cells() & self.possible() & self.shape.column(col) != 0
+    }
+
+    pub fn can_win_next(&self) -> bool {
+        self.winning_cells() & self.possible() != 0
+    }
+
+    fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    fn possible(&self) -> u64 {
+        (self.mask + self.shape.bottom) & self.shape.full
+    }
+
+    fn winning_cells(&self) -> u64 {
+        winning_cells(self.shape, self.current, self.mask)
+    }
+
+    fn opponent_winning_cells(&self) -> u64 {
+        winning_cells(self.shape, self.current ^ self.mask, self.mask)
+    }
+
+    /// Playable cells that do not hand the opponent a win at once; when the
+    /// opponent threatens to win, only the block (none with two threats).
+    fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let threats = self.opponent_winning_cells();
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(threats >> 1)
+    }
+
+    /// How many winning cells the side to move would have after `move_bit`.
+    fn move_score(&self, move_bit: u64) -> u32 {
+        winning_cells(self.shape, self.current | move_bit, self.mask).count_ones()
+    }
+}
+
+/// Empty cells that would complete four for `position` (the discs of one side).
+fn winning_cells(shape: Shape, position: u64, mask: u64) -> u64 {
+    let h = shape.height;
+    // Vertical: three above each other, the cell on top.
+    let mut r = (position << 1) & (position << 2) & (position << 3);
+    for step in [h + 1, h, h + 2] {
+        let p = (position << step) & (position << (2 * step));
+        r |= p & (position << (3 * step));
+        r |= p & (position >> step);
+        let p = (position >> step) & (position >> (2 * step));
+        r |= p & (position << step);
+        r |= p & (position >> (3 * step));
+    }
+    r & (shape.full ^ mask)
+}
+
+fn prime_at_most(n: usize) -> usize {
+    let is_prime = |m: usize| m >= 2 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0);
+    (2..=n).rev().find(|&m| is_prime(m)).unwrap_or(2)
+}
+
+/// Default transposition-table size in entries (a prime, about 8 million:
+/// 8 bytes each, 64 MiB).
+pub const DEFAULT_TABLE_ENTRIES: usize = 8_388_593;
+
+/// Bits of a key kept in an entry. With a prime number of entries of at
+/// least 2^8, the index (key modulo the size) and the low 56 bits together
+/// tell every key of up to 64 bits apart (Chinese remainder theorem).
+const KEPT_KEY_BITS: u32 = 56;
+
+/// A fixed-size table of score bounds, indexed by key modulo its size. Each
+/// entry packs the kept key bits and the value into one word, so a lookup
+/// costs one cache line.
+struct Table {
+    entries: Vec<u64>,
+}
+
+impl Table {
+    fn new(entries: usize) -> Table {
+        let mut table = Table {
+            entries: vec![0; entries.max(1)],
+        };
+        // Touch every page now, so searches do not pay for page faults.
+        table.clear();
+        table
+    }
+
+    fn clear(&mut self) {
+        for entry in self.entries.iter_mut() {
+            // SAFETY: a plain write through a valid, exclusive reference;
+            // volatile so the zeroing of already-zero memory is not elided.
+            unsafe { std::ptr::write_volatile(entry, 0) };
+        }
+    }
+
+    fn kept(key: u64) -> u64 {
+        key & ((1u64 << KEPT_KEY_BITS) - 1)
+    }
+
+    fn get(&self, key: u64) -> u8 {
+        let entry = self.entries[(key % self.entries.len() as u64) as usize];
+        if entry >> 8 == Self::kept(key) {
+            entry as u8
+        } else {
+            0
+        }
+    }
+
+    fn put(&mut self, key: u64, value: u8) {
+        let i = (key % self.entries.len() as u64) as usize;
+        self.entries[i] = Self::kept(key) << 8 | value as u64;
+    }
+}
+
+/// Solves positions of one board shape; keeps its table between calls.
+pub struct Solver {
+    shape: Shape,
+    order: Vec<usize>,
+    table: Table,
+    /// Positions explored since the last [`Solver::reset_nodes`].
+    pub nodes: u64,
+}
+
+impl Solver {
+    pub fn new(shape: Shape) -> Solver {
+        Solver::with_table(shape, DEFAULT_TABLE_ENTRIES)
+    }
+
+    /// A solver whose table holds about `entries` positions (the largest
+    /// prime at most `entries`: keys are spread by their remainder, and a
+    /// power of two would keep only the low bits, the first columns).
+    pub fn with_table(shape: Shape, entries: usize) -> Solver {
+        let entries = prime_at_most(entries.max(257));
+        let w = shape.width as isize;
+        // Centre columns first: they take part in the most lines.
+        let order = (0..w)
+            .map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as usize)
+            .collect();
+        Solver {
+            shape,
+            order,
+            table: Table::new(entries),
+            nodes: 0,
+        }
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// Forgets every stored bound.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        self.nodes += 1;
+        let cells = self.shape.cells();
+        let moves = p.moves as i32;
+        let next = p.non_losing_moves();
+        if next == 0 {
+            return -(cells - moves) / 2;
+        }
+        if moves >= cells - 2 {
+            return 0;
+        }
+        let min = -(cells - 2 - moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = (cells - 1 - moves) / 2;
+        let (min_score, max_score) = (self.shape.min_score(), self.shape.max_score());
+        let key = p.key();
+        let stored = self.table.get(key) as i32;
+        if stored != 0 {
+            if stored > max_score - min_score + 1 {
+                // A lower bound.
+                let min = stored + 2 * min_score - max_score - 2;
+                if alpha < min {
+                    alpha = min;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = stored + min_score - 1;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // Order the moves: most winning cells created first; centre first on ties.
+        let mut sorted: [(u64, u32); 64] = [(0, 0); 64];
+        let mut count = 0;
+        for &col in self.order.iter().rev() {
+            let move_bit = next & self.shape.column(col);
+            if move_bit != 0 {
+                let score = p.move_score(move_bit);
+                let mut i = count;
+                while i > 0 && sorted[i - 1].1 > score {
+                    sorted[i] = sorted[i - 1];
+                    i -= 1;
+                }
+                sorted[i] = (move_bit, score);
+                count += 1;
+            }
+        }
+        for &(move_bit, _) in sorted[..count].iter().rev() {
+            let mut child = *p;
+            child.play(move_bit);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if score >= beta {
+                self.table
+                    .put(key, (score + max_score - 2 * min_score + 2) as u8);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.table.put(key, (alpha - min_score + 1) as u8);
+        alpha
+    }
+
+    /// The exact score of `p` for the side to move; with `weak`, only its
+    /// sign (1 win, 0 draw, -1 loss).
+    pub fn solve(&mut self, p: &Position, weak: bool) -> i32 {
+        let cells = self.shape.cells();
+        let moves = p.moves as i32;
+        if p.can_win_next() {
+            return if weak { 1 } else { (cells + 1 - moves) / 2 };
+        }
+        let (mut min, mut max) = if weak {
+            (-1, 1)
+        } else {
+            (-(cells - moves) / 2, (cells + 1 - moves) / 2)
+        };
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(p, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        if weak { min.signum() } else { min }
+    }
+
+    /// The score of every legal column (0-based) for the side to move, in
+    /// the convention of [`Solver::solve`]; `None` for a full column.
+    pub fn scores(&mut self, p: &Position) -> Vec<Option<i32>> {
+        let cells = self.shape.cells();
+        (0..self.shape.width)
+            .map(|col| {
+                if !p.can_play(col) {
+                    None
+                } else if p.is_winning_move(col) {
+                    Some((cells + 1 - p.moves as i32) / 2)
+                } else {
+                    let mut child = *p;
+                    child.play_col(col);
+                    Some(-self.solve(&child, false))
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(moves: &str) -> i32 {
+        let shape = Shape::standard();
+        Solver::with_table(shape, 1 << 16)
+            .solve(&Position::from_moves(shape, moves).unwrap(), false)
+    }
+
+    #[test]
+    fn table_sizes_are_prime() {
+        assert_eq!(prime_at_most(1 << 23), DEFAULT_TABLE_ENTRIES);
+        assert_eq!(prime_at_most(100), 97);
+    }
+
+    #[test]
+    fn the_data_readme_examples() {
+        assert_eq!(score("4455"), 18);
+        assert_eq!(score("44455554221"), -15);
+    }
+
+    #[test]
+    fn illegal_move_lists_are_errors() {
+        let shape = Shape::standard();
+        assert_eq!(
+            Position::from_moves(shape, "8").unwrap_err(),
+            SolverError::NotAColumn('8')
+        );
+        assert!(matches!(
+            Position::from_moves(shape, "1111111"),
+            Err(SolverError::ColumnFull { index: 7, .. })
+        ));
+        assert!(matches!(
+            Position::from_moves(shape, "1212121"),
+            Err(SolverError::WinningMove { index: 7, .. })
+        ));
+        assert!(Shape::new(8, 8).is_err());
+        assert!(Shape::new(8, 7).is_ok());
+    }
+}
