@@ -24,11 +24,18 @@ const SETS: [(&str, &str, f64, f64); 6] = [
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
-    let lines: usize = value("--lines").and_then(|v| v.parse().ok()).unwrap_or(usize::MAX);
-    let data = value("--data")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4"));
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let lines: usize = value("--lines")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let data = value("--data").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4")
+    });
     let shape = Shape::standard();
     let mut solver = Solver::new(shape);
     println!(
@@ -43,7 +50,10 @@ fn main() {
         let (mut count, mut wrong, mut nodes, mut seconds) = (0u64, 0u64, 0u64, 0f64);
         for line in text.lines().take(lines) {
             let mut fields = line.split_whitespace();
-            let (Some(moves), Some(expected)) = (fields.next(), fields.next().and_then(|s| s.parse::<i32>().ok())) else {
+            let (Some(moves), Some(expected)) = (
+                fields.next(),
+                fields.next().and_then(|s| s.parse::<i32>().ok()),
+            ) else {
                 continue;
             };
             let position = Position::from_moves(shape, moves).expect("a legal position");

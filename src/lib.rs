@@ -5,6 +5,7 @@
 //! format that tests and grader replay; and each game's self-description in
 //! [`game`]. The `boardkit` binary is a thin command line over this library.
 
+pub mod cli;
 pub mod connect4;
 pub mod console;
 pub mod fixture;

@@ -2,12 +2,11 @@
 //! library. Usage errors exit with status 2 (clap's convention), input that
 //! ends before a game does exits with status 1, a finished game with 0.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use boardkit::console::{Console, InputError};
-use boardkit::player::Player;
+use boardkit::console::InputError;
 use boardkit::{connect4, mastermind, velha};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
@@ -93,85 +92,11 @@ enum CodebreakerName {
 #[derive(Subcommand)]
 enum PlayGame {
     /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
-    Velha(VelhaArgs),
+    Velha(velha::cli::PlayArgs),
     /// Connect four (puissance 4): type column numbers; X starts.
-    Connect4(Connect4Args),
+    Connect4(connect4::cli::PlayArgs),
     /// Mastermind: guess the secret code, such as ABCD; 10 turns.
-    Mastermind(MastermindArgs),
-}
-
-#[derive(Args)]
-struct MastermindArgs {
-    /// The secret code (letters, either case), instead of a random one.
-    #[arg(long, conflicts_with = "seed")]
-    secret: Option<String>,
-    /// Seed for drawing the secret, so a game can be replayed.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Pegs in a code (1 to 10).
-    #[arg(long, default_value_t = 4)]
-    pegs: usize,
-    /// Number of colours, letters from A (2 to 26).
-    #[arg(long, default_value_t = 6)]
-    colors: usize,
-    /// Guesses allowed (1 to 100).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=100))]
-    turns: u8,
-}
-
-#[derive(Args)]
-struct VelhaArgs {
-    /// Board side: rows A.., columns 1..N, N in a row wins.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(velha::board::MIN_SIZE as i64..=velha::board::MAX_SIZE as i64))]
-    size: u8,
-    /// Play against the computer: easy (random), medium (looks two moves
-    /// ahead) or hard (perfect). You are X and start, unless --ai-first.
-    #[arg(long, value_enum)]
-    ai: Option<VelhaAi>,
-    /// The computer plays X and starts.
-    #[arg(long, requires = "ai")]
-    ai_first: bool,
-    /// Seed for the computer's random choices, so a game can be replayed.
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum VelhaAi {
-    Easy,
-    Medium,
-    Hard,
-}
-
-const SIDE_RANGE: std::ops::RangeInclusive<i64> =
-    connect4::board::MIN_SIDE as i64..=connect4::board::MAX_SIDE as i64;
-
-#[derive(Args)]
-struct Connect4Args {
-    /// Number of rows (4 to 20).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
-    rows: u8,
-    /// Number of columns (4 to 20).
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
-    cols: u8,
-    /// Play against the computer, which plays O; you are player one.
-    #[arg(long, value_enum)]
-    ai: Option<Connect4Ai>,
-    /// Seed for every random choice, so a game can be replayed.
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Connect4Ai {
-    /// A uniformly random legal column.
-    Random,
-    /// Wins if it can, else blocks your win, else random.
-    Smart,
-    /// A move of best exact score, by the strong solver (boards whose
-    /// columns x (rows + 1) is at most 64). Early in a game a move can take
-    /// minutes: there is no opening book yet.
-    Perfect,
+    Mastermind(mastermind::cli::PlayArgs),
 }
 
 /// Exits with status 2 and clap's usage message, for arguments clap cannot check alone.
@@ -182,22 +107,20 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            // stdout may be a closed pipe: say why on stderr, never panic.
-            let _ = io::stdout().flush();
-            eprintln!("boardkit: {error:#}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
-        Command::Play { game } => play(game),
-        Command::Solve { game } => solve(game),
+    match Cli::parse().command {
+        Command::Play { game } => boardkit::cli::run_play(|console, color| match &game {
+            PlayGame::Velha(args) => velha::cli::play(args, console, color),
+            PlayGame::Connect4(args) => connect4::cli::play(args, console, color),
+            PlayGame::Mastermind(args) => mastermind::cli::play(args, console, color),
+        }),
+        Command::Solve { game } => match solve(game) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                let _ = io::stdout().flush();
+                eprintln!("boardkit: {error:#}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 
@@ -294,109 +217,4 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether stdout takes colours: a terminal, NO_COLOR unset (anstream's rules).
-fn console_colors() -> bool {
-    anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
-}
-
-/// Runs a game on stdin and stdout. Colours reach stdout only when it is a
-/// terminal and NO_COLOR is unset (anstream strips them otherwise).
-fn play(game: PlayGame) -> anyhow::Result<()> {
-    let mut input = io::stdin().lock();
-    let mut output = anstream::stdout().lock();
-    let input: &mut dyn BufRead = &mut input;
-    let mut console = Console::new(input, &mut output);
-    let result = match game {
-        PlayGame::Velha(args) => {
-            let board = velha::Board::new(args.size.into()).context("invalid --size")?;
-            type Seat = Box<dyn Player<velha::Board, velha::Position>>;
-            let human: Seat = Box::new(velha::program::Human);
-            let mut players: [Seat; 2] = match args.ai {
-                None => [human, Box::new(velha::program::Human)],
-                Some(level) => {
-                    use velha::ai::Difficulty;
-                    let difficulty = match level {
-                        VelhaAi::Easy => Difficulty::Easy,
-                        VelhaAi::Medium => Difficulty::Medium,
-                        VelhaAi::Hard => Difficulty::Hard,
-                    };
-                    let seed = args.seed.unwrap_or_else(rand::random);
-                    let computer: Seat = Box::new(boardkit::player::Computer(
-                        velha::ai::Computer::new(difficulty, seed),
-                    ));
-                    if args.ai_first {
-                        [computer, human]
-                    } else {
-                        [human, computer]
-                    }
-                }
-            };
-            velha::program::play(board, &mut players, &mut console).map(drop)
-        }
-        PlayGame::Connect4(args) => {
-            use boardkit::player::Computer;
-            use connect4::program::{Human, Seat};
-            let board = connect4::Board::new(args.rows.into(), args.cols.into())?;
-            let seed = args.seed.unwrap_or_else(rand::random);
-            let (second, seat): (Box<dyn Player<connect4::Board, usize>>, Seat) = match args.ai {
-                None => (Box::new(Human), Seat::PlayerTwo),
-                Some(Connect4Ai::Random) => (
-                    Box::new(Computer(connect4::ai::RandomPlayer::new(seed))),
-                    Seat::Computer,
-                ),
-                Some(Connect4Ai::Perfect) => {
-                    let shape = connect4::solver::Shape::new(board.cols(), board.rows())
-                        .unwrap_or_else(|e| usage_error(format_args!("--ai perfect: {e}")));
-                    (
-                        Box::new(Computer(connect4::ai::PerfectPlayer::new(shape, seed))),
-                        Seat::Computer,
-                    )
-                }
-                Some(Connect4Ai::Smart) => (
-                    Box::new(Computer(connect4::ai::SmartPlayer::new(seed))),
-                    Seat::Computer,
-                ),
-            };
-            let mut players = [
-                Box::new(Human) as Box<dyn Player<connect4::Board, usize>>,
-                second,
-            ];
-            connect4::program::play(board, &mut players, [Seat::PlayerOne, seat], &mut console)
-                .map(drop)
-        }
-        PlayGame::Mastermind(args) => {
-            use rand::SeedableRng;
-            let rules =
-                mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
-            let secret = match (&args.secret, args.seed) {
-                (Some(text), _) => mastermind::parse_guess(text, rules).unwrap_or_else(|e| {
-                    usage_error(format_args!("invalid --secret {text:?}: {e}"))
-                }),
-                (None, seed) => {
-                    let mut rng =
-                        rand_chacha::ChaCha8Rng::seed_from_u64(seed.unwrap_or_else(rand::random));
-                    mastermind::random_secret(rules, &mut rng)
-                }
-            };
-            let style = mastermind::program::Style {
-                color: console_colors(),
-            };
-            mastermind::program::play(
-                &secret,
-                rules,
-                args.turns.into(),
-                &mut mastermind::program::Human,
-                style,
-                &mut console,
-            )
-            .map(drop)
-        }
-    };
-    match result {
-        Ok(()) => Ok(()),
-        Err(InputError::EndOfInput) => Err(anyhow::anyhow!("input ended before the game was over")),
-        Err(InputError::Io(e)) => Err(e).context("cannot read input or write output"),
-    }
 }

@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod board;
+pub mod cli;
 pub mod program;
 pub mod render;
 pub mod solver;

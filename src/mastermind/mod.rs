@@ -4,6 +4,7 @@
 //! - [`program`]: the game program over a console.
 //! - [`solver`]: codebreakers (Knuth, most parts, expected size, entropy).
 
+pub mod cli;
 pub mod code;
 pub mod program;
 pub mod solver;

@@ -9,6 +9,7 @@
 
 pub mod ai;
 pub mod board;
+pub mod cli;
 pub mod exam;
 pub mod program;
 pub mod render;

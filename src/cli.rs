@@ -1,0 +1,53 @@
+//! What every game's command line shares: running a game on the terminal
+//! and turning its end into an exit status. Used by the `boardkit` binary and
+//! by the `main.rs` of every generated starter, so both behave alike.
+//!
+//! Exit statuses: 0 when the game ended normally, 1 when input ended early
+//! (with a message on stderr), 2 for bad command-line usage.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+use crate::console::{Console, InputError};
+
+/// Why a game could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The options do not make a game (exit status 2).
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Input(#[from] InputError),
+}
+
+/// Whether stdout takes colours: a terminal, and NO_COLOR unset (anstream's rules).
+pub fn stdout_takes_colors() -> bool {
+    anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+}
+
+/// Runs `game` on stdin and stdout, then exits as the module says. `game`
+/// gets the console and whether colours may be used; anything it styles is
+/// stripped by anstream when stdout is not a terminal.
+pub fn run_play(game: impl FnOnce(&mut Console<'_>, bool) -> Result<(), PlayError>) -> ExitCode {
+    let color = stdout_takes_colors();
+    let mut input = io::stdin().lock();
+    let mut output = anstream::stdout().lock();
+    let input: &mut dyn BufRead = &mut input;
+    let result = game(&mut Console::new(input, &mut output), color);
+    let _ = output.flush();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(PlayError::Usage(message)) => {
+            eprintln!("error: {message}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
+        Err(PlayError::Input(InputError::EndOfInput)) => {
+            eprintln!("boardkit: input ended before the game was over");
+            ExitCode::from(1)
+        }
+        Err(PlayError::Input(InputError::Io(e))) => {
+            eprintln!("boardkit: cannot read input or write output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Checks of the kit's own reference, not of an exercise: solver quality
+//! against published figures and the `solve` commands' output. These tests
+//! are not copied into student starters.
+
+mod common;
+
+use std::collections::HashMap;
+
+use boardkit::connect4::solver::{Position, Shape, Solver};
+use boardkit::connect4::{self, Board};
+use boardkit::mastermind::solver::{self, Codebreaker, Criterion};
+use boardkit::mastermind::{self, Code, Rules};
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The standard sets' sample shipped with the kit: (moves, score).
+fn sample_positions() -> Vec<(String, i32)> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/connect4_sample.txt");
+    std::fs::read_to_string(&path)
+        .expect("the sample file")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut fields = l.split_whitespace();
+            let moves = fields.next().expect("moves").to_owned();
+            let score = fields.next().and_then(|s| s.parse().ok()).expect("a score");
+            (moves, score)
+        })
+        .collect()
+}
+
+/// Plain negamax with memoisation over the kit's `Board`, in the data's
+/// convention ((cells + 1 - moves) / 2 for a win with the next disc),
+/// written without any of the solver's tricks.
+fn oracle_score(board: &Board, memo: &mut HashMap<Board, i32>) -> i32 {
+    if let Some(&s) = memo.get(board) {
+        return s;
+    }
+    let cells = (board.rows() * board.cols()) as i32;
+    let moves = board.discs() as i32;
+    let mut best = None;
+    for col in board.legal_columns().collect::<Vec<_>>() {
+        let mut child = board.clone();
+        let row = child.play(col).expect("a legal column");
+        let score = if child.connects_four(row, col) {
+            (cells + 1 - moves) / 2
+        } else if child.is_full() {
+            0
+        } else {
+            -oracle_score(&child, memo)
+        };
+        best = Some(best.map_or(score, |b: i32| b.max(score)));
+    }
+    let best = best.unwrap_or(0);
+    memo.insert(board.clone(), best);
+    best
+}
+
+#[test]
+fn connect4_solver_scores_the_standard_sets_sample_strong_and_weak() {
+    let shape = Shape::standard();
+    let mut solver = Solver::with_table(shape, 1 << 22);
+    for (moves, expected) in sample_positions() {
+        let position = Position::from_moves(shape, &moves).unwrap();
+        assert_eq!(solver.solve(&position, false), expected, "{moves}");
+        assert_eq!(
+            solver.solve(&position, true),
+            expected.signum(),
+            "{moves} (weak)"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn connect4_solver_matches_plain_negamax_on_small_boards(
+        rows in 4usize..=5, cols in 4usize..=5, picks in prop::collection::vec(0usize..5, 0..40)
+    ) {
+        // Keep searches small for the oracle: at most 10 empty cells.
+        let mut board = Board::new(rows, cols).unwrap();
+        for pick in picks.into_iter().chain(0..rows * cols) {
+            if rows * cols - board.discs() <= 10 {
+                break;
+            }
+            let col = pick % cols;
+            if !board.can_play(col) {
+                continue;
+            }
+            let mut next = board.clone();
+            let row = next.play(col).unwrap();
+            if next.connects_four(row, col) {
+                continue;
+            }
+            board = next;
+        }
+        prop_assume!(!board.is_full());
+        let position = Position::from_board(&board).unwrap();
+        let expected = oracle_score(&board, &mut HashMap::new());
+        let mut solver = Solver::with_table(Shape::new(cols, rows).unwrap(), 1 << 12);
+        prop_assert_eq!(solver.solve(&position, false), expected, "{}", connect4::render::board_block(&board));
+        prop_assert_eq!(solver.solve(&position, true), expected.signum());
+    }
+}
+
+#[test]
+fn solve_connect4_scores_lines_and_reports_bad_ones() {
+    let input = b"4455 18\n44455554221\n8\n1111111\n\n1212121 x\n";
+    let t = common::run_boardkit(&["solve".into(), "connect4".into()], input);
+    let firsts: Vec<String> = t
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(firsts, ["4455 18", "44455554221 -15"], "{}", t.stdout);
+    assert!(
+        t.stdout.lines().all(|l| l.split_whitespace().count() == 4),
+        "moves, score, positions, microseconds"
+    );
+    assert_eq!(
+        (t.stderr.lines().count(), t.exit_code),
+        (4, Some(1)),
+        "three bad lines and a summary:\n{}",
+        t.stderr
+    );
+    let weak = common::run_boardkit(
+        &["solve".into(), "connect4".into(), "--weak".into()],
+        b"4455\n44455554221\n",
+    );
+    let signs: Vec<&str> = weak
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(signs, ["1", "-1"]);
+}
+
+fn totals(breaker: &mut Codebreaker) -> (usize, usize) {
+    let rules = Rules::default();
+    let (mut total, mut max) = (0, 0);
+    for secret in Code::all(rules) {
+        let board = solver::solve(breaker, rules, &secret, 20);
+        assert_eq!(board.guesses.last().map(|(g, _)| g), Some(&secret));
+        total += board.guesses.len();
+        max = max.max(board.guesses.len());
+    }
+    (total, max)
+}
+
+#[test]
+fn knuth_takes_exactly_5801_guesses_at_most_5() {
+    assert_eq!(
+        totals(&mut Codebreaker::new(Rules::default(), Criterion::Knuth).unwrap()),
+        (5801, 5)
+    );
+}
+
+#[test]
+fn the_best_codebreaker_takes_at_most_5668_guesses_at_most_6() {
+    let (total, max) = totals(&mut Codebreaker::new(Rules::default(), solver::BEST).unwrap());
+    assert!(total <= 5668 && max <= 6, "{total} guesses, at most {max}");
+}
+
+#[test]
+fn larger_mastermind_games_are_solved_with_a_bounded_search() {
+    let rules = Rules::new(5, 8).unwrap();
+    let mut breaker = Codebreaker::new(rules, solver::BEST).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..20 {
+        let secret = mastermind::random_secret(rules, &mut rng);
+        let board = solver::solve(&mut breaker, rules, &secret, 12);
+        assert_eq!(
+            board.guesses.last().map(|(g, _)| g),
+            Some(&secret),
+            "5 pegs, 8 colours"
+        );
+    }
+}
+
+#[test]
+fn solve_mastermind_all_prints_the_totals() {
+    let args = ["solve", "mastermind", "--all", "--strategy", "knuth"].map(String::from);
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(t.exit_code, Some(0));
+    assert_eq!(
+        t.stdout.lines().last(),
+        Some("total guesses: 5801, average: 4.476, max: 5")
+    );
+    assert_eq!(
+        t.stdout.lines().count(),
+        1297,
+        "one line per secret, then the totals"
+    );
+}
+
+#[test]
+fn solve_mastermind_one_secret_prints_each_guess() {
+    let args = [
+        "solve",
+        "mastermind",
+        "--secret",
+        "abcd",
+        "--strategy",
+        "knuth",
+    ]
+    .map(String::from);
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(
+        t.stdout,
+        "AABB  1 black, 1 white\nAACD  3 black, 0 white\nABCD  4 black, 0 white\nfound in 3 guesses\n"
+    );
+}
