@@ -101,26 +101,33 @@ impl Fixture {
             path: path.to_owned(),
             source,
         })?;
-        let invalid = |message: String| FixtureError::Invalid {
-            path: path.to_owned(),
-            message,
-        };
-        let mut fixture: Fixture = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-        fixture.name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .ok_or_else(|| invalid("the file name is not UTF-8".into()))?
-            .to_owned();
-        fixture.game = path
+        let name =
+            path.file_stem()
+                .and_then(|s| s.to_str())
+                .ok_or_else(|| FixtureError::Invalid {
+                    path: path.to_owned(),
+                    message: "the file name is not UTF-8".into(),
+                })?;
+        let game = path
             .parent()
             .and_then(|p| p.file_name())
             .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_owned();
+            .unwrap_or_default();
+        Fixture::parse(&text, name, game).map_err(|message| FixtureError::Invalid {
+            path: path.to_owned(),
+            message,
+        })
+    }
+
+    /// Parses a fixture's text; `name` and `game` are what its path says.
+    pub fn parse(text: &str, name: &str, game: &str) -> Result<Fixture, String> {
+        let mut fixture: Fixture = toml::from_str(text).map_err(|e| e.to_string())?;
+        fixture.name = name.to_owned();
+        fixture.game = game.to_owned();
         if fixture.description.contains('\n') {
-            return Err(invalid("the description must be one line".into()));
+            return Err("the description must be one line".into());
         }
-        fixture.stdin_size().map_err(invalid)?;
+        fixture.stdin_size()?;
         Ok(fixture)
     }
 

@@ -12,4 +12,5 @@ pub mod fixture;
 pub mod game;
 pub mod mastermind;
 pub mod player;
+pub mod starter;
 pub mod velha;

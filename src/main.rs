@@ -28,6 +28,14 @@ enum Command {
         #[command(subcommand)]
         game: PlayGame,
     },
+    /// Write a student starter crate for a game: stubs, public fixtures and
+    /// their tests, the statement, and a CI workflow with one job per level.
+    Starter {
+        /// velha, connect4 or mastermind.
+        game: String,
+        /// A new (or empty) folder.
+        dir: std::path::PathBuf,
+    },
     /// Run a solver: print what a perfect or strong player would do.
     Solve {
         #[command(subcommand)]
@@ -113,6 +121,18 @@ fn main() -> ExitCode {
             PlayGame::Connect4(args) => connect4::cli::play(args, console, color),
             PlayGame::Mastermind(args) => mastermind::cli::play(args, console, color),
         }),
+        Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
+            Ok(files) => {
+                println!("wrote {} files into {}", files.len(), dir.display());
+                println!("next: cd {} && cargo test", dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e @ boardkit::starter::StarterError::UnknownGame(..)) => usage_error(e),
+            Err(e) => {
+                eprintln!("boardkit: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Solve { game } => match solve(game) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {

@@ -17,17 +17,16 @@ use boardkit::connect4::program::{Human, Seat};
 use boardkit::connect4::{self, Board, Disc, DropError};
 use boardkit::console::Console;
 use boardkit::player::{Player, Strategy as _};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 fn main() {
-    let args = Arguments::from_args();
     let mut trials = basic_trials();
     trials.extend(common::fixture_trials("connect4"));
     trials.extend(property_trials());
     trials.extend(expert_trials());
-    libtest_mimic::run(&args, trials).exit();
+    common::run(trials);
 }
 
 fn cases(n: u32) -> Config {
@@ -70,7 +69,7 @@ fn game_script() -> impl proptest::strategy::Strategy<Value = (usize, usize, Vec
 
 fn basic_trials() -> Vec<Trial> {
     vec![
-        Trial::test("basic::board::random_games_agree_with_a_full_scan", || {
+        common::trial("basic::board::random_games_agree_with_a_full_scan", || {
             let mut runner = TestRunner::new(cases(3000));
             runner
                 .run(&game_script(), |(rows, cols, picks)| {
@@ -111,7 +110,7 @@ fn basic_trials() -> Vec<Trial> {
                 })
                 .map_err(|e| Failed::from(e.to_string()))
         }),
-        Trial::test("basic::board::every_direction_on_every_size", || {
+        common::trial("basic::board::every_direction_on_every_size", || {
             for rows in 4..=8 {
                 for cols in 4..=8 {
                     for (name, dr, dc) in [
@@ -154,7 +153,7 @@ fn basic_trials() -> Vec<Trial> {
             }
             Ok(())
         }),
-        Trial::test("basic::board::errors_for_bad_columns_and_sizes", || {
+        common::trial("basic::board::errors_for_bad_columns_and_sizes", || {
             let mut board = Board::new(4, 5).map_err(|e| e.to_string())?;
             check(
                 board.drop_piece(5, Disc::One) == Err(DropError::OutOfRange { col: 5, cols: 5 }),
@@ -210,7 +209,7 @@ fn play_in_memory(mut input: &[u8]) -> Vec<u8> {
 
 fn property_trials() -> Vec<Trial> {
     vec![
-        Trial::test(
+        common::trial(
             "advanced::property::smart_wins_when_it_can_and_blocks_otherwise",
             || {
                 let mut runner = TestRunner::new(cases(5000));
@@ -221,10 +220,12 @@ fn property_trials() -> Vec<Trial> {
                         prop_assert!(board.can_play(col));
                         let wins: Vec<usize> = board
                             .legal_columns()
+                            .into_iter()
                             .filter(|&c| board.is_winning_drop(c, me))
                             .collect();
                         let threats: Vec<usize> = board
                             .legal_columns()
+                            .into_iter()
                             .filter(|&c| board.is_winning_drop(c, me.other()))
                             .collect();
                         if !wins.is_empty() {
@@ -247,14 +248,14 @@ fn property_trials() -> Vec<Trial> {
                     .map_err(|e| Failed::from(e.to_string()))
             },
         ),
-        Trial::test(
+        common::trial(
             "advanced::property::random_plays_legal_columns_and_reaches_them_all",
             || {
                 let mut runner = TestRunner::new(cases(300));
                 runner
                     .run(&(open_position(), any::<u64>()), |(board, seed)| {
                         let mut player = RandomPlayer::new(seed);
-                        let legal: BTreeSet<usize> = board.legal_columns().collect();
+                        let legal: BTreeSet<usize> = board.legal_columns().into_iter().collect();
                         let mut seen = BTreeSet::new();
                         for _ in 0..400 {
                             let col = player.choose(&board);
@@ -267,7 +268,7 @@ fn property_trials() -> Vec<Trial> {
                     .map_err(|e| Failed::from(e.to_string()))
             },
         ),
-        Trial::test(
+        common::trial(
             "advanced::property::the_same_seed_replays_the_same_game",
             || {
                 for seed in 0..50 {
@@ -289,7 +290,7 @@ fn property_trials() -> Vec<Trial> {
                 Ok(())
             },
         ),
-        Trial::test(
+        common::trial(
             "advanced::property::game_never_panics_on_arbitrary_bytes",
             || {
                 let mut runner = TestRunner::new(cases(300));
@@ -330,7 +331,7 @@ fn best_move_positions() -> Vec<(String, Vec<Option<i32>>)> {
 }
 
 fn expert_trials() -> Vec<Trial> {
-    vec![Trial::test(
+    vec![common::trial(
         "expert::best_move::plays_a_column_of_best_score",
         || {
             for (moves, scores) in best_move_positions() {

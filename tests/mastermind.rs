@@ -15,19 +15,18 @@ use std::collections::BTreeMap;
 use boardkit::console::Console;
 use boardkit::mastermind::program::{DecodingBoard, Human, Style};
 use boardkit::mastermind::{self, Code, GuessError, Rules, Score};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn main() {
-    let args = Arguments::from_args();
     let mut trials = basic_trials();
     trials.extend(common::fixture_trials("mastermind"));
     trials.extend(property_trials());
     trials.extend(expert_trials());
-    libtest_mimic::run(&args, trials).exit();
+    common::run(trials);
 }
 
 fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
@@ -66,10 +65,10 @@ fn code(text: &str) -> Code {
 
 fn basic_trials() -> Vec<Trial> {
     let mut trials = vec![
-        Trial::test(
+        common::trial(
             "basic::score::all_1296_by_1296_pairs_match_a_plain_count",
             || {
-                let codes: Vec<Code> = Code::all(Rules::default()).collect();
+                let codes: Vec<Code> = Code::all(Rules::default());
                 for secret in &codes {
                     for guess in &codes {
                         let got = mastermind::score(secret, guess);
@@ -90,7 +89,7 @@ fn basic_trials() -> Vec<Trial> {
                 Ok(())
             },
         ),
-        Trial::test("basic::score::other_sizes_match_a_plain_count", || {
+        common::trial("basic::score::other_sizes_match_a_plain_count", || {
             for (pegs, colors) in [(3, 2), (5, 8), (6, 3)] {
                 let rules = Rules::new(pegs, colors).map_err(|e| e.to_string())?;
                 let mut rng = ChaCha8Rng::seed_from_u64(pegs as u64);
@@ -108,7 +107,7 @@ fn basic_trials() -> Vec<Trial> {
             }
             Ok(())
         }),
-        Trial::test(
+        common::trial(
             "basic::random_secret::uniform_valid_and_reproducible",
             || {
                 let rules = Rules::default();
@@ -149,7 +148,7 @@ fn basic_trials() -> Vec<Trial> {
         ("mixed_repeats", "FFFA", "AFFF", 2, 2),
     ];
     for (name, secret, guess, black, white) in scores {
-        trials.push(Trial::test(format!("basic::score::{name}"), move || {
+        trials.push(common::trial(format!("basic::score::{name}"), move || {
             let got = mastermind::score(&code(secret), &code(guess));
             check(got == Score { black, white }, || {
                 format!("secret {secret}, guess {guess}: expected {black} black, {white} white; got {got}")
@@ -194,7 +193,7 @@ fn basic_trials() -> Vec<Trial> {
         ),
     ];
     for (name, text, expected) in parses {
-        trials.push(Trial::test(
+        trials.push(common::trial(
             format!("basic::parse_guess::{name}"),
             move || {
                 let got = mastermind::parse_guess(text, Rules::default()).map(|c| c.to_string());
@@ -209,7 +208,7 @@ fn basic_trials() -> Vec<Trial> {
 }
 
 fn property_trials() -> Vec<Trial> {
-    vec![Trial::test(
+    vec![common::trial(
         "advanced::property::game_never_panics_on_arbitrary_bytes",
         || {
             let config = Config {
@@ -285,7 +284,7 @@ fn play_every_secret(
 }
 
 fn expert_trials() -> Vec<Trial> {
-    vec![Trial::test(
+    vec![common::trial(
         "expert::codebreaker::finds_every_secret_in_at_most_5_guesses",
         || {
             let (total, max) = play_every_secret(&mut *boardkit::mastermind::solver::codebreaker(

@@ -41,7 +41,7 @@ fn oracle_score(board: &Board, memo: &mut HashMap<Board, i32>) -> i32 {
     let cells = (board.rows() * board.cols()) as i32;
     let moves = board.discs() as i32;
     let mut best = None;
-    for col in board.legal_columns().collect::<Vec<_>>() {
+    for col in board.legal_columns() {
         let mut child = board.clone();
         let row = child.play(col).expect("a legal column");
         let score = if child.connects_four(row, col) {

@@ -13,17 +13,16 @@ mod common;
 use boardkit::console::Console;
 use boardkit::player::{Player, Strategy as _};
 use boardkit::velha::{self, Board, Position};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 fn main() {
-    let args = Arguments::from_args();
     let mut trials = function_trials();
     trials.extend(common::fixture_trials("velha"));
     trials.extend(property_trials());
     trials.extend(expert_trials());
-    libtest_mimic::run(&args, trials).exit();
+    common::run(trials);
 }
 
 fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
@@ -92,7 +91,7 @@ fn board_from_rows(rows: [&str; 3]) -> [[char; 3]; 3] {
 
 fn function_trials() -> Vec<Trial> {
     let mut trials = Vec::new();
-    trials.push(Trial::test("basic::extrai_linha::every_spelling", || {
+    trials.push(common::trial("basic::extrai_linha::every_spelling", || {
         for (text, row, _) in position_spellings() {
             let got = velha::extrai_linha(&text);
             check(got == row, || {
@@ -101,22 +100,28 @@ fn function_trials() -> Vec<Trial> {
         }
         Ok(())
     }));
-    trials.push(Trial::test("basic::extrai_coluna::every_spelling", || {
-        for (text, _, col) in position_spellings() {
-            let got = velha::extrai_coluna(&text);
-            check(got == col, || {
-                format!("extrai_coluna({text:?}): expected {col}, got {got}")
-            })?;
-        }
-        Ok(())
-    }));
-    trials.push(Trial::test("basic::extrai_linha::spec_example_b1", || {
-        check(
-            velha::extrai_linha("B1") == 1 && velha::extrai_coluna("B1") == 0,
-            || "B1 is row 1, column 0".into(),
-        )
-    }));
-    trials.push(Trial::test("basic::verifica_vencedor::all_19683_boards", || {
+    trials.push(common::trial(
+        "basic::extrai_coluna::every_spelling",
+        || {
+            for (text, _, col) in position_spellings() {
+                let got = velha::extrai_coluna(&text);
+                check(got == col, || {
+                    format!("extrai_coluna({text:?}): expected {col}, got {got}")
+                })?;
+            }
+            Ok(())
+        },
+    ));
+    trials.push(common::trial(
+        "basic::extrai_linha::spec_example_b1",
+        || {
+            check(
+                velha::extrai_linha("B1") == 1 && velha::extrai_coluna("B1") == 0,
+                || "B1 is row 1, column 0".into(),
+            )
+        },
+    ));
+    trials.push(common::trial("basic::verifica_vencedor::all_19683_boards", || {
         for cells in all_boards() {
             let (expected, got, got9) = (
                 oracle_winner(&cells),
@@ -158,7 +163,7 @@ fn function_trials() -> Vec<Trial> {
         ("last_cell_empty", ["XOX", "XOO", "OX "], 'N'),
     ];
     for (name, rows, expected) in named {
-        trials.push(Trial::test(
+        trials.push(common::trial(
             format!("basic::verifica_vencedor::{name}"),
             move || {
                 let got = velha::verifica_vencedor(&board_from_rows(rows));
@@ -197,7 +202,7 @@ fn cases(n: u32) -> Config {
 
 fn property_trials() -> Vec<Trial> {
     vec![
-        Trial::test(
+        common::trial(
             "advanced::property::parser_never_panics_and_accepts_only_positions",
             || {
                 let mut runner = TestRunner::new(cases(2000));
@@ -212,7 +217,7 @@ fn property_trials() -> Vec<Trial> {
                     .map_err(|e| Failed::from(e.to_string()))
             },
         ),
-        Trial::test(
+        common::trial(
             "advanced::property::game_never_panics_on_arbitrary_bytes",
             || {
                 let mut runner = TestRunner::new(cases(500));
@@ -233,7 +238,7 @@ fn property_trials() -> Vec<Trial> {
                     .map_err(|e| Failed::from(e.to_string()))
             },
         ),
-        Trial::test(
+        common::trial(
             "advanced::property::every_game_of_valid_moves_ends_with_a_result",
             || {
                 let mut runner = TestRunner::new(cases(500));
@@ -343,7 +348,7 @@ fn against_every_reply(
 fn expert_trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for ai_mark in ['X', 'O'] {
-        trials.push(Trial::test(
+        trials.push(common::trial(
             format!("expert::melhor_jogada::perfect_as_{ai_mark}_against_every_reply"),
             move || {
                 let games =
@@ -353,7 +358,7 @@ fn expert_trials() -> Vec<Trial> {
                 check(games > 0, || "no game played".into())
             },
         ));
-        trials.push(Trial::test(
+        trials.push(common::trial(
             format!("expert::ai_hard::perfect_as_{ai_mark}_against_every_reply_with_any_seed"),
             move || {
                 for seed in 0..4 {
@@ -367,7 +372,7 @@ fn expert_trials() -> Vec<Trial> {
             },
         ));
     }
-    trials.push(Trial::test(
+    trials.push(common::trial(
         "expert::ai_medium::takes_every_win_in_one",
         || {
             let mut computer = velha::ai::Computer::new(velha::ai::Difficulty::Medium, 9);

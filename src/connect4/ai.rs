@@ -31,7 +31,7 @@ fn random_among(columns: &[usize], rng: &mut ChaCha8Rng) -> usize {
 
 impl Strategy<Board, usize> for RandomPlayer {
     fn choose(&mut self, board: &Board) -> usize {
-        let legal: Vec<usize> = board.legal_columns().collect();
+        let legal: Vec<usize> = board.legal_columns();
         random_among(&legal, &mut self.rng)
     }
 }
@@ -54,7 +54,7 @@ impl SmartPlayer {
 impl Strategy<Board, usize> for SmartPlayer {
     fn choose(&mut self, board: &Board) -> usize {
         let me = board.to_move();
-        let legal: Vec<usize> = board.legal_columns().collect();
+        let legal: Vec<usize> = board.legal_columns();
         for disc in [me, me.other()] {
             let decisive: Vec<usize> = legal
                 .iter()

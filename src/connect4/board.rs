@@ -133,8 +133,8 @@ impl Board {
     }
 
     /// The columns that are not full, left to right.
-    pub fn legal_columns(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.cols()).filter(|&c| self.can_play(c))
+    pub fn legal_columns(&self) -> Vec<usize> {
+        (0..self.cols()).filter(|&c| self.can_play(c)).collect()
     }
 
     /// Whether every cell holds a disc.
@@ -256,7 +256,7 @@ mod tests {
             board.play(4),
             Err(DropError::OutOfRange { col: 4, cols: 4 })
         );
-        assert_eq!(board.legal_columns().collect::<Vec<_>>(), vec![0, 1, 3]);
+        assert_eq!(board.legal_columns(), vec![0, 1, 3]);
     }
 
     #[test]
@@ -275,7 +275,7 @@ mod tests {
             }
         }
         assert!(board.is_full());
-        assert_eq!(board.legal_columns().count(), 0);
+        assert_eq!(board.legal_columns().len(), 0);
     }
 
     #[test]

@@ -94,8 +94,10 @@ impl Code {
     }
 
     /// Every code of `rules`, in lexicographic order.
-    pub fn all(rules: Rules) -> impl Iterator<Item = Code> {
-        (0..rules.code_count()).map(move |i| Code::from_index(rules, i))
+    pub fn all(rules: Rules) -> Vec<Code> {
+        (0..rules.code_count())
+            .map(|i| Code::from_index(rules, i))
+            .collect()
     }
 }
 
@@ -236,7 +238,7 @@ mod tests {
     #[test]
     fn codes_are_numbered_lexicographically() {
         let rules = Rules::default();
-        assert_eq!(Code::all(rules).count(), 1296);
+        assert_eq!(Code::all(rules).len(), 1296);
         assert_eq!(Code::from_index(rules, 0).to_string(), "AAAA");
         assert_eq!(Code::from_index(rules, 1295).to_string(), "FFFF");
         assert_eq!(Code::from_index(rules, 7).to_string(), "AABB");

@@ -103,7 +103,7 @@ impl Codebreaker {
             return Err(TooLarge(rules.code_count()));
         }
         let full = rules.code_count() <= FULL_SEARCH_CODES;
-        let codes: Vec<Code> = Code::all(rules).collect();
+        let codes: Vec<Code> = Code::all(rules);
         let table = full.then(|| {
             let mut table = Vec::with_capacity(codes.len() * codes.len());
             for s in &codes {

@@ -331,7 +331,7 @@ impl Strategy<Board, Position> for Computer {
         let size = board.size();
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(size));
         let candidates = match self.difficulty {
-            Difficulty::Easy => board.empty_cells().collect(),
+            Difficulty::Easy => board.empty_cells(),
             Difficulty::Medium => searcher.best_moves(board, Some(MEDIUM_PLIES)),
             Difficulty::Hard if size <= EXACT_MAX_SIZE => searcher.best_moves(board, None),
             Difficulty::Hard => searcher.best_moves(board, Some(DEEP_PLIES)),
@@ -352,6 +352,7 @@ mod tests {
         let cells = (board.size() * board.size()) as i32;
         board
             .empty_cells()
+            .into_iter()
             .map(|pos| {
                 let child = board.with_move(pos);
                 match child.status() {
@@ -385,6 +386,7 @@ mod tests {
             let cells = 10;
             let scored: Vec<(Position, i32)> = board
                 .empty_cells()
+                .into_iter()
                 .map(|p| {
                     let child = board.with_move(p);
                     let s = match child.status() {
@@ -418,7 +420,7 @@ mod tests {
         for _ in 0..300 {
             let mut board = Board::new(4).unwrap();
             while board.marks() < 8 {
-                let cells: Vec<Position> = board.empty_cells().collect();
+                let cells: Vec<Position> = board.empty_cells();
                 let next = board.with_move(cells[rng.random_range(0..cells.len())]);
                 if next.status() != Status::InProgress {
                     break;

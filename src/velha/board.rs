@@ -188,14 +188,15 @@ impl Board {
     }
 
     /// Every empty cell, row by row.
-    pub fn empty_cells(&self) -> impl Iterator<Item = Position> + '_ {
+    pub fn empty_cells(&self) -> Vec<Position> {
         let n = self.size();
         (0..n * n)
-            .map(move |i| Position {
+            .map(|i| Position {
                 row: i / n,
                 col: i % n,
             })
-            .filter(move |&p| self.get(p).is_none())
+            .filter(|&p| self.get(p).is_none())
+            .collect()
     }
 
     /// Plays the side to move at `pos`.
