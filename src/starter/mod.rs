@@ -248,9 +248,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         .and_then(|d| d.as_table())
         .cloned()
         .unwrap_or_default();
-    dependencies.retain(|name, _| {
-        !KIT_ONLY_DEPENDENCIES.contains(&name)
-    });
+    dependencies.retain(|name, _| !KIT_ONLY_DEPENDENCIES.contains(&name));
     let dev = kit
         .get("dev-dependencies")
         .cloned()

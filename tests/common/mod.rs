@@ -154,10 +154,11 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
         .unwrap_or(0);
     let block = |lines: &[&str]| {
         let mut out = String::new();
-        for i in at.saturating_sub(4)..(at + 4).min(lines.len()) {
+        let first = at.saturating_sub(4);
+        for (i, line) in lines.iter().enumerate().skip(first).take(at + 4 - first) {
             let mark = if i == at { '>' } else { ' ' };
             // Show trailing spaces: they are part of the expected output.
-            out.push_str(&format!("{mark}{:>4} | {}\u{23ce}\n", i + 1, lines[i]));
+            out.push_str(&format!("{mark}{:>4} | {line}\u{23ce}\n", i + 1));
         }
         if at >= lines.len() {
             out.push_str(&format!(">{:>4} | (no more lines)\n", at + 1));
