@@ -86,13 +86,34 @@ pub struct LevelInfo {
     pub summary: &'static str,
 }
 
+/// Plays a game from the words after `play <game>`.
+pub type PlayFn =
+    fn(&[String], &mut crate::console::Console<'_>, bool) -> Result<(), crate::cli::PlayError>;
+
 /// A game of the kit.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct GameInfo {
     /// The name used on the command line and as the fixtures folder.
     pub id: &'static str,
     pub title: &'static str,
     pub levels: &'static [LevelInfo],
+    /// Plays the game (the reference, when the grader needs expected output).
+    pub play: PlayFn,
+    /// Answers one function-level request through the graded functions.
+    pub answer: fn(&str) -> String,
+    /// The function-level cases of the basic level: (name, requests).
+    pub function_cases: fn() -> Vec<(&'static str, Vec<String>)>,
+    /// The graded events of a transcript, for comparison by events.
+    pub events: fn(&str) -> Vec<String>,
+}
+
+impl std::fmt::Debug for GameInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameInfo")
+            .field("id", &self.id)
+            .field("levels", &self.levels)
+            .finish()
+    }
 }
 
 impl GameInfo {

@@ -10,6 +10,7 @@ pub mod connect4;
 pub mod console;
 pub mod fixture;
 pub mod game;
+pub mod grader;
 pub mod mastermind;
 pub mod player;
 pub mod starter;

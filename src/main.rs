@@ -36,11 +36,84 @@ enum Command {
         /// A new (or empty) folder.
         dir: std::path::PathBuf,
     },
+    /// Grade a class: every submission's cases, in isolation, with reports
+    /// (grades.csv, <name>/results.json, junit.xml, report.html) in --out.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Grade {
+        #[command(subcommand)]
+        merge: Option<GradeCommand>,
+        #[command(flatten)]
+        args: GradeArgs,
+    },
     /// Run a solver: print what a perfect or strong player would do.
     Solve {
         #[command(subcommand)]
         game: SolveGame,
     },
+}
+
+#[derive(Subcommand)]
+enum GradeCommand {
+    /// Join the output folders of shards into one: what a single run writes.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true)]
+        shards: Vec<std::path::PathBuf>,
+        /// Where to write the merged reports.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct GradeArgs {
+    /// velha, connect4 or mastermind.
+    #[arg(required = true)]
+    game: Option<String>,
+    /// Submission folders or .zip archives; each one's name is the student's.
+    #[arg(required = true)]
+    submissions: Vec<std::path::PathBuf>,
+    /// The output folder. Finished submissions found there are kept: a
+    /// stopped run continues; delete a submission's folder to grade it again.
+    #[arg(long, required = true)]
+    out: Option<std::path::PathBuf>,
+    /// Grade any program through stdin/stdout, run in a copy of each
+    /// submission folder (for instance 'python3 programa.py'): program levels only.
+    #[arg(long)]
+    program: Option<String>,
+    /// Submissions graded at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Seconds a case may run.
+    #[arg(long, default_value_t = 5.0)]
+    timeout: f64,
+    /// Seconds the whole class may take to compile.
+    #[arg(long, default_value_t = 1200)]
+    compile_timeout: u64,
+    /// Memory a case may use, in MiB.
+    #[arg(long, default_value_t = 512)]
+    memory_mib: u64,
+    /// Bytes of stdout (and of stderr) a case may print.
+    #[arg(long, default_value_t = 1 << 20)]
+    output_limit: usize,
+    /// Grade the K-th of N deterministic slices of the submissions (K/N).
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Exit with status 1 when a submission does not reach this level.
+    #[arg(long)]
+    require: Option<boardkit::game::Level>,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text.split_once('/').ok_or("expected K/N, such as 1/4")?;
+    let (k, n): (usize, usize) = (
+        k.parse().map_err(|_| "K is not a number")?,
+        n.parse().map_err(|_| "N is not a number")?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("{text}: K must be between 1 and N"));
+    }
+    Ok((k, n))
 }
 
 #[derive(Subcommand)]
@@ -133,6 +206,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Grade { merge, args } => grade(merge, args),
         Command::Solve { game } => match solve(game) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -237,4 +311,50 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
+    use boardkit::grader;
+    let result = match merge {
+        Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
+        None => {
+            let id = args.game.unwrap_or_default();
+            let game = boardkit::game::find(&id)
+                .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
+            let options = grader::Options {
+                submissions: args.submissions,
+                out: args.out.unwrap_or_default(),
+                program: args.program,
+                jobs: args
+                    .jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+                limits: grader::sandbox::Limits {
+                    timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+                    output_bytes: args.output_limit,
+                    memory_bytes: args.memory_mib << 20,
+                    cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+                    ..Default::default()
+                },
+                compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
+                shard: args.shard,
+            };
+            grader::grade(game, &options)
+        }
+    };
+    match result {
+        Ok(all) => {
+            print!("{}", grader::report::table(&all));
+            match args.require {
+                Some(level) if !grader::all_reach(&all, level) => {
+                    eprintln!("boardkit: not every submission reaches {level}");
+                    ExitCode::from(1)
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        Err(e) => {
+            eprintln!("boardkit: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

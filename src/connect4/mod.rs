@@ -9,6 +9,7 @@
 pub mod ai;
 pub mod board;
 pub mod cli;
+pub mod driver;
 pub mod program;
 pub mod render;
 pub mod solver;
@@ -20,6 +21,10 @@ use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
 /// How connect four describes itself to the kit.
 pub const GAME: GameInfo = GameInfo {
     id: "connect4",
+    play: cli::play_with,
+    answer: driver::answer,
+    function_cases: driver::cases,
+    events: driver::events,
     title: "Connect four",
     levels: &[
         LevelInfo {

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod code;
+pub mod driver;
 pub mod program;
 pub mod solver;
 
@@ -16,6 +17,10 @@ use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
 /// How Mastermind describes itself to the kit.
 pub const GAME: GameInfo = GameInfo {
     id: "mastermind",
+    play: cli::play_with,
+    answer: driver::answer,
+    function_cases: driver::cases,
+    events: driver::events,
     title: "Mastermind",
     levels: &[
         LevelInfo {

@@ -30,6 +30,7 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "indicatif",
     "rayon",
     "tempfile",
+    "libc",
     "serde_json",
 ];
 
@@ -98,7 +99,7 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
     let folder = format!("src/{id}/");
     for (path, bytes) in KIT_FILES.iter().filter(|(p, _)| p.starts_with(&folder)) {
         let file = &path[folder.len()..];
-        if file == "cli.rs" || !file.ends_with(".rs") {
+        if file == "cli.rs" || file == "driver.rs" || !file.ends_with(".rs") {
             add(path.to_string(), bytes.to_vec());
             continue;
         }

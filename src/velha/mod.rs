@@ -10,6 +10,7 @@
 pub mod ai;
 pub mod board;
 pub mod cli;
+pub mod driver;
 pub mod exam;
 pub mod program;
 pub mod render;
@@ -24,6 +25,10 @@ use crate::game::{Comparison, GameInfo, Graded, Level, LevelInfo};
 /// How jogo da velha describes itself to the kit.
 pub const GAME: GameInfo = GameInfo {
     id: "velha",
+    play: cli::play_with,
+    answer: driver::answer,
+    function_cases: driver::cases,
+    events: driver::events,
     title: "Jogo da velha",
     levels: &[
         LevelInfo {

@@ -1,0 +1,441 @@
+//! `boardkit grade` on a corpus of submissions, each with the grade a
+//! careful instructor would give it: correct ones in several styles, one bug
+//! per level, and hostile ones. Kit-only: not copied into starters.
+//!
+//! Rust submissions are made here from the reference and one change each,
+//! so the corpus holds no second copy of the reference.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn boardkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boardkit"))
+}
+
+fn kit(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A correct jogo da velha crate at `dir`: the starter with the reference
+/// copied over its stubs.
+fn correct_crate(dir: &Path) {
+    let status = boardkit()
+        .args(["starter", "velha"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    for entry in std::fs::read_dir(kit("src/velha")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("src/velha").join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// Replaces `from` by `to` in `file` of the crate; the text must be there.
+fn patch(dir: &Path, file: &str, from: &str, to: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} does not contain {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+fn zip_folder(folder: &Path, prefix: &str, archive: &Path) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(archive).unwrap());
+    let mut stack = vec![folder.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = format!("{prefix}/{}", path.strip_prefix(folder).unwrap().display());
+                zip.start_file(name, zip::write::SimpleFileOptions::default())
+                    .unwrap();
+                zip.write_all(&std::fs::read(&path).unwrap()).unwrap();
+            }
+        }
+    }
+    zip.finish().unwrap();
+}
+
+/// grades.csv as submission -> (column -> value).
+fn grades(out: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let row: BTreeMap<String, String> = header
+                .iter()
+                .cloned()
+                .zip(fields.iter().map(|f| f.to_string()))
+                .collect();
+            (fields[0].to_owned(), row)
+        })
+        .collect()
+}
+
+fn verdicts(out: &Path, name: &str) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(out.join(name).join("results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["extra_data"]["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn sleepers(marker: &str) -> String {
+    let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    String::from_utf8_lossy(&ps.stdout).into_owned()
+}
+
+#[test]
+fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
+    let class = tempfile::tempdir().unwrap();
+    let at = |name: &str| class.path().join(name);
+    correct_crate(&at("correct"));
+    // A bug per level.
+    correct_crate(&at("bug_basic"));
+    patch(
+        &at("bug_basic"),
+        "src/velha/exam.rs",
+        "Ok(pos) => pos.col,",
+        "Ok(pos) => pos.row,",
+    );
+    correct_crate(&at("bug_advanced"));
+    patch(
+        &at("bug_advanced"),
+        "src/velha/program.rs",
+        "Ok(_) => OCCUPIED_POSITION,",
+        "Ok(_) => INVALID_POSITION,",
+    );
+    // Hostile ones.
+    correct_crate(&at("endless_loop"));
+    patch(
+        &at("endless_loop"),
+        "src/velha/exam.rs",
+        "pub fn extrai_linha(posicao: &str) -> usize {",
+        "pub fn extrai_linha(posicao: &str) -> usize {\n    #[allow(clippy::empty_loop)]\n    loop {}\n    #[allow(unreachable_code)]",
+    );
+    correct_crate(&at("endless_output"));
+    patch(
+        &at("endless_output"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        "loop { writeln!(console.out, \"{TITLE}\")?; }",
+    );
+    correct_crate(&at("memory_hog"));
+    patch(
+        &at("memory_hog"),
+        "src/velha/exam.rs",
+        "pub fn verifica_vencedor(tabuleiro: &[[char; 3]; 3]) -> char {",
+        "pub fn verifica_vencedor(tabuleiro: &[[char; 3]; 3]) -> char {\n    let hog = vec![1u8; 3 << 30];\n    std::hint::black_box(&hog);",
+    );
+    correct_crate(&at("panics"));
+    patch(
+        &at("panics"),
+        "src/velha/exam.rs",
+        "pub fn extrai_coluna(posicao: &str) -> usize {",
+        "pub fn extrai_coluna(posicao: &str) -> usize {\n    panic!(\"extrai_coluna is not done\");\n    #[allow(unreachable_code)]",
+    );
+    correct_crate(&at("exits_early"));
+    patch(
+        &at("exits_early"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        "writeln!(console.out, \"{TITLE}\")?;\n    std::process::exit(0);",
+    );
+    // A duration no other process uses marks the children.
+    let marker = format!("sleep 78.{}", std::process::id());
+    correct_crate(&at("leaves_children"));
+    patch(
+        &at("leaves_children"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        &format!(
+            "writeln!(console.out, \"{{TITLE}}\")?;\n    for _ in 0..20 {{ let _ = std::process::Command::new(\"/bin/sh\").args([\"-c\", \"{marker}\"]).spawn(); }}"
+        ),
+    );
+    // Tampering with the kit's files changes nothing.
+    correct_crate(&at("tampered"));
+    std::fs::write(at("tampered").join("tests/velha.rs"), "fn main() {}\n").unwrap();
+    std::fs::write(
+        at("tampered").join("build.rs"),
+        "fn main() { panic!(\"a build script\") }\n",
+    )
+    .unwrap();
+    patch(
+        &at("tampered"),
+        "Cargo.toml",
+        "[dependencies]",
+        "[build-dependencies]\n\n[dependencies]",
+    );
+    std::fs::write(
+        at("tampered").join("src/velha/cli.rs"),
+        "compile_error!(\"a kit file edited\");\n",
+    )
+    .unwrap();
+    correct_crate(&at("compile_error"));
+    patch(
+        &at("compile_error"),
+        "src/velha/exam.rs",
+        "pub fn extrai_linha",
+        "pub fn extrai_linha_typo() {}\npub fn extrai_linha",
+    );
+    patch(
+        &at("compile_error"),
+        "src/velha/exam.rs",
+        "-> usize {",
+        "-> usize { let x: u8 = \"no\";",
+    );
+    // Archives.
+    correct_crate(&at("staging"));
+    zip_folder(&at("staging"), "zipped/project", &at("zipped.zip"));
+    {
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(at("zip_slip.zip")).unwrap());
+        zip.start_file("../../escaped.rs", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(b"fn main() {}").unwrap();
+        zip.finish().unwrap();
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(at("zip_bomb.zip")).unwrap());
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("bomb/zeros.bin", options).unwrap();
+        let block = vec![0u8; 1 << 20];
+        for _ in 0..100 {
+            zip.write_all(&block).unwrap();
+        }
+        zip.finish().unwrap();
+    }
+    let mut submissions: Vec<PathBuf> = [
+        "correct",
+        "bug_basic",
+        "bug_advanced",
+        "endless_loop",
+        "endless_output",
+        "memory_hog",
+        "panics",
+        "exits_early",
+        "leaves_children",
+        "tampered",
+        "compile_error",
+        "zipped.zip",
+        "zip_slip.zip",
+        "zip_bomb.zip",
+    ]
+    .iter()
+    .map(|n| at(n))
+    .collect();
+    submissions.sort();
+    let out = at("out");
+    let run = boardkit()
+        .args(["grade", "velha"])
+        .args(&submissions)
+        .arg("--out")
+        .arg(&out)
+        .args(["--timeout", "2", "--require", "advanced"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "--require advanced: not everyone reaches it\n{table}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    let grades = grades(&out);
+    let level = |name: &str| grades[name]["level"].clone();
+    // Children are killed with the group; the output itself is right.
+    for reached in ["correct", "tampered", "zipped", "leaves_children"] {
+        assert_eq!(level(reached), "advanced", "{reached}\n{table}");
+    }
+    assert_eq!(level("bug_basic"), "none", "{table}");
+    assert_eq!(grades["bug_basic"]["proficient"], "15", "{table}");
+    assert_eq!(level("bug_advanced"), "proficient", "{table}");
+    // Their functions are right; their programs are not.
+    for basic in ["endless_output", "exits_early"] {
+        assert_eq!(level(basic), "basic", "{basic}\n{table}");
+    }
+    for none in [
+        "endless_loop",
+        "memory_hog",
+        "panics",
+        "compile_error",
+        "zip_slip",
+        "zip_bomb",
+    ] {
+        assert_eq!(level(none), "none", "{none}\n{table}");
+    }
+    let v = verdicts(&out, "endless_loop");
+    assert_eq!(v["basic::extrai_linha"], "timeout");
+    assert_eq!(
+        v["proficient::draw"], "passed",
+        "the program does not call extrai_linha"
+    );
+    assert!(
+        verdicts(&out, "endless_output")
+            .values()
+            .any(|x| x == "output_limit")
+    );
+    assert_eq!(
+        verdicts(&out, "memory_hog")["basic::verifica_vencedor_named_boards"],
+        "crashed"
+    );
+    assert_eq!(verdicts(&out, "panics")["basic::extrai_coluna"], "crashed");
+    assert_eq!(
+        verdicts(&out, "exits_early")["proficient::draw"],
+        "wrong_output"
+    );
+    assert!(
+        verdicts(&out, "compile_error")
+            .values()
+            .all(|x| x == "compile_error")
+    );
+    assert!(
+        verdicts(&out, "zip_slip")
+            .values()
+            .all(|x| x == "compile_error")
+    );
+    let slip = std::fs::read_to_string(out.join("zip_slip/results.json")).unwrap();
+    assert!(slip.contains("outside the submission"), "{slip}");
+    assert!(!class.path().parent().unwrap().join("escaped.rs").exists());
+    let bomb = std::fs::read_to_string(out.join("zip_bomb/results.json")).unwrap();
+    assert!(bomb.contains("unpacks to more than"), "{bomb}");
+    // Hidden cases keep their inputs and outputs to themselves.
+    let results = std::fs::read_to_string(out.join("correct/results.json")).unwrap();
+    assert!(results.contains("\"after_published\"") && results.contains("hidden case: passed"));
+    assert_eq!(
+        sleepers(&marker),
+        "",
+        "children of a submission survived the grading"
+    );
+    // The reports exist and name every submission.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    for name in grades.keys() {
+        assert!(
+            html.contains(name.as_str()) && junit.contains(name.as_str()),
+            "{name}"
+        );
+    }
+}
+
+fn python_class() -> Vec<PathBuf> {
+    ["python_ok", "python_no_diagonal", "python_flood"]
+        .iter()
+        .map(|n| kit("tests/grading/python").join(n))
+        .collect()
+}
+
+fn grade_python(out: &Path, extra: &[&str]) -> std::process::Output {
+    boardkit()
+        .args(["grade", "velha"])
+        .args(python_class())
+        .args([
+            "--program",
+            "python3 programa.py",
+            "--timeout",
+            "3",
+            "--out",
+        ])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn any_program_is_graded_through_stdin_and_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = grade_python(&out, &["--require", "proficient"]);
+    let table = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(1), "{table}");
+    let grades = grades(&out);
+    // Function levels cannot be graded through stdin: they are left out.
+    assert!(!grades["python_ok"].contains_key("basic"), "{table}");
+    assert_eq!(grades["python_ok"]["level"], "advanced", "{table}");
+    assert_eq!(grades["python_no_diagonal"]["level"], "none", "{table}");
+    assert!(
+        verdicts(&out, "python_flood")
+            .values()
+            .any(|v| v == "output_limit"),
+        "{table}"
+    );
+}
+
+#[test]
+fn shards_merged_equal_one_run_and_a_second_run_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    assert!(grade_python(&whole, &[]).status.success());
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("shard{k}")))
+        .collect();
+    for (k, shard) in shards.iter().enumerate() {
+        assert!(
+            grade_python(shard, &["--shard", &format!("{}/2", k + 1)])
+                .status
+                .success()
+        );
+    }
+    let merged = dir.path().join("merged");
+    let merge = boardkit()
+        .args(["grade", "merge"])
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        merge.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    for file in [
+        "grades.csv",
+        "junit.xml",
+        "report.html",
+        "python_ok/results.json",
+        "python_flood/results.json",
+    ] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(merged.join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+    // A second run finds every submission finished and keeps them.
+    let before = std::fs::metadata(whole.join("python_ok/results.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert!(grade_python(&whole, &[]).status.success());
+    let after = std::fs::metadata(whole.join("python_ok/results.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after);
+}

@@ -1,0 +1,3 @@
+print("Jogo da Velha")
+while True:
+    pass

@@ -1,0 +1,2 @@
+while True:
+    print("Jogo da Velha" * 100)
