@@ -20,6 +20,19 @@ pub enum PlayError {
     Input(#[from] InputError),
 }
 
+/// Parses the words after `play <game>` into that game's options, as the
+/// command line would (how the grader runs the reference on a fixture).
+pub fn parse_play_args<A: clap::Args + clap::FromArgMatches>(
+    game: &'static str,
+    words: &[String],
+) -> Result<A, PlayError> {
+    let command = A::augment_args(clap::Command::new(game));
+    let matches = command
+        .try_get_matches_from(std::iter::once(game.to_owned()).chain(words.iter().cloned()))
+        .map_err(|e| PlayError::Usage(e.to_string()))?;
+    A::from_arg_matches(&matches).map_err(|e| PlayError::Usage(e.to_string()))
+}
+
 /// Whether stdout takes colours: a terminal, and NO_COLOR unset (anstream's rules).
 pub fn stdout_takes_colors() -> bool {
     anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never

@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::{cases, check};
+
 use std::collections::BTreeSet;
 
 use boardkit::connect4::ai::{RandomPlayer, SmartPlayer};
@@ -19,7 +21,7 @@ use boardkit::console::Console;
 use boardkit::player::{Player, Strategy as _};
 use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 
 fn main() {
     let mut trials = basic_trials();
@@ -27,18 +29,6 @@ fn main() {
     trials.extend(property_trials());
     trials.extend(expert_trials());
     common::run(trials);
-}
-
-fn cases(n: u32) -> Config {
-    Config {
-        cases: n,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
-fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
-    if ok { Ok(()) } else { Err(message().into()) }
 }
 
 /// The oracle: whether `grid` (row 0 at the bottom) holds four of a kind in a

@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::{cases, check};
+
 use std::collections::BTreeMap;
 
 use boardkit::console::Console;
@@ -17,7 +19,7 @@ use boardkit::mastermind::program::{DecodingBoard, Human, Style};
 use boardkit::mastermind::{self, Code, GuessError, Rules, Score};
 use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,10 +29,6 @@ fn main() {
     trials.extend(property_trials());
     trials.extend(expert_trials());
     common::run(trials);
-}
-
-fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
-    if ok { Ok(()) } else { Err(message().into()) }
 }
 
 /// The oracle: blacks peg by peg, then whites by pairing each remaining
@@ -211,11 +209,7 @@ fn property_trials() -> Vec<Trial> {
     vec![common::trial(
         "advanced::property::game_never_panics_on_arbitrary_bytes",
         || {
-            let config = Config {
-                cases: 500,
-                failure_persistence: None,
-                ..Config::default()
-            };
+            let config = cases(500);
             let bytes = prop::collection::vec(
                 prop_oneof![
                     any::<u8>(),

@@ -10,12 +10,14 @@
 
 mod common;
 
+use common::{cases, check};
+
 use boardkit::console::Console;
 use boardkit::player::{Player, Strategy as _};
 use boardkit::velha::{self, Board, Position};
 use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 
 fn main() {
     let mut trials = function_trials();
@@ -23,10 +25,6 @@ fn main() {
     trials.extend(property_trials());
     trials.extend(expert_trials());
     common::run(trials);
-}
-
-fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
-    if ok { Ok(()) } else { Err(message().into()) }
 }
 
 /// Every spelling of every position the exam accepts, with its row and column.
@@ -189,15 +187,6 @@ fn play_in_memory(mut input: &[u8]) -> Vec<u8> {
     ];
     let _ = velha::program::play(Board::default(), &mut players, &mut console);
     output
-}
-
-/// A proptest configuration without failure files: cases are named by seed in the message.
-fn cases(n: u32) -> Config {
-    Config {
-        cases: n,
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 fn property_trials() -> Vec<Trial> {

@@ -63,24 +63,15 @@ pub fn play(args: &PlayArgs, console: &mut Console<'_>, _color: bool) -> Result<
     Ok(())
 }
 
-#[derive(Debug, clap::Parser)]
-#[command(name = "connect4")]
-struct Options {
-    #[command(flatten)]
-    args: PlayArgs,
-}
-
-/// Plays one game from command-line words (those after `play connect4`): how the
-/// grader runs the reference on a fixture.
+/// Plays one game from command-line words (those after `play connect4`).
 pub fn play_with(
     words: &[String],
     console: &mut Console<'_>,
     color: bool,
 ) -> Result<(), PlayError> {
-    use clap::Parser;
-    let options = Options::try_parse_from(
-        std::iter::once("connect4".to_owned()).chain(words.iter().cloned()),
+    play(
+        &crate::cli::parse_play_args::<PlayArgs>("connect4", words)?,
+        console,
+        color,
     )
-    .map_err(|e| PlayError::Usage(e.to_string()))?;
-    play(&options.args, console, color)
 }

@@ -178,3 +178,18 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
 pub fn expected_actual(expected: &str, actual: &str) -> String {
     format!("--- expected ---\n{expected}\n--- actual ---\n{actual}\n")
 }
+
+/// `Ok` when `ok`, else a failure with the message.
+pub fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
+    if ok { Ok(()) } else { Err(message().into()) }
+}
+
+/// A proptest configuration of `n` cases without failure files (a failing
+/// case is printed in the message).
+pub fn cases(n: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: n,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
