@@ -86,6 +86,9 @@ pub struct LevelInfo {
     pub summary: &'static str,
 }
 
+/// A function-level case: its level, name and driver requests.
+pub type FunctionCase = (Level, &'static str, Vec<String>);
+
 /// Plays a game from the words after `play <game>`.
 pub type PlayFn =
     fn(&[String], &mut crate::console::Console<'_>, bool) -> Result<(), crate::cli::PlayError>;
@@ -101,8 +104,10 @@ pub struct GameInfo {
     pub play: PlayFn,
     /// Answers one function-level request through the graded functions.
     pub answer: fn(&str) -> String,
-    /// The function-level cases of the basic level: (name, requests).
-    pub function_cases: fn() -> Vec<(&'static str, Vec<String>)>,
+    /// Every answer accepted for a request (several when any best move will do).
+    pub accepted: fn(&str) -> Vec<String>,
+    /// The function-level cases: (level, name, requests).
+    pub function_cases: fn() -> Vec<FunctionCase>,
     /// The graded events of a transcript, for comparison by events.
     pub events: fn(&str) -> Vec<String>,
 }

@@ -254,7 +254,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         .args(&submissions)
         .arg("--out")
         .arg(&out)
-        .args(["--timeout", "2", "--require", "advanced"])
+        .args(["--timeout", "5", "--require", "expert"])
         .output()
         .unwrap();
     let table = String::from_utf8_lossy(&run.stdout);
@@ -269,7 +269,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     let level = |name: &str| grades[name]["level"].clone();
     // Children are killed with the group; the output itself is right.
     for reached in ["correct", "tampered", "zipped", "leaves_children"] {
-        assert_eq!(level(reached), "advanced", "{reached}\n{table}");
+        assert_eq!(level(reached), "expert", "{reached}\n{table}");
     }
     assert_eq!(level("bug_basic"), "none", "{table}");
     assert_eq!(grades["bug_basic"]["proficient"], "15", "{table}");

@@ -23,6 +23,7 @@ pub const GAME: GameInfo = GameInfo {
     id: "connect4",
     play: cli::play_with,
     answer: driver::answer,
+    accepted: driver::accepted,
     function_cases: driver::cases,
     events: driver::events,
     title: "Connect four",

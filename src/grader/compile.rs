@@ -1,8 +1,8 @@
 //! Building Rust submissions: one Cargo workspace for the whole class.
 //!
 //! Each submission becomes a member made of a pristine starter (the kit's
-//! `Cargo.toml`, shared modules, `cli.rs` and `driver.rs`) plus only the
-//! student's `.rs` files from `src/<game>/`: nothing else of a submission is
+//! `Cargo.toml`, shared modules, the game's `mod.rs`, `cli.rs` and
+//! `driver.rs`) plus only the student's other `.rs` files from `src/<game>/`: nothing else of a submission is
 //! read, so an edited test, manifest or `build.rs` changes nothing. A member
 //! has two binaries, its game and a function driver. The workspace is built
 //! once with `--keep-going`: dependencies compile once for the class,
@@ -69,7 +69,9 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 fn write_member(game: &GameInfo, name: &str, root: &Path, member: &Path) -> Result<(), String> {
     let files = crate::starter::starter_files(game).map_err(|e| e.to_string())?;
     let folder = format!("src/{}/", game.id);
-    let kit_owned = |p: &str| p.ends_with("/cli.rs") || p.ends_with("/driver.rs");
+    // The game's description (mod.rs), options and driver are the kit's.
+    let kit_owned =
+        |p: &str| p.ends_with("/cli.rs") || p.ends_with("/driver.rs") || p.ends_with("/mod.rs");
     let mut expected_files = Vec::new();
     for (path, bytes) in &files {
         if path.starts_with("src/") {

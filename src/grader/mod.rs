@@ -137,20 +137,23 @@ fn judge(game: &GameInfo, case: &Case, outcome: &sandbox::Outcome) -> (Verdict, 
                     format!("exit status {code}\n{}", tail(&outcome.stderr)),
                 );
             }
-            if let Some(i) = (0..expected.len()).find(|&i| answers.get(i) != expected.get(i)) {
-                let requests = match &case.kind {
+            if let Some(i) = (0..expected.len())
+                .find(|&i| answers.get(i).is_none_or(|a| !expected[i].contains(a)))
+            {
+                let request = match &case.kind {
                     CaseKind::Functions { requests } => {
                         requests.get(i).cloned().unwrap_or_default()
                     }
                     CaseKind::Program { .. } => String::new(),
                 };
                 let got = answers.get(i).map_or("(no answer)", String::as_str);
+                let wanted = match expected[i].as_slice() {
+                    [one] => one.clone(),
+                    many => format!("one of: {}", many.join(", ")),
+                };
                 return (
                     Verdict::WrongOutput,
-                    format!(
-                        "{requests}\n--- expected ---\n{}\n--- actual ---\n{got}",
-                        expected[i]
-                    ),
+                    format!("{request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
                 );
             }
             (Verdict::Passed, String::new())

@@ -3,9 +3,64 @@
 //! is into starters and graded crates).
 //!
 //! Requests: `score <secret> <guess>` (answer `<black> <white>`),
-//! `parse <text>` (the code, or `length` / `colour` for the error).
+//! `parse <text>` (the code, or `length` / `colour` for the error),
+//! `codebreaker <secret>` (the number of guesses the codebreaker needs,
+//! scored by this driver's own rules, not the student's `score`).
 
-use super::code::{GuessError, Rules, parse_guess, score};
+use super::code::{GuessError, Rules, Score, parse_guess, score};
+use super::program::DecodingBoard;
+use crate::game::Level;
+
+/// The kit's own scoring, so a codebreaker is judged on true scores.
+fn kit_score(secret: &[u8], guess: &[u8]) -> (u8, u8) {
+    let black = secret.iter().zip(guess).filter(|(s, g)| s == g).count() as u8;
+    let common: u8 = (0..26u8)
+        .map(|c| {
+            secret
+                .iter()
+                .filter(|&&s| s == c)
+                .count()
+                .min(guess.iter().filter(|&&g| g == c).count()) as u8
+        })
+        .sum();
+    (black, common - black)
+}
+
+fn codebreaker_guesses(secret: &str) -> Option<String> {
+    let rules = Rules::default();
+    let pegs: Vec<u8> = secret
+        .bytes()
+        .map(|b| b.checked_sub(b'A'))
+        .collect::<Option<_>>()?;
+    if pegs.len() != 4 || pegs.iter().any(|&p| p >= 6) {
+        return None;
+    }
+    // One codebreaker plays every secret in turn, as a player would; the
+    // board it is shown always says which game it is in.
+    thread_local! {
+        static BREAKER: std::cell::RefCell<Option<Box<dyn crate::player::Strategy<DecodingBoard, super::code::Code>>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let mut breaker = BREAKER
+        .with(|b| b.borrow_mut().take())
+        .unwrap_or_else(|| super::solver::codebreaker(rules));
+    let mut board = DecodingBoard {
+        rules,
+        turns: 10,
+        guesses: Vec::new(),
+    };
+    for turn in 1..=10 {
+        let guess = breaker.choose(&board);
+        let (black, white) = kit_score(&pegs, guess.pegs());
+        if black == 4 && guess.pegs().len() == 4 {
+            BREAKER.with(|b| *b.borrow_mut() = Some(breaker));
+            return Some(turn.to_string());
+        }
+        board.guesses.push((guess, Score { black, white }));
+    }
+    BREAKER.with(|b| *b.borrow_mut() = Some(breaker));
+    Some("not found in 10 guesses".to_owned())
+}
 
 /// The answer to one request (see the module documentation).
 pub fn answer(request: &str) -> String {
@@ -22,6 +77,9 @@ pub fn answer(request: &str) -> String {
                 _ => format!("bad request: {request}"),
             }
         }
+        "codebreaker" => {
+            codebreaker_guesses(argument).unwrap_or_else(|| format!("bad request: {request}"))
+        }
         "parse" => match parse_guess(argument, rules) {
             Ok(code) => code.to_string(),
             Err(GuessError::WrongLength { .. }) => "length".to_owned(),
@@ -31,8 +89,16 @@ pub fn answer(request: &str) -> String {
     }
 }
 
-/// The function-level cases of the basic level: (name, requests).
-pub fn cases() -> Vec<(&'static str, Vec<String>)> {
+/// Every answer accepted for a request: a codebreaker may take 1 to 5 guesses.
+pub fn accepted(request: &str) -> Vec<String> {
+    if request.starts_with("codebreaker ") {
+        return (1..=5).map(|n| n.to_string()).collect();
+    }
+    vec![answer(request)]
+}
+
+/// The function-level cases: (level, name, requests).
+pub fn cases() -> Vec<crate::game::FunctionCase> {
     use rand::SeedableRng;
     let rules = Rules::default();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
@@ -67,16 +133,32 @@ pub fn cases() -> Vec<(&'static str, Vec<String>)> {
         "A-CD",
         "ÁBCD",
     ];
+    let secrets = |first: &str| -> Vec<String> {
+        let all = (0..1296u32).map(|i| {
+            (0..4)
+                .rev()
+                .map(|k| char::from(b'A' + (i / 6u32.pow(k) % 6) as u8))
+                .collect::<String>()
+        });
+        all.filter(|s| first.contains(&s[..1]))
+            .map(|s| format!("codebreaker {s}"))
+            .collect()
+    };
     vec![
-        ("score_random_pairs", pairs),
+        (Level::Basic, "score_random_pairs", pairs),
         (
+            Level::Basic,
             "score_repeated_colours",
             repeated.iter().map(|p| format!("score {p}")).collect(),
         ),
         (
+            Level::Basic,
             "parse_guess",
             parses.iter().map(|p| format!("parse {p}")).collect(),
         ),
+        (Level::Expert, "codebreaker_secrets_a_b", secrets("AB")),
+        (Level::Expert, "codebreaker_secrets_c_d", secrets("CD")),
+        (Level::Expert, "codebreaker_secrets_e_f", secrets("EF")),
     ]
 }
 

@@ -19,6 +19,7 @@ pub const GAME: GameInfo = GameInfo {
     id: "mastermind",
     play: cli::play_with,
     answer: driver::answer,
+    accepted: driver::accepted,
     function_cases: driver::cases,
     events: driver::events,
     title: "Mastermind",

@@ -4,9 +4,27 @@
 //! library and the reference the same requests and compares the answers.
 //!
 //! Requests: `extrai_linha <position>`, `extrai_coluna <position>`,
-//! `verifica_vencedor <9 cells>` (cells row by row, `.` for empty).
+//! `verifica_vencedor <9 cells>` and `melhor_jogada <9 cells>` (cells row by
+//! row, `.` for empty; a move answers `<row> <column>`, 0-based).
 
-use super::exam::{extrai_coluna, extrai_linha, verifica_vencedor};
+use super::ai::Searcher;
+use super::board::{Board, Status};
+use super::exam::{extrai_coluna, extrai_linha, melhor_jogada, verifica_vencedor};
+use crate::game::Level;
+
+fn grid(cells: &str) -> Option<[[char; 3]; 3]> {
+    let cells: Vec<char> = cells
+        .chars()
+        .map(|c| if c == '.' { ' ' } else { c })
+        .collect();
+    (cells.len() == 9).then(|| {
+        [
+            [cells[0], cells[1], cells[2]],
+            [cells[3], cells[4], cells[5]],
+            [cells[6], cells[7], cells[8]],
+        ]
+    })
+}
 
 /// The answer to one request (see the module documentation).
 pub fn answer(request: &str) -> String {
@@ -14,27 +32,56 @@ pub fn answer(request: &str) -> String {
     match function {
         "extrai_linha" => extrai_linha(argument).to_string(),
         "extrai_coluna" => extrai_coluna(argument).to_string(),
-        "verifica_vencedor" => {
-            let cells: Vec<char> = argument
-                .chars()
-                .map(|c| if c == '.' { ' ' } else { c })
-                .collect();
-            if cells.len() != 9 {
-                return format!("bad request: {request}");
+        "verifica_vencedor" => match grid(argument) {
+            Some(board) => verifica_vencedor(&board).to_string(),
+            None => format!("bad request: {request}"),
+        },
+        "melhor_jogada" => match grid(argument) {
+            Some(board) => {
+                let (row, col) = melhor_jogada(&board);
+                format!("{row} {col}")
             }
-            let board = [
-                [cells[0], cells[1], cells[2]],
-                [cells[3], cells[4], cells[5]],
-                [cells[6], cells[7], cells[8]],
-            ];
-            verifica_vencedor(&board).to_string()
-        }
+            None => format!("bad request: {request}"),
+        },
         _ => format!("bad request: {request}"),
     }
 }
 
-/// The function-level cases of the basic level: (name, requests).
-pub fn cases() -> Vec<(&'static str, Vec<String>)> {
+/// Every answer accepted for a request: a best move may be any of several.
+/// Computed with the reference, in the grader's process.
+pub fn accepted(request: &str) -> Vec<String> {
+    match request.split_once(' ').map(|(f, a)| (f, grid(a))) {
+        Some(("melhor_jogada", Some(cells))) => Searcher::new(3)
+            .best_moves(&Board::from_chars(&cells), None)
+            .iter()
+            .map(|p| format!("{} {}", p.row, p.col))
+            .collect(),
+        _ => vec![answer(request)],
+    }
+}
+
+fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &mut Vec<Board>) {
+    let key: String = (0..9)
+        .map(|i| {
+            board
+                .get(super::board::Position {
+                    row: i / 3,
+                    col: i % 3,
+                })
+                .map_or('.', |m| m.as_char())
+        })
+        .collect();
+    if board.status() != Status::InProgress || !seen.insert(key) {
+        return;
+    }
+    out.push(board);
+    for pos in board.empty_cells() {
+        reachable(board.with_move(pos), seen, out);
+    }
+}
+
+/// The function-level cases: (level, name, requests).
+pub fn cases() -> Vec<crate::game::FunctionCase> {
     let mut spellings = Vec::new();
     for letter in ['A', 'B', 'C', 'a', 'b', 'c'] {
         for digit in ['1', '2', '3'] {
@@ -84,11 +131,36 @@ pub fn cases() -> Vec<(&'static str, Vec<String>)> {
             format!("verifica_vencedor {cells}")
         })
         .collect();
+    // The expert level: a best move in every position a game can reach.
+    let mut positions = Vec::new();
+    reachable(Board::default(), &mut Default::default(), &mut positions);
+    let best = |range: std::ops::RangeInclusive<usize>| -> Vec<String> {
+        positions
+            .iter()
+            .filter(|b| range.contains(&b.marks()))
+            .map(|b| {
+                let cells: String = (0..9)
+                    .map(|i| {
+                        b.get(super::board::Position {
+                            row: i / 3,
+                            col: i % 3,
+                        })
+                        .map_or('.', |m| m.as_char())
+                    })
+                    .collect();
+                format!("melhor_jogada {cells}")
+            })
+            .collect()
+    };
     vec![
-        ("extrai_linha", linha),
-        ("extrai_coluna", coluna),
-        ("verifica_vencedor_named_boards", named),
-        ("verifica_vencedor_every_board", all),
+        (Level::Basic, "extrai_linha", linha),
+        (Level::Basic, "extrai_coluna", coluna),
+        (Level::Basic, "verifica_vencedor_named_boards", named),
+        (Level::Basic, "verifica_vencedor_every_board", all),
+        (Level::Expert, "melhor_jogada_opening", best(0..=2)),
+        (Level::Expert, "melhor_jogada_middle_game", best(3..=4)),
+        (Level::Expert, "melhor_jogada_late_middle_game", best(5..=6)),
+        (Level::Expert, "melhor_jogada_end_game", best(7..=8)),
     ]
 }
 

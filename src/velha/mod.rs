@@ -27,6 +27,7 @@ pub const GAME: GameInfo = GameInfo {
     id: "velha",
     play: cli::play_with,
     answer: driver::answer,
+    accepted: driver::accepted,
     function_cases: driver::cases,
     events: driver::events,
     title: "Jogo da velha",
