@@ -123,6 +123,20 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "Ok(pos) => pos.col,",
         "Ok(pos) => pos.row,",
     );
+    correct_crate(&at("bug_proficient"));
+    patch(
+        &at("bug_proficient"),
+        "src/velha/program.rs",
+        "Status::Draw => Some(\"Empate\".to_owned()),",
+        "Status::Draw => Some(\"Empate!\".to_owned()),",
+    );
+    correct_crate(&at("bug_expert"));
+    patch(
+        &at("bug_expert"),
+        "src/velha/exam.rs",
+        "        .best_moves(&board, None)\n        .into_iter()",
+        "        .best_moves(&board, None)\n        .into_iter()\n        .chain(board.empty_cells())\n        .skip(1)",
+    );
     correct_crate(&at("bug_advanced"));
     patch(
         &at("bug_advanced"),
@@ -231,7 +245,9 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     let mut submissions: Vec<PathBuf> = [
         "correct",
         "bug_basic",
+        "bug_proficient",
         "bug_advanced",
+        "bug_expert",
         "endless_loop",
         "endless_output",
         "memory_hog",
@@ -261,7 +277,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     assert_eq!(
         run.status.code(),
         Some(1),
-        "--require advanced: not everyone reaches it\n{table}\n{}",
+        "--require expert: not everyone reaches it\n{table}\n{}",
         String::from_utf8_lossy(&run.stderr)
     );
 
@@ -273,7 +289,9 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     }
     assert_eq!(level("bug_basic"), "none", "{table}");
     assert_eq!(grades["bug_basic"]["proficient"], "15", "{table}");
+    assert_eq!(level("bug_proficient"), "basic", "{table}");
     assert_eq!(level("bug_advanced"), "proficient", "{table}");
+    assert_eq!(level("bug_expert"), "advanced", "{table}");
     // Their functions are right; their programs are not.
     for basic in ["endless_output", "exits_early"] {
         assert_eq!(level(basic), "basic", "{basic}\n{table}");
