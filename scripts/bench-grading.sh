@@ -21,7 +21,7 @@ start=$(seconds)
 "$boardkit" grade velha "$work"/class/* --out "$work/grades" >/dev/null
 end=$(seconds)
 echo "boardkit grade, $n submissions: $(echo "$end - $start" | bc) s"
-tail -n +2 "$work/grades/grades.csv" | cut -d, -f8 | sort | uniq -c
+tail -n +2 "$work/grades/grades.csv" | awk -F, '{print "level reached: " $NF}' | sort | uniq -c
 
 start=$(seconds)
 for dir in "$work"/class/*; do

@@ -113,6 +113,13 @@ fn sleepers(marker: &str) -> String {
 #[test]
 fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     let class = tempfile::tempdir().unwrap();
+    // A folder only its owner may enter, as `mktemp -d` makes: cases that run
+    // as another user must still reach their binaries.
+    std::fs::set_permissions(
+        class.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
     let at = |name: &str| class.path().join(name);
     correct_crate(&at("correct"));
     // A bug per level.

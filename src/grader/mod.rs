@@ -245,6 +245,26 @@ fn grade_one(game: &GameInfo, cases: &[Case], runner: &Runner, limits: &Limits) 
     }
 }
 
+/// Copies a submission's binaries into `dir`, readable and runnable by all.
+fn reachable_copy(built: &compile::Built, dir: &Path) -> std::io::Result<compile::Built> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir)?;
+    if let Some(parent) = dir.parent() {
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))?;
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))?;
+    let copy = |from: &Path, name: &str| -> std::io::Result<PathBuf> {
+        let to = dir.join(name);
+        std::fs::copy(from, &to)?;
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755))?;
+        Ok(to)
+    };
+    Ok(compile::Built {
+        game: copy(&built.game, "game")?,
+        driver: copy(&built.driver, "driver")?,
+    })
+}
+
 /// Which submissions belong to this shard: a deterministic slice of the
 /// submissions sorted by name.
 fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
@@ -303,6 +323,21 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
             compile::build_all(game, &rust, &scratch.join("build"), options.compile_timeout)
         }
     };
+    // Cases run as `nobody` when the grader is root: the binaries must be
+    // reachable whatever the permissions of the output folder's parents.
+    let binaries = tempfile::Builder::new()
+        .prefix("boardkit-bin-")
+        .tempdir()
+        .map_err(out_error)?;
+    let built: std::collections::HashMap<String, Result<compile::Built, String>> = built
+        .into_iter()
+        .map(|(name, result)| {
+            let result = result.and_then(|b| {
+                reachable_copy(&b, &binaries.path().join(&name)).map_err(|e| e.to_string())
+            });
+            (name, result)
+        })
+        .collect();
     progress.set_message("running the cases");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
