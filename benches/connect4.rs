@@ -2,7 +2,7 @@
 //! score checked, mean positions explored and mean time per position, next
 //! to the reference C++ solver's published means.
 //!
-//! Run: `cargo bench --bench connect4 [-- --lines N] [-- --data DIR]`.
+//! Run: `cargo bench --bench connect4 [-- --lines N --sets A,B --data DIR]`.
 //! `--lines N` takes the first N lines of each set (default: all; Begin-Hard
 //! takes seconds a position). The data defaults to `../shared/data/connect4`
 //! beside the repository. As in the reference harness, the table is cleared
@@ -33,6 +33,9 @@ fn main() {
     let lines: usize = value("--lines")
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
+    // `--sets Test_L3_R1,Test_L2_R1` (file names) or `--sets End-Easy,...` (names).
+    let sets: Option<Vec<String>> =
+        value("--sets").map(|v| v.split(',').map(str::to_owned).collect());
     let data = value("--data").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4")
     });
@@ -43,6 +46,12 @@ fn main() {
         "set", "lines", "wrong", "mean positions", "published", "mean time", "published"
     );
     for (file, name, published_nodes, published_time) in SETS {
+        if sets
+            .as_ref()
+            .is_some_and(|s| !s.iter().any(|x| x == file || x == name))
+        {
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(data.join(file)) else {
             println!("{name:<14} (no data at {})", data.join(file).display());
             continue;
