@@ -116,13 +116,10 @@ pub fn best_move(board: &Board) -> usize {
     let shape =
         super::solver::Shape::new(board.cols(), board.rows()).expect("the board fits the solver");
     let mut solver = super::solver::Solver::with_table(shape, 1 << 20);
-    let centre = (board.cols() - 1) as f64 / 2.0;
+    // Twice the distance to the centre, in whole numbers; the left column on a tie.
+    let last = board.cols() - 1;
     best_columns(&mut solver, board)
         .into_iter()
-        .min_by(|&a, &b| {
-            ((a as f64 - centre).abs(), a)
-                .partial_cmp(&((b as f64 - centre).abs(), b))
-                .expect("finite")
-        })
+        .min_by_key(|&c| ((2 * c).abs_diff(last), c))
         .expect("a column can be played")
 }

@@ -100,12 +100,11 @@ fn tail(bytes: &[u8]) -> String {
 
 /// The verdict of one finished run against the expected result.
 fn judge(game: &GameInfo, case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
-    match outcome.ending {
+    let code = match outcome.ending {
+        Ending::Exited(code) => code,
         Ending::TimedOut => {
-            return (
-                Verdict::Timeout,
-                format!("still running after {:.1} s", outcome.elapsed.as_secs_f64()),
-            );
+            let message = format!("still running after {:.1} s", outcome.elapsed.as_secs_f64());
+            return (Verdict::Timeout, message);
         }
         Ending::OutputLimit => {
             return (
@@ -119,10 +118,6 @@ fn judge(game: &GameInfo, case: &Case, outcome: &sandbox::Outcome) -> (Verdict, 
                 format!("killed by signal {signal}\n{}", tail(&outcome.stderr)),
             );
         }
-        Ending::Exited(_) => {}
-    }
-    let Ending::Exited(code) = outcome.ending else {
-        unreachable!()
     };
     let stdout = String::from_utf8_lossy(&outcome.stdout);
     match &case.expected {

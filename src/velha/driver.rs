@@ -60,8 +60,9 @@ pub fn accepted(request: &str) -> Vec<String> {
     }
 }
 
-fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &mut Vec<Board>) {
-    let key: String = (0..9)
+/// A 3 x 3 board's cells row by row, `.` for empty: the requests' form.
+fn cells(board: &Board) -> String {
+    (0..9)
         .map(|i| {
             board
                 .get(super::board::Position {
@@ -70,7 +71,11 @@ fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &
                 })
                 .map_or('.', |m| m.as_char())
         })
-        .collect();
+        .collect()
+}
+
+fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &mut Vec<Board>) {
+    let key = cells(&board);
     if board.status() != Status::InProgress || !seen.insert(key) {
         return;
     }
@@ -138,18 +143,7 @@ pub fn cases() -> Vec<crate::game::FunctionCase> {
         positions
             .iter()
             .filter(|b| range.contains(&b.marks()))
-            .map(|b| {
-                let cells: String = (0..9)
-                    .map(|i| {
-                        b.get(super::board::Position {
-                            row: i / 3,
-                            col: i % 3,
-                        })
-                        .map_or('.', |m| m.as_char())
-                    })
-                    .collect();
-                format!("melhor_jogada {cells}")
-            })
+            .map(|b| format!("melhor_jogada {}", cells(b)))
             .collect()
     };
     vec![

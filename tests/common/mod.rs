@@ -174,11 +174,6 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
     )
 }
 
-/// Expected and actual as two readable blocks, for assertion messages.
-pub fn expected_actual(expected: &str, actual: &str) -> String {
-    format!("--- expected ---\n{expected}\n--- actual ---\n{actual}\n")
-}
-
 /// `Ok` when `ok`, else a failure with the message.
 pub fn check(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
     if ok { Ok(()) } else { Err(message().into()) }
