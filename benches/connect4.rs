@@ -2,11 +2,13 @@
 //! score checked, mean positions explored and mean time per position, next
 //! to the reference C++ solver's published means.
 //!
-//! Run: `cargo bench --bench connect4 [-- --lines N --sets A,B --data DIR]`.
+//! Run: `cargo bench --bench connect4 [-- --lines N --sets A,B --data DIR --no-book]`.
 //! `--lines N` takes the first N lines of each set (default: all; Begin-Hard
 //! takes seconds a position). The data defaults to `../shared/data/connect4`
 //! beside the repository. As in the reference harness, the table is cleared
-//! before each position (not timed), so positions explored compare.
+//! before each position (not timed), so positions explored compare. The
+//! embedded opening book answers positions of up to its depth; `--no-book`
+//! searches everything, as the reference does.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -41,6 +43,17 @@ fn main() {
     });
     let shape = Shape::standard();
     let mut solver = Solver::new(shape);
+    if args.iter().any(|a| a == "--no-book") {
+        solver.set_book(None);
+    }
+    match solver.book() {
+        Some(book) => println!(
+            "opening book: every position of up to {} discs ({} positions)",
+            book.depth(),
+            book.len()
+        ),
+        None => println!("no opening book"),
+    }
     println!(
         "{:<14} {:>6} {:>6} {:>14} {:>14} {:>12} {:>12}",
         "set", "lines", "wrong", "mean positions", "published", "mean time", "published"

@@ -50,6 +50,41 @@ enum Command {
         #[command(subcommand)]
         game: SolveGame,
     },
+    /// Compute an opening book with the solver (slow: see README.md).
+    Book {
+        #[command(subcommand)]
+        game: BookGame,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookGame {
+    /// The exact score of every connect-four position of up to --depth discs,
+    /// written to --out (one byte a position).
+    Connect4(BookConnect4Args),
+}
+
+#[derive(Args)]
+struct BookConnect4Args {
+    /// Discs on the board of the deepest positions; each one more costs
+    /// about 3 times as many positions to solve.
+    #[arg(long)]
+    depth: u32,
+    /// The book file to write (the embedded one is src/connect4/7x6.book).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Board width (columns).
+    #[arg(long, default_value_t = 7)]
+    width: usize,
+    /// Board height (rows).
+    #[arg(long, default_value_t = 6)]
+    height: usize,
+    /// Solver threads (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    table_mib: u32,
 }
 
 #[derive(Subcommand)]
@@ -139,6 +174,9 @@ struct SolveConnect4Args {
     /// Transposition table size in MiB (8 bytes an entry).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
     table_mib: u32,
+    /// Search every position, without the embedded opening book (7 x 6 only).
+    #[arg(long)]
+    no_book: bool,
 }
 
 #[derive(Args)]
@@ -207,6 +245,15 @@ fn main() -> ExitCode {
             }
         },
         Command::Grade { merge, args } => grade(merge, args),
+        Command::Book {
+            game: BookGame::Connect4(args),
+        } => match book_connect4(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("boardkit: {error:#}");
+                ExitCode::from(1)
+            }
+        },
         Command::Solve { game } => match solve(game) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -218,6 +265,90 @@ fn main() -> ExitCode {
     }
 }
 
+fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
+    use connect4::book::Book;
+    use connect4::solver::Shape;
+    let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
+    if args.depth as i32 >= shape.cells() {
+        usage_error(format_args!("--depth must be below {}", shape.cells()));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Scores are appended to <out>.partial as they come: a stopped run goes on.
+    let partial = args.out.with_extension("partial");
+    let total = Book::deepest_positions(shape, args.depth).len();
+    let mut known = vec![None; total];
+    if let Ok(text) = std::fs::read_to_string(&partial) {
+        for line in text.lines() {
+            let mut fields = line.split_whitespace().map(str::parse::<i64>);
+            if let (Some(Ok(i)), Some(Ok(score)), None) =
+                (fields.next(), fields.next(), fields.next())
+            {
+                if let (Some(slot), Ok(score)) = (known.get_mut(i as usize), i8::try_from(score)) {
+                    *slot = Some(score);
+                }
+            }
+        }
+    }
+    let already = known.iter().flatten().count();
+    let log = std::sync::Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&partial)
+            .with_context(|| format!("cannot write {}", partial.display()))?,
+    );
+    let done = std::sync::atomic::AtomicUsize::new(already);
+    let bar = indicatif::ProgressBar::new(total as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} positions, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(already as u64);
+    let quiet = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    eprintln!(
+        "solving {total} positions of {} discs ({already} already in {})",
+        args.depth,
+        partial.display()
+    );
+    let started = std::time::Instant::now();
+    let book = Book::generate(
+        shape,
+        args.depth,
+        threads,
+        args.table_mib as usize * (1 << 20) / 8,
+        &known,
+        &|i, score| {
+            let mut log = log.lock().expect("no writer panics");
+            // A lost line only costs its position again on resume.
+            let _ = writeln!(log, "{i} {score}");
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            bar.set_position(n as u64);
+            if quiet && n % (total / 100).max(1) == 0 {
+                eprintln!(
+                    "{n}/{total} positions after {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
+    bar.finish_and_clear();
+    let bytes = book.to_bytes();
+    std::fs::write(&args.out, &bytes)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let _ = std::fs::remove_file(&partial);
+    eprintln!(
+        "wrote {} ({} positions, {} bytes) in {:.1} s",
+        args.out.display(),
+        book.len(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn solve(game: SolveGame) -> anyhow::Result<()> {
     let mut out = anstream::stdout().lock();
     match game {
@@ -225,6 +356,9 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
             use connect4::solver::{Position, Shape, Solver};
             let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
             let mut solver = Solver::with_table(shape, args.table_mib as usize * (1 << 20) / 8);
+            if args.no_book {
+                solver.set_book(None);
+            }
             let mut lines = boardkit::console::LineReader::new(io::stdin().lock());
             let mut number = 0;
             let mut errors = 0;

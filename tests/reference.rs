@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::HashMap;
 
+use boardkit::connect4::book::Book;
 use boardkit::connect4::solver::{Position, Shape, Solver};
 use boardkit::connect4::{self, Board};
 use boardkit::mastermind::solver::{self, Codebreaker, Criterion};
@@ -16,19 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// The standard sets' sample shipped with the kit: (moves, score).
 fn sample_positions() -> Vec<(String, i32)> {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/connect4_sample.txt");
-    std::fs::read_to_string(&path)
-        .expect("the sample file")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut fields = l.split_whitespace();
-            let moves = fields.next().expect("moves").to_owned();
-            let score = fields.next().and_then(|s| s.parse().ok()).expect("a score");
-            (moves, score)
-        })
-        .collect()
+    scored_lines("connect4_sample.txt")
 }
 
 /// Plain negamax with memoisation over the kit's `Board`, in the data's
@@ -102,7 +91,139 @@ proptest! {
         let mut solver = Solver::with_table(Shape::new(cols, rows).unwrap(), 1 << 12);
         prop_assert_eq!(solver.solve(&position, false), expected, "{}", connect4::render::board_block(&board));
         prop_assert_eq!(solver.solve(&position, true), expected.signum());
+
+        // The best columns, by the oracle's score of each column.
+        let cells = (rows * cols) as i32;
+        let by_column: Vec<Option<i32>> = (0..cols)
+            .map(|col| {
+                board.can_play(col).then(|| {
+                    let mut child = board.clone();
+                    let row = child.play(col).unwrap();
+                    if child.connects_four(row, col) {
+                        (cells + 1 - board.discs() as i32) / 2
+                    } else if child.is_full() {
+                        0
+                    } else {
+                        -oracle_score(&child, &mut HashMap::new())
+                    }
+                })
+            })
+            .collect();
+        let best = by_column.iter().flatten().max().copied();
+        let expected_columns: Vec<usize> =
+            (0..cols).filter(|&c| by_column[c].is_some() && by_column[c] == best).collect();
+        prop_assert_eq!(solver.best_columns(&position), expected_columns);
+        prop_assert_eq!(solver.scores(&position), by_column);
     }
+}
+
+/// Lines `<moves> <score>` of a file in tests/data, comments skipped.
+fn scored_lines(file: &str) -> Vec<(String, i32)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
+    std::fs::read_to_string(&path)
+        .expect("a data file")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut fields = l.split_whitespace();
+            let moves = fields.next().expect("moves").to_owned();
+            let score = fields.next().and_then(|s| s.parse().ok()).expect("a score");
+            (moves, score)
+        })
+        .collect()
+}
+
+#[test]
+fn the_opening_book_agrees_with_the_published_scores() {
+    let shape = Shape::standard();
+    let book = Book::standard(shape).expect("a 7 x 6 book is embedded");
+    assert!(book.depth() >= 1, "the book answers the first moves");
+    let mut checked = 0;
+    for (moves, expected) in scored_lines("connect4_book_check.txt") {
+        let position = Position::from_moves(shape, &moves).unwrap();
+        if position.moves() <= book.depth() {
+            assert_eq!(book.get(&position), Some(expected), "{moves}");
+            let mirrored: String = moves
+                .chars()
+                .map(|c| char::from(b'8' - (c as u8 - b'0')))
+                .collect();
+            let mirror = Position::from_moves(shape, &mirrored).unwrap();
+            assert_eq!(book.get(&mirror), Some(expected), "{mirrored}");
+            checked += 1;
+        } else {
+            assert_eq!(book.get(&position), None, "{moves} is deeper than the book");
+        }
+    }
+    assert!(checked >= 10, "only {checked} positions checked");
+    // The well-known first-move scores of 7 x 6 (John Tromp, 1995): only the
+    // centre wins; as scores of the side to move after each first move.
+    let after_first: Vec<Option<i32>> = (1..=7)
+        .map(|col| book.get(&Position::from_moves(shape, &col.to_string()).unwrap()))
+        .collect();
+    let expected: Vec<Option<i32>> = [2, 1, 0, -1, 0, 1, 2].into_iter().map(Some).collect();
+    assert_eq!(after_first, expected);
+    assert_eq!(
+        book.get(&Position::empty(shape)),
+        Some(1),
+        "the first player wins"
+    );
+}
+
+#[test]
+fn every_shallow_book_score_follows_from_its_children() {
+    // The deepest positions are solved; each shallower one must be the best
+    // of its children, negated (or a win at once): a damaged byte shows.
+    let shape = Shape::standard();
+    let book = Book::standard(shape).expect("a 7 x 6 book is embedded");
+    let mut frontier = vec![Position::empty(shape)];
+    for depth in 0..book.depth() {
+        let mut next = Vec::new();
+        for p in &frontier {
+            let mut best = None;
+            for col in (0..7).filter(|&c| p.can_play(c)) {
+                let score = if p.is_winning_move(col) {
+                    (43 - depth as i32) / 2
+                } else {
+                    let mut child = *p;
+                    child.play_col(col);
+                    next.push(child);
+                    -book.get(&child).expect("every child is in the book")
+                };
+                best = best.max(Some(score));
+            }
+            assert_eq!(book.get(p), best, "{p:?}");
+        }
+        next.sort_by_key(Position::canonical_key);
+        next.dedup_by_key(|p| p.canonical_key());
+        frontier = next;
+    }
+}
+
+#[test]
+fn the_solver_gives_the_same_scores_with_and_without_the_book() {
+    let shape = Shape::standard();
+    let mut with_book = Solver::with_table(shape, 1 << 22);
+    let mut without = Solver::with_table(shape, 1 << 22);
+    without.set_book(None);
+    for (moves, expected) in sample_positions() {
+        let position = Position::from_moves(shape, &moves).unwrap();
+        assert_eq!(with_book.solve(&position, false), expected, "{moves}");
+        assert_eq!(without.solve(&position, false), expected, "{moves}");
+    }
+}
+
+#[test]
+fn solve_connect4_answers_book_positions_at_once() {
+    let t = common::run_boardkit(&["solve".into(), "connect4".into()], b"4\n");
+    assert_eq!(t.exit_code, Some(0), "{}", t.stderr);
+    let fields: Vec<&str> = t.stdout.split_whitespace().collect();
+    assert_eq!(
+        fields[..3],
+        ["4", "-1", "1"],
+        "one position explored: the book's"
+    );
 }
 
 #[test]

@@ -89,11 +89,7 @@ impl PerfectPlayer {
 /// The columns (0-based) of best score for the side to move.
 fn best_columns(solver: &mut super::solver::Solver, board: &Board) -> Vec<usize> {
     let position = super::solver::Position::from_board(board).expect("the board fits the solver");
-    let scores = solver.scores(&position);
-    let best = scores.iter().flatten().copied().max();
-    (0..board.cols())
-        .filter(|&c| scores[c].is_some() && scores[c] == best)
-        .collect()
+    solver.best_columns(&position)
 }
 
 impl Strategy<Board, usize> for PerfectPlayer {

@@ -189,11 +189,7 @@ pub fn accepted(request: &str) -> Vec<String> {
             let Ok(position) = Position::from_board(&board) else {
                 return vec![];
             };
-            let scores = Solver::with_table(shape, 1 << 20).scores(&position);
-            let best = scores.iter().flatten().max().copied();
-            (0..7)
-                .filter(|&c| scores[c].is_some() && scores[c] == best)
-                .collect()
+            Solver::with_table(shape, 1 << 20).best_columns(&position)
         }
     };
     columns.iter().map(|c| (c + 1).to_string()).collect()

@@ -4,10 +4,12 @@
 //! - [`render`]: the board as the course's testbed prints it.
 //! - [`ai`]: computer players (random, smart, perfect) and `best_move`.
 //! - [`solver`]: the strong solver (bitboards, negamax, null windows).
+//! - [`book`]: its opening book, computed by the solver, stored in this folder.
 //! - [`program`]: the game program over a console.
 
 pub mod ai;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod driver;
 pub mod program;

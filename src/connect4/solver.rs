@@ -22,6 +22,9 @@
 //! Every call counts the positions it explores in [`Solver::nodes`].
 
 use std::fmt;
+use std::sync::Arc;
+
+use super::book::Book;
 
 /// Why a board or a position cannot be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -208,6 +211,31 @@ impl Position {
         self.current + self.mask
     }
 
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The key of the mirror image: a key is column by column (`height + 1`
+    /// bits each), so mirroring reverses the columns.
+    fn mirrored_key(&self) -> u64 {
+        let bits = self.shape.height + 1;
+        let column = (1u64 << bits) - 1;
+        let key = self.key();
+        let w = self.shape.width;
+        (0..w).fold(0, |m, c| {
+            m | ((key >> (c * bits)) & column) << ((w - 1 - c) * bits)
+        })
+    }
+
+    /// One key for a position and its mirror image, which have the same score.
+    pub fn canonical_key(&self) -> u64 {
+        self.key().min(self.mirrored_key())
+    }
+
+    pub fn is_symmetric(&self) -> bool {
+        self.key() == self.mirrored_key()
+    }
+
     fn possible(&self) -> u64 {
         (self.mask + self.shape.bottom) & self.shape.full
     }
@@ -320,6 +348,7 @@ pub struct Solver {
     shape: Shape,
     order: Vec<usize>,
     table: Table,
+    book: Option<Arc<Book>>,
     /// Positions explored since the last [`Solver::reset_nodes`].
     pub nodes: u64,
 }
@@ -331,7 +360,8 @@ impl Solver {
 
     /// A solver whose table holds about `entries` positions (the largest
     /// prime at most `entries`: keys are spread by their remainder, and a
-    /// power of two would keep only the low bits, the first columns).
+    /// power of two would keep only the low bits, the first columns). It
+    /// consults the embedded opening book when the shape is 7 x 6.
     pub fn with_table(shape: Shape, entries: usize) -> Solver {
         let entries = prime_at_most(entries.max(257));
         let w = shape.width as isize;
@@ -343,8 +373,22 @@ impl Solver {
             shape,
             order,
             table: Table::new(entries),
+            book: Book::standard(shape),
             nodes: 0,
         }
+    }
+
+    /// Replaces the opening book (`None`: search everything).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        assert!(
+            book.as_ref().is_none_or(|b| b.shape() == self.shape),
+            "a book of another shape"
+        );
+        self.book = book;
+    }
+
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     pub fn shape(&self) -> Shape {
@@ -378,6 +422,9 @@ impl Solver {
             if alpha >= beta {
                 return alpha;
             }
+        }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.get(p)) {
+            return score;
         }
         let mut max = (cells - 1 - moves) / 2;
         let (min_score, max_score) = (self.shape.min_score(), self.shape.max_score());
@@ -444,6 +491,10 @@ impl Solver {
         if p.can_win_next() {
             return if weak { 1 } else { (cells + 1 - moves) / 2 };
         }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.get(p)) {
+            self.nodes += 1;
+            return if weak { score.signum() } else { score };
+        }
         let (mut min, mut max) = if weak {
             (-1, 1)
         } else {
@@ -464,6 +515,36 @@ impl Solver {
             }
         }
         if weak { min.signum() } else { min }
+    }
+
+    /// The columns (0-based) of best score for the side to move: one exact
+    /// solve of `p`, then one null-window test per column, much cheaper than
+    /// an exact score for every column ([`Solver::scores`]).
+    pub fn best_columns(&mut self, p: &Position) -> Vec<usize> {
+        let playable: Vec<usize> = (0..self.shape.width).filter(|&c| p.can_play(c)).collect();
+        if p.can_win_next() {
+            return playable
+                .into_iter()
+                .filter(|&c| p.is_winning_move(c))
+                .collect();
+        }
+        let best = self.solve(p, false);
+        let cells = self.shape.cells();
+        playable
+            .into_iter()
+            .filter(|&col| {
+                let mut child = *p;
+                child.play_col(col);
+                if child.can_win_next() {
+                    // The opponent wins with its next disc.
+                    -(cells - p.moves as i32) / 2 == best
+                } else {
+                    // The child scores at most -best exactly when this column
+                    // reaches best (it cannot do better).
+                    self.negamax(&child, -best, -best + 1) <= -best
+                }
+            })
+            .collect()
     }
 
     /// The score of every legal column (0-based) for the side to move, in
