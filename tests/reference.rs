@@ -112,7 +112,12 @@ proptest! {
         let best = by_column.iter().flatten().max().copied();
         let expected_columns: Vec<usize> =
             (0..cols).filter(|&c| by_column[c].is_some() && by_column[c] == best).collect();
-        prop_assert_eq!(solver.best_columns(&position), expected_columns);
+        prop_assert_eq!(solver.best_columns(&position), expected_columns.clone());
+        let right_to_left: Vec<usize> = (0..cols).rev().collect();
+        prop_assert_eq!(
+            solver.first_best_column(&position, &right_to_left),
+            expected_columns.last().copied()
+        );
         prop_assert_eq!(solver.scores(&position), by_column);
     }
 }
@@ -211,6 +216,44 @@ fn the_solver_gives_the_same_scores_with_and_without_the_book() {
         let position = Position::from_moves(shape, &moves).unwrap();
         assert_eq!(with_book.solve(&position, false), expected, "{moves}");
         assert_eq!(without.solve(&position, false), expected, "{moves}");
+    }
+}
+
+#[test]
+fn the_perfect_player_and_best_columns_agree_with_every_column_score() {
+    use boardkit::player::Strategy;
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/connect4_best_moves.txt");
+    let text = std::fs::read_to_string(path).expect("the data file");
+    let shape = Shape::standard();
+    let mut solver = Solver::with_table(shape, 1 << 22);
+    let lines = text.lines().filter(|l| !l.starts_with('#'));
+    for (n, line) in lines.enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let scores: Vec<Option<i32>> = fields[2..].iter().map(|f| f.parse().ok()).collect();
+        let best = scores.iter().flatten().max().copied();
+        let best_columns: Vec<usize> = (0..7)
+            .filter(|&c| scores[c].is_some() && scores[c] == best)
+            .collect();
+        let mut board = Board::standard();
+        for c in fields[0].chars() {
+            board.play(c.to_digit(10).unwrap() as usize - 1).unwrap();
+        }
+        let position = Position::from_board(&board).unwrap();
+        assert_eq!(
+            solver.best_columns(&position),
+            best_columns,
+            "{}",
+            fields[0]
+        );
+        let mut player = connect4::ai::PerfectPlayer::new(shape, n as u64);
+        let col = player.choose(&board);
+        assert!(
+            best_columns.contains(&col),
+            "{}: played {}",
+            fields[0],
+            col + 1
+        );
     }
 }
 

@@ -4,7 +4,7 @@
 //! same game on every machine.
 
 use rand::SeedableRng;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 
 use super::board::Board;
@@ -86,16 +86,17 @@ impl PerfectPlayer {
     }
 }
 
-/// The columns (0-based) of best score for the side to move.
-fn best_columns(solver: &mut super::solver::Solver, board: &Board) -> Vec<usize> {
-    let position = super::solver::Position::from_board(board).expect("the board fits the solver");
-    solver.best_columns(&position)
-}
-
 impl Strategy<Board, usize> for PerfectPlayer {
     fn choose(&mut self, board: &Board) -> usize {
-        let best = best_columns(&mut self.solver, board);
-        random_among(&best, &mut self.rng)
+        let position =
+            super::solver::Position::from_board(board).expect("the board fits the solver");
+        // The first best column of a random order is a uniform draw among the
+        // best ones, found with as few searches as the order allows.
+        let mut order: Vec<usize> = (0..board.cols()).collect();
+        order.shuffle(&mut self.rng);
+        self.solver
+            .first_best_column(&position, &order)
+            .expect("a strategy is only asked to move on a board with a legal column")
     }
 }
 
@@ -112,10 +113,13 @@ pub fn best_move(board: &Board) -> usize {
     let shape =
         super::solver::Shape::new(board.cols(), board.rows()).expect("the board fits the solver");
     let mut solver = super::solver::Solver::with_table(shape, 1 << 20);
-    // Twice the distance to the centre, in whole numbers; the left column on a tie.
+    let position = super::solver::Position::from_board(board).expect("the board fits the solver");
+    // Centre first (twice the distance to it, in whole numbers), the left
+    // column on a tie: the first best column in that order is the answer.
     let last = board.cols() - 1;
-    best_columns(&mut solver, board)
-        .into_iter()
-        .min_by_key(|&c| ((2 * c).abs_diff(last), c))
+    let mut order: Vec<usize> = (0..board.cols()).collect();
+    order.sort_by_key(|&c| ((2 * c).abs_diff(last), c));
+    solver
+        .first_best_column(&position, &order)
         .expect("a column can be played")
 }

@@ -521,30 +521,39 @@ impl Solver {
     /// solve of `p`, then one null-window test per column, much cheaper than
     /// an exact score for every column ([`Solver::scores`]).
     pub fn best_columns(&mut self, p: &Position) -> Vec<usize> {
-        let playable: Vec<usize> = (0..self.shape.width).filter(|&c| p.can_play(c)).collect();
+        let columns: Vec<usize> = (0..self.shape.width).collect();
+        let mut best = Vec::new();
+        let mut rest = &columns[..];
+        while let Some(col) = self.first_best_column(p, rest) {
+            best.push(col);
+            rest = &rest[rest.iter().position(|&c| c == col).expect("from rest") + 1..];
+        }
+        best
+    }
+
+    /// The first column of `order` (0-based) with the best score for the
+    /// side to move, testing columns one by one and stopping there: the
+    /// cheapest way to play a best move. `None` if no column of `order`
+    /// reaches the best score.
+    pub fn first_best_column(&mut self, p: &Position, order: &[usize]) -> Option<usize> {
+        let mut playable = order.iter().copied().filter(|&c| p.can_play(c));
         if p.can_win_next() {
-            return playable
-                .into_iter()
-                .filter(|&c| p.is_winning_move(c))
-                .collect();
+            return playable.find(|&c| p.is_winning_move(c));
         }
         let best = self.solve(p, false);
         let cells = self.shape.cells();
-        playable
-            .into_iter()
-            .filter(|&col| {
-                let mut child = *p;
-                child.play_col(col);
-                if child.can_win_next() {
-                    // The opponent wins with its next disc.
-                    -(cells - p.moves as i32) / 2 == best
-                } else {
-                    // The child scores at most -best exactly when this column
-                    // reaches best (it cannot do better).
-                    self.negamax(&child, -best, -best + 1) <= -best
-                }
-            })
-            .collect()
+        playable.find(|&col| {
+            let mut child = *p;
+            child.play_col(col);
+            if child.can_win_next() {
+                // The opponent wins with its next disc.
+                -(cells - p.moves as i32) / 2 == best
+            } else {
+                // The child scores at most -best exactly when this column
+                // reaches best (it cannot do better).
+                self.negamax(&child, -best, -best + 1) <= -best
+            }
+        })
     }
 
     /// The score of every legal column (0-based) for the side to move, in
