@@ -2,9 +2,10 @@
 //! score checked, mean positions explored and mean time per position, next
 //! to the reference C++ solver's published means.
 //!
-//! Run: `cargo bench --bench connect4 [-- --lines N --sets A,B --data DIR --no-book]`.
+//! Run: `cargo bench --bench connect4 [-- --lines N --every K --sets A,B --data DIR --no-book]`.
 //! `--lines N` takes the first N lines of each set (default: all; Begin-Hard
-//! takes seconds a position). The data defaults to `../shared/data/connect4`
+//! takes seconds a position); `--every K` takes one line in K, a sample
+//! spread over the whole set. The data defaults to `../shared/data/connect4`
 //! beside the repository. As in the reference harness, the table is cleared
 //! before each position (not timed), so positions explored compare. The
 //! embedded opening book answers positions of up to its depth; `--no-book`
@@ -35,6 +36,10 @@ fn main() {
     let lines: usize = value("--lines")
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
+    let every: usize = value("--every")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     // `--sets Test_L3_R1,Test_L2_R1` (file names) or `--sets End-Easy,...` (names).
     let sets: Option<Vec<String>> =
         value("--sets").map(|v| v.split(',').map(str::to_owned).collect());
@@ -55,9 +60,10 @@ fn main() {
         None => println!("no opening book"),
     }
     println!(
-        "{:<14} {:>6} {:>6} {:>14} {:>14} {:>12} {:>12}",
-        "set", "lines", "wrong", "mean positions", "published", "mean time", "published"
+        "{:<14} {:>6} {:>6} {:>9} {:>14} {:>14} {:>12} {:>12}",
+        "set", "lines", "wrong", "in book", "mean positions", "published", "mean time", "published"
     );
+    let book_depth = solver.book().map(|b| b.depth());
     for (file, name, published_nodes, published_time) in SETS {
         if sets
             .as_ref()
@@ -70,7 +76,8 @@ fn main() {
             continue;
         };
         let (mut count, mut wrong, mut nodes, mut seconds) = (0u64, 0u64, 0u64, 0f64);
-        for line in text.lines().take(lines) {
+        let mut in_book = 0u64;
+        for line in text.lines().step_by(every).take(lines) {
             let mut fields = line.split_whitespace();
             let (Some(moves), Some(expected)) = (
                 fields.next(),
@@ -87,10 +94,11 @@ fn main() {
             nodes += solver.nodes;
             count += 1;
             wrong += u64::from(score != expected);
+            in_book += u64::from(book_depth.is_some_and(|d| position.moves() <= d));
         }
         let mean_time = seconds / count.max(1) as f64;
         println!(
-            "{name:<14} {count:>6} {wrong:>6} {:>14.1} {published_nodes:>14.1} {:>12} {:>12}",
+            "{name:<14} {count:>6} {wrong:>6} {in_book:>9} {:>14.1} {published_nodes:>14.1} {:>12} {:>12}",
             nodes as f64 / count.max(1) as f64,
             human(mean_time),
             human(published_time)

@@ -258,6 +258,51 @@ fn the_perfect_player_and_best_columns_agree_with_every_column_score() {
 }
 
 #[test]
+fn book_connect4_writes_a_book_the_solver_agrees_with_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("5x4.book");
+    let partial = dir.path().join("5x4.partial");
+    // A saved score is taken as it is: a stopped run goes on from there.
+    std::fs::write(&partial, "0 9\nnot a line\n").unwrap();
+    let args: Vec<String> = [
+        "book",
+        "connect4",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--depth",
+        "5",
+        "--threads",
+        "2",
+        "--table-mib",
+        "1",
+        "--out",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([out.to_string_lossy().into_owned()])
+    .collect();
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(t.exit_code, Some(0), "{}", t.stderr);
+    assert!(t.stderr.contains("(1 already in"), "{}", t.stderr);
+    assert!(
+        !partial.exists(),
+        "the progress file is gone once the book is written"
+    );
+    let book = Book::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(book.depth(), 5);
+    let shape = Shape::new(5, 4).unwrap();
+    let deepest = Book::deepest_positions(shape, 5);
+    let mut solver = Solver::with_table(shape, 1 << 16);
+    // 9 cannot be a real score with 5 discs on 5 x 4 (at most 8).
+    assert_eq!(book.get(&deepest[0]), Some(9), "the saved score");
+    for p in &deepest[1..] {
+        assert_eq!(book.get(p), Some(solver.solve(p, false)), "{p:?}");
+    }
+}
+
+#[test]
 fn solve_connect4_answers_book_positions_at_once() {
     let t = common::run_boardkit(&["solve".into(), "connect4".into()], b"4\n");
     assert_eq!(t.exit_code, Some(0), "{}", t.stderr);
