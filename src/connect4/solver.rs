@@ -299,17 +299,32 @@ pub const DEFAULT_TABLE_ENTRIES: usize = 8_388_593;
 /// tell every key of up to 64 bits apart (Chinese remainder theorem).
 const KEPT_KEY_BITS: u32 = 56;
 
+/// `key % len` given `magic = ceil(2^128 / len)`, exact for every 64-bit
+/// key and `len` (D. Lemire et al., "Faster remainder by direct
+/// computation", 2019): the high 64 bits of `(magic * key mod 2^128) * len`.
+fn remainder(key: u64, magic: u128, len: u64) -> u64 {
+    let low = magic.wrapping_mul(key as u128);
+    let len = len as u128;
+    let high = (low >> 64) * len + (((low as u64) as u128 * len) >> 64);
+    (high >> 64) as u64
+}
+
 /// A fixed-size table of score bounds, indexed by key modulo its size. Each
 /// entry packs the kept key bits and the value into one word, so a lookup
 /// costs one cache line.
 struct Table {
     entries: Vec<u64>,
+    /// `ceil(2^128 / len)`: `key % len` by multiplications (Lemire's
+    /// direct remainder), as a division costs more than the rest of a lookup.
+    magic: u128,
 }
 
 impl Table {
     fn new(entries: usize) -> Table {
+        let len = entries.max(2);
         let mut table = Table {
-            entries: vec![0; entries.max(1)],
+            entries: vec![0; len],
+            magic: u128::MAX / len as u128 + 1,
         };
         // Touch every page now, so searches do not pay for page faults.
         table.clear();
@@ -324,12 +339,16 @@ impl Table {
         }
     }
 
+    fn index(&self, key: u64) -> usize {
+        remainder(key, self.magic, self.entries.len() as u64) as usize
+    }
+
     fn kept(key: u64) -> u64 {
         key & ((1u64 << KEPT_KEY_BITS) - 1)
     }
 
     fn get(&self, key: u64) -> u8 {
-        let entry = self.entries[(key % self.entries.len() as u64) as usize];
+        let entry = self.entries[self.index(key)];
         if entry >> 8 == Self::kept(key) {
             entry as u8
         } else {
@@ -338,7 +357,7 @@ impl Table {
     }
 
     fn put(&mut self, key: u64, value: u8) {
-        let i = (key % self.entries.len() as u64) as usize;
+        let i = self.index(key);
         self.entries[i] = Self::kept(key) << 8 | value as u64;
     }
 }
@@ -584,6 +603,25 @@ mod tests {
         let shape = Shape::standard();
         Solver::with_table(shape, 1 << 16)
             .solve(&Position::from_moves(shape, moves).unwrap(), false)
+    }
+
+    #[test]
+    fn the_table_index_is_the_remainder() {
+        for len in [257usize, 8_388_593, prime_at_most(1 << 31), (1 << 40) + 15] {
+            let magic = u128::MAX / len as u128 + 1;
+            let index = |key: u64| remainder(key, magic, len as u64);
+            let mut key = 0x9e37_79b9_7f4a_7c15u64;
+            for edge in [0, 1, len as u64 - 1, len as u64, u64::MAX, u64::MAX - 1] {
+                assert_eq!(index(edge), edge % len as u64, "{edge} % {len}");
+            }
+            for _ in 0..100_000 {
+                key = key
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                assert_eq!(index(key), key % len as u64, "{key} % {len}");
+                assert_eq!(index(key >> 15), (key >> 15) % len as u64);
+            }
+        }
     }
 
     #[test]
