@@ -220,6 +220,18 @@ fn the_solver_gives_the_same_scores_with_and_without_the_book() {
 }
 
 #[test]
+fn the_search_consults_the_book_below_its_root() {
+    // The best columns of the empty board come from null-window searches of
+    // its children, which only the book answers quickly; only the centre
+    // wins (Tromp). Without the book lookup inside the search this would
+    // take minutes, and a wrong lookup would give other columns.
+    let shape = Shape::standard();
+    let mut solver = Solver::with_table(shape, 1 << 16);
+    assert_eq!(solver.best_columns(&Position::empty(shape)), [3]);
+    assert!(solver.nodes < 100, "{} positions explored", solver.nodes);
+}
+
+#[test]
 fn the_perfect_player_and_best_columns_agree_with_every_column_score() {
     use boardkit::player::Strategy;
     let path =
