@@ -278,19 +278,10 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
     // Scores are appended to <out>.partial as they come: a stopped run goes on.
     let partial = args.out.with_extension("partial");
     let total = Book::deepest_positions(shape, args.depth).len();
-    let mut known = vec![None; total];
-    if let Ok(text) = std::fs::read_to_string(&partial) {
-        for line in text.lines() {
-            let mut fields = line.split_whitespace().map(str::parse::<i64>);
-            if let (Some(Ok(i)), Some(Ok(score)), None) =
-                (fields.next(), fields.next(), fields.next())
-            {
-                if let (Some(slot), Ok(score)) = (known.get_mut(i as usize), i8::try_from(score)) {
-                    *slot = Some(score);
-                }
-            }
-        }
-    }
+    let known = connect4::book::read_progress(
+        &std::fs::read_to_string(&partial).unwrap_or_default(),
+        total,
+    );
     let already = known.iter().flatten().count();
     let log = std::sync::Mutex::new(
         std::fs::OpenOptions::new()
@@ -323,7 +314,7 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
         &|i, score| {
             let mut log = log.lock().expect("no writer panics");
             // A lost line only costs its position again on resume.
-            let _ = writeln!(log, "{i} {score}");
+            let _ = log.write_all(connect4::book::progress_line(i, score).as_bytes());
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_position(n as u64);
             if quiet && n % (total / 100).max(1) == 0 {

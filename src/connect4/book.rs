@@ -77,6 +77,31 @@ pub fn positions_by_depth(shape: Shape, depth: u32) -> Vec<Vec<Position>> {
     levels
 }
 
+/// Reads a progress file of [`Book::generate`]'s solved scores, a line
+/// `<index> <score>` each, into `total` slots; other lines are ignored (a
+/// line cut short by a stop is only solved again).
+pub fn read_progress(text: &str, total: usize) -> Vec<Option<i8>> {
+    let mut known = vec![None; total];
+    for line in text.lines() {
+        let mut fields = line.split_whitespace();
+        if let (Some(Ok(i)), Some(Ok(score)), None) = (
+            fields.next().map(str::parse::<usize>),
+            fields.next().map(str::parse::<i8>),
+            fields.next(),
+        ) {
+            if let Some(slot) = known.get_mut(i) {
+                *slot = Some(score);
+            }
+        }
+    }
+    known
+}
+
+/// One line of a progress file: see [`read_progress`].
+pub fn progress_line(index: usize, score: i8) -> String {
+    format!("{index} {score}\n")
+}
+
 impl Book {
     /// The 7 x 6 book embedded in the binary, loaded on first use; `None` for
     /// other shapes.
@@ -342,6 +367,12 @@ mod tests {
                 assert_eq!(book.get(&p), Some(solver.solve(&p, false)), "{p:?}");
             }
         }
+    }
+
+    #[test]
+    fn progress_lines_read_back_and_bad_ones_are_skipped() {
+        let text = [progress_line(2, -5), progress_line(0, 7)].concat() + "9 1\n1 x\n1\n1 2 3\n";
+        assert_eq!(read_progress(&text, 4), [Some(7), None, Some(-5), None]);
     }
 
     #[test]
