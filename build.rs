@@ -24,7 +24,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let mut files = Vec::new();
-    for dir in ["src", "tests", "fixtures"] {
+    for dir in ["src", "tests", "fixtures", "exercises"] {
         println!("cargo:rerun-if-changed={dir}");
         walk(&root, &root.join(dir), &mut files);
     }

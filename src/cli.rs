@@ -8,7 +8,7 @@
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-use crate::console::{Console, InputError};
+use crate::console::InputError;
 
 /// Why a game could not be played to its end.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +18,17 @@ pub enum PlayError {
     Usage(String),
     #[error(transparent)]
     Input(#[from] InputError),
+}
+
+impl PlayError {
+    /// A program's I/O error: the end of input, or a failure to read or write.
+    pub fn from_io(error: io::Error) -> PlayError {
+        if error.kind() == io::ErrorKind::UnexpectedEof {
+            PlayError::Input(InputError::EndOfInput)
+        } else {
+            PlayError::Input(InputError::Io(error))
+        }
+    }
 }
 
 /// Parses the words after `play <game>` into that game's options, as the
@@ -39,14 +50,15 @@ pub fn stdout_takes_colors() -> bool {
 }
 
 /// Runs `game` on stdin and stdout, then exits as the module says. `game`
-/// gets the console and whether colours may be used; anything it styles is
-/// stripped by anstream when stdout is not a terminal.
-pub fn run_play(game: impl FnOnce(&mut Console<'_>, bool) -> Result<(), PlayError>) -> ExitCode {
+/// gets the input, the output and whether colours may be used; anything it
+/// styles is stripped by anstream when stdout is not a terminal.
+pub fn run_play(
+    game: impl FnOnce(&mut dyn BufRead, &mut dyn Write, bool) -> Result<(), PlayError>,
+) -> ExitCode {
     let color = stdout_takes_colors();
     let mut input = io::stdin().lock();
     let mut output = anstream::stdout().lock();
-    let input: &mut dyn BufRead = &mut input;
-    let result = game(&mut Console::new(input, &mut output), color);
+    let result = game(&mut input, &mut output, color);
     let _ = output.flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,6 +39,16 @@ pub enum InputError {
     Io(#[from] io::Error),
 }
 
+impl InputError {
+    /// As an [`io::Error`]: the end of input is [`io::ErrorKind::UnexpectedEof`].
+    pub fn into_io(self) -> io::Error {
+        match self {
+            InputError::EndOfInput => io::Error::new(io::ErrorKind::UnexpectedEof, self),
+            InputError::Io(e) => e,
+        }
+    }
+}
+
 /// Reads lines with a bounded buffer; see the module documentation.
 pub struct LineReader<R> {
     inner: R,

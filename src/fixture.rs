@@ -13,6 +13,7 @@
 //! points = 1
 //! visibility = "public"   # or "hidden": never copied into a starter
 //! args = []
+//! reference_only = false  # true: pins the reference (seeded draws): kit-only
 //! stdin = "A1\nB1\nA2\nB2\nA3\n"
 //! ```
 //!
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::game::Level;
+use crate::level::Level;
 
 /// The most bytes a fixture's stdin may expand to.
 pub const MAX_STDIN_BYTES: usize = 16 << 20;
@@ -75,6 +76,11 @@ pub struct Fixture {
     pub visibility: Visibility,
     #[serde(default)]
     pub args: Vec<String>,
+    /// A session that pins the reference itself: its seeded random draws or
+    /// an option the statement does not ask for (`--size`, velha's `--ai`).
+    /// Only the kit's own tests replay it; starters and the grader never do.
+    #[serde(default)]
+    pub reference_only: bool,
     stdin: Stdin,
 }
 

@@ -1,17 +1,35 @@
 //! boardkit: an auto-graded exercise kit for terminal board games.
 //!
-//! The reference library of the kit: each game in its own module, with pure
-//! rules, its AIs and its program over a [`console::Console`]; the fixture
-//! format that tests and grader replay; and each game's self-description in
-//! [`game`]. The `boardkit` binary is a thin command line over this library.
+//! The kit's crate, in three rooms:
+//!
+//! - **The games' references**, one folder each ([`velha`], [`connect4`],
+//!   [`mastermind`]): the statement's API at the folder's root, pure rules,
+//!   AIs and solvers inside. Each folder is also the example solution of its
+//!   exercise: dropped into a starter, it reaches every level.
+//! - **What ships with every starter**, outside the student's folder: the
+//!   input layer ([`console`]), the one trait between a game and its players
+//!   ([`player`]), the types the statement gives ([`given`]), each game's
+//!   harness ([`harness`]: levels, comparison, options, function driver),
+//!   [`level`], [`compare`], [`fixture`] and [`cli`].
+//! - **Kit-only tools**: the [`registry`] of games (above the games), the
+//!   reference's command line ([`play`]), [`starter`] generation, the
+//!   [`grader`], the [`exercise`] manifests and the kit's [`check`].
 
+pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod connect4;
 pub mod console;
+pub mod embedded;
+pub mod exercise;
 pub mod fixture;
-pub mod game;
+pub mod given;
 pub mod grader;
+pub mod harness;
+pub mod level;
 pub mod mastermind;
+pub mod play;
 pub mod player;
+pub mod registry;
 pub mod starter;
 pub mod velha;

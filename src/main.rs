@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use boardkit::console::InputError;
-use boardkit::{connect4, mastermind, velha};
+use boardkit::{connect4, mastermind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -136,7 +136,7 @@ struct GradeArgs {
     shard: Option<(usize, usize)>,
     /// Exit with status 1 when a submission does not reach this level.
     #[arg(long)]
-    require: Option<boardkit::game::Level>,
+    require: Option<boardkit::level::Level>,
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -211,11 +211,11 @@ enum CodebreakerName {
 #[derive(Subcommand)]
 enum PlayGame {
     /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
-    Velha(velha::cli::PlayArgs),
+    Velha(boardkit::play::velha::PlayArgs),
     /// Connect four (puissance 4): type column numbers; X starts.
-    Connect4(connect4::cli::PlayArgs),
+    Connect4(boardkit::play::connect4::PlayArgs),
     /// Mastermind: guess the secret code, such as ABCD; 10 turns.
-    Mastermind(mastermind::cli::PlayArgs),
+    Mastermind(boardkit::play::mastermind::PlayArgs),
 }
 
 /// Exits with status 2 and clap's usage message, for arguments clap cannot check alone.
@@ -227,10 +227,12 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Play { game } => boardkit::cli::run_play(|console, color| match &game {
-            PlayGame::Velha(args) => velha::cli::play(args, console, color),
-            PlayGame::Connect4(args) => connect4::cli::play(args, console, color),
-            PlayGame::Mastermind(args) => mastermind::cli::play(args, console, color),
+        Command::Play { game } => boardkit::cli::run_play(|input, output, color| match &game {
+            PlayGame::Velha(args) => boardkit::play::velha::play(args, input, output, color),
+            PlayGame::Connect4(args) => boardkit::play::connect4::play(args, input, output, color),
+            PlayGame::Mastermind(args) => {
+                boardkit::play::mastermind::play(args, input, output, color)
+            }
         }),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
             Ok(files) => {
@@ -444,7 +446,7 @@ fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
         Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
         None => {
             let id = args.game.unwrap_or_default();
-            let game = boardkit::game::find(&id)
+            let game = boardkit::registry::find(&id)
                 .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
             let options = grader::Options {
                 submissions: args.submissions,

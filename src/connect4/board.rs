@@ -9,65 +9,10 @@
 //! win. Only the lines through the last disc can have changed, so a win is
 //! detected by looking at those four lines alone.
 
-use std::fmt;
+pub use crate::given::connect4::{Disc, DropError, MAX_SIDE, MIN_SIDE, SizeError};
 
-/// The smallest number of rows or columns: four in a row must fit.
-pub const MIN_SIDE: usize = 4;
-/// The largest number of rows or columns, so a board fits a terminal.
-pub const MAX_SIDE: usize = 20;
 /// How many discs in a row win.
 pub const CONNECT: usize = 4;
-
-/// A player's disc: player one plays `X` and starts, player two plays `O`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Disc {
-    One,
-    Two,
-}
-
-impl Disc {
-    pub fn other(self) -> Disc {
-        match self {
-            Disc::One => Disc::Two,
-            Disc::Two => Disc::One,
-        }
-    }
-
-    /// The character shown on the board.
-    pub fn symbol(self) -> char {
-        match self {
-            Disc::One => 'X',
-            Disc::Two => 'O',
-        }
-    }
-}
-
-impl fmt::Display for Disc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.symbol())
-    }
-}
-
-/// Why a board cannot be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "a board of {rows} rows and {cols} columns is not supported: each must be between {MIN_SIDE} and {MAX_SIDE}"
-)]
-pub struct SizeError {
-    pub rows: usize,
-    pub cols: usize,
-}
-
-/// Why a disc cannot be dropped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DropError {
-    /// `col` (0-based) is not a column of this board.
-    #[error("column {} does not exist: choose 1 to {cols}", col + 1)]
-    OutOfRange { col: usize, cols: usize },
-    /// `col` (0-based) has no empty cell left.
-    #[error("column {} is full", col + 1)]
-    ColumnFull { col: usize },
-}
 
 /// A connect-four board of any supported size.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

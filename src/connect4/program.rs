@@ -5,10 +5,12 @@
 //! The output is exactly what the course's byte-for-byte testbed expects:
 //! boards, prompts, one-line messages for invalid input, the result line.
 
+use std::io::{self, BufRead, Write};
+
 use super::board::{Board, Disc};
 use super::render::board_block;
 use crate::console::{Console, InputError};
-use crate::player::Player;
+use crate::player::{Player, Strategy};
 
 /// Printed before each human move.
 pub const PROMPT: &str = "Column number? (starts at 1):";
@@ -77,9 +79,43 @@ pub enum Outcome {
     Draw,
 }
 
+/// The statement's program (EXERCISE.md, "Proficient" and "Advanced"): one
+/// game on a board of `rows` x `cols`. Player one is the person at `input`;
+/// player two is another person there too, or `computer` when given (its
+/// board follows with no prompt; its win is `Computer won!`). Input that ends
+/// before the game does is an error of kind [`io::ErrorKind::UnexpectedEof`].
+pub fn play(
+    rows: usize,
+    cols: usize,
+    computer: Option<&mut dyn Strategy<Board, usize>>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let board =
+        Board::new(rows, cols).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let (second, seat): (Box<dyn Player<Board, usize> + '_>, Seat) = match computer {
+        None => (Box::new(Human), Seat::PlayerTwo),
+        Some(strategy) => (Box::new(Borrowed(strategy)), Seat::Computer),
+    };
+    let mut players: [Box<dyn Player<Board, usize> + '_>; 2] = [Box::new(Human), second];
+    let mut console = Console::new(input, output);
+    run(board, &mut players, [Seat::PlayerOne, seat], &mut console)
+        .map(|_| ())
+        .map_err(InputError::into_io)
+}
+
+/// A borrowed strategy seen as a player.
+struct Borrowed<'a>(&'a mut dyn Strategy<Board, usize>);
+
+impl Player<Board, usize> for Borrowed<'_> {
+    fn next_move(&mut self, board: &Board, _: &mut Console<'_>) -> Result<usize, InputError> {
+        Ok(self.0.choose(board))
+    }
+}
+
 /// Plays one game from an empty `board`: `players[0]` drops `X` and starts.
 /// `seats` name the two players in the result line.
-pub fn play(
+pub fn run(
     mut board: Board,
     players: &mut [Box<dyn Player<Board, usize> + '_>; 2],
     seats: [Seat; 2],

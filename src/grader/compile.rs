@@ -1,9 +1,10 @@
 //! Building Rust submissions: one Cargo workspace for the whole class.
 //!
-//! Each submission becomes a member made of a pristine starter (the kit's
-//! `Cargo.toml`, shared modules, the game's `mod.rs`, `cli.rs` and
-//! `driver.rs`) plus only the student's other `.rs` files from `src/<game>/`: nothing else of a submission is
-//! read, so an edited test, manifest or `build.rs` changes nothing. A member
+//! Each submission becomes a member made of the kit's own files of the
+//! starter (its manifest, shared modules, the game's harness) plus the
+//! student's folder `src/<game>/`, as the game's manifest declares it:
+//! nothing else of a submission is read, so an edited test, manifest or
+//! `build.rs` changes nothing. A member
 //! has two binaries, its game and a function driver. The workspace is built
 //! once with `--keep-going`: dependencies compile once for the class,
 //! members in parallel, and one that does not compile does not stop the
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::game::GameInfo;
+use crate::registry::GameInfo;
 
 /// A submission's binaries.
 #[derive(Debug, Clone)]
@@ -36,7 +37,7 @@ fn main() {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let answer = std::panic::catch_unwind(|| boardkit::GAME::driver::answer(&line)).unwrap_or_else(|panic| {
+        let answer = std::panic::catch_unwind(|| boardkit::harness::GAME::answer(&line)).unwrap_or_else(|panic| {
             let message = panic
                 .downcast_ref::<String>()
                 .cloned()
@@ -64,45 +65,79 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(path, bytes)
 }
 
-/// The member crate for `name`, from the pristine starter and the student's
-/// files under `root`.
-fn write_member(game: &GameInfo, name: &str, root: &Path, member: &Path) -> Result<(), String> {
-    let files = crate::starter::starter_files(game).map_err(|e| e.to_string())?;
-    let folder = format!("src/{}/", game.id);
-    // The game's description (mod.rs), options and driver are the kit's.
-    let kit_owned =
-        |p: &str| p.ends_with("/cli.rs") || p.ends_with("/driver.rs") || p.ends_with("/mod.rs");
-    let mut expected_files = Vec::new();
-    for (path, bytes) in &files {
-        if path.starts_with("src/") {
-            write_if_changed(&member.join(path), bytes).map_err(|e| e.to_string())?;
-            expected_files.push(path.clone());
-        }
-    }
-    // The student's sources replace the stubs; extra modules are allowed.
-    let student_dir = root.join(&folder);
-    if let Ok(entries) = std::fs::read_dir(&student_dir) {
+/// The most bytes of a student's folder taken into the build.
+const MAX_STUDENT_BYTES: u64 = 16 << 20;
+
+/// The student's files: every regular file below `folder` (links and other
+/// kinds skipped), as paths relative to `folder`.
+fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    let mut stack = vec![folder.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             let path = entry.path();
-            let file = entry.file_name().to_string_lossy().into_owned();
-            let relative = format!("{folder}{file}");
-            if path.is_file()
-                && !entry.file_type().is_ok_and(|t| t.is_symlink())
-                && file.ends_with(".rs")
-                && !kit_owned(&relative)
-            {
-                let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
-                write_if_changed(&member.join(&relative), &bytes).map_err(|e| e.to_string())?;
-                expected_files.push(relative);
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() {
+                let relative = path
+                    .strip_prefix(folder)
+                    .map_err(|e| e.to_string())?
+                    .to_string_lossy()
+                    .into_owned();
+                let bytes = std::fs::read(&path).map_err(|e| format!("{relative}: {e}"))?;
+                total += bytes.len() as u64;
+                if total > MAX_STUDENT_BYTES {
+                    return Err(format!(
+                        "the student's folder holds more than {} MiB",
+                        MAX_STUDENT_BYTES >> 20
+                    ));
+                }
+                files.push((relative, bytes));
             }
         }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The member crate for `name`: the kit's own files of the starter and the
+/// student's folder, as the game's manifest declares them. Nothing else of
+/// a submission is read, so an edited test, manifest or `build.rs` changes
+/// nothing.
+fn write_member(game: &GameInfo, name: &str, root: &Path, member: &Path) -> Result<(), String> {
+    let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
+    let kit = crate::starter::kit_owned_files(game, &manifest).map_err(|e| e.to_string())?;
+    let students = student_files(&root.join(&manifest.files.solution))?;
+    if students.is_empty() {
+        return Err(format!(
+            "no {}/ folder in the submission",
+            manifest.files.solution
+        ));
+    }
+    // A fresh member each time: no file of an earlier version survives.
+    let _ = std::fs::remove_dir_all(member.join("src"));
+    for (path, bytes) in &kit {
+        if path.starts_with("src/") {
+            write_if_changed(&member.join(path), bytes).map_err(|e| e.to_string())?;
+        }
+    }
+    for (path, bytes) in &students {
+        let target = member.join(&manifest.files.solution).join(path);
+        write_if_changed(&target, bytes).map_err(|e| e.to_string())?;
     }
     write_if_changed(
         &member.join("src/bin/driver.rs"),
         DRIVER.replace("GAME", game.id).as_bytes(),
     )
     .map_err(|e| e.to_string())?;
-    let manifest = member_manifest(name, &files)?;
+    let manifest = member_manifest(name, &kit)?;
     write_if_changed(&member.join("Cargo.toml"), manifest.as_bytes()).map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -175,11 +210,8 @@ pub fn build_all(
         member_list.join(", ")
     );
     let prepared = write_if_changed(&dir.join("Cargo.toml"), workspace.as_bytes()).and_then(|()| {
-        match crate::starter::KIT_FILES
-            .iter()
-            .find(|(p, _)| *p == "Cargo.lock")
-        {
-            Some((_, lock)) if !dir.join("Cargo.lock").exists() => {
+        match crate::embedded::file("Cargo.lock") {
+            Some(lock) if !dir.join("Cargo.lock").exists() => {
                 std::fs::write(dir.join("Cargo.lock"), lock)
             }
             _ => Ok(()),

@@ -15,6 +15,7 @@
 
 pub mod cases;
 pub mod compile;
+pub mod games;
 pub mod report;
 pub mod sandbox;
 pub mod submission;
@@ -25,10 +26,11 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use self::cases::{Case, CaseKind, Expected, exact_lines, first_difference};
+use self::cases::{Case, CaseKind, Expected};
 use self::report::{Extra, Results, TestResult, Verdict};
 use self::sandbox::{Ending, Limits};
-use crate::game::{Comparison, GameInfo, Level};
+use crate::level::Level;
+use crate::registry::GameInfo;
 
 /// How a grading run is set up.
 #[derive(Debug, Clone)]
@@ -99,7 +101,7 @@ fn tail(bytes: &[u8]) -> String {
 }
 
 /// The verdict of one finished run against the expected result.
-fn judge(game: &GameInfo, case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
+fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
     let code = match outcome.ending {
         Ending::Exited(code) => code,
         Ending::TimedOut => {
@@ -163,24 +165,13 @@ fn judge(game: &GameInfo, case: &Case, outcome: &sandbox::Outcome) -> (Verdict, 
                     format!("exit status {code}\n{}", tail(&outcome.stderr)),
                 );
             }
-            let (e, a, what) = match case.comparison {
-                Comparison::Exact => (exact_lines(expected), exact_lines(&stdout), "line"),
-                Comparison::Events => (
-                    (game.events)(expected),
-                    (game.events)(&stdout),
-                    "graded event",
-                ),
+            let CaseKind::Program { events, .. } = &case.kind else {
+                return (Verdict::Crashed, "a program case without a program".into());
             };
-            if let Some(difference) = first_difference(&e, &a, what) {
-                return (Verdict::WrongOutput, difference);
+            match crate::compare::compare(*events, expected, *failed, &stdout, code != 0) {
+                Ok(()) => (Verdict::Passed, String::new()),
+                Err(difference) => (Verdict::WrongOutput, difference),
             }
-            if code == 0 && *failed {
-                return (
-                    Verdict::WrongOutput,
-                    "input ended before the game did: the exit status must not be 0".into(),
-                );
-            }
-            (Verdict::Passed, String::new())
         }
     }
 }
@@ -193,12 +184,12 @@ enum Runner {
 
 fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> TestResult {
     let outcome = match (&case.kind, runner) {
-        (CaseKind::Program { args, stdin }, Runner::Rust(built)) => {
+        (CaseKind::Program { args, stdin, .. }, Runner::Rust(built)) => {
             let mut words = vec!["play".to_owned(), game.id.to_owned()];
             words.extend(args.iter().cloned());
             sandbox::run(&built.game, &words, stdin, None, limits)
         }
-        (CaseKind::Program { args, stdin }, Runner::Program { command, root }) => {
+        (CaseKind::Program { args, stdin, .. }, Runner::Program { command, root }) => {
             let mut words = vec![
                 "-c".to_owned(),
                 format!("{command} \"$@\""),
@@ -222,7 +213,7 @@ fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> T
     };
     match outcome {
         Ok(outcome) => {
-            let (verdict, message) = judge(game, case, &outcome);
+            let (verdict, message) = judge(case, &outcome);
             test_result(case, verdict, message)
         }
         Err(e) => test_result(case, Verdict::Crashed, format!("could not be started: {e}")),

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::Level;
+use crate::level::Level;
 
 /// A case's verdict, computed by the grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,164 +10,46 @@
 //! whites peg by peg and gets repeated colours wrong: secret `AABB`, guess
 //! `ABAC` scores 1 black and 2 white, not 1 and 3.)
 
-use std::fmt;
-
 use rand::RngExt;
 
-/// The most pegs a code may have.
-pub const MAX_PEGS: usize = 10;
-/// The most colours: one letter each, `A` to `Z`.
-pub const MAX_COLORS: usize = 26;
-
-/// The shape of a game: how many pegs a code has and how many colours exist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rules {
-    pegs: usize,
-    colors: usize,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules { pegs: 4, colors: 6 }
-    }
-}
-
-/// Why a game shape is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{pegs} pegs and {colors} colours are not supported: pegs must be 1 to {MAX_PEGS}, colours 2 to {MAX_COLORS}"
-)]
-pub struct RulesError {
-    pub pegs: usize,
-    pub colors: usize,
-}
-
-impl Rules {
-    pub fn new(pegs: usize, colors: usize) -> Result<Rules, RulesError> {
-        if !(1..=MAX_PEGS).contains(&pegs) || !(2..=MAX_COLORS).contains(&colors) {
-            return Err(RulesError { pegs, colors });
-        }
-        Ok(Rules { pegs, colors })
-    }
-
-    pub fn pegs(&self) -> usize {
-        self.pegs
-    }
-
-    pub fn colors(&self) -> usize {
-        self.colors
-    }
-
-    /// The letter of the last colour (`F` by default).
-    pub fn last_letter(&self) -> char {
-        (b'A' + self.colors as u8 - 1) as char
-    }
-
-    /// How many codes exist: colours to the power of pegs.
-    pub fn code_count(&self) -> u64 {
-        (self.colors as u64).pow(self.pegs as u32)
-    }
-}
-
-/// A code: the secret or a guess. Each peg is a colour index, 0 for `A`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Code(Vec<u8>);
-
-impl Code {
-    /// A code from colour indices (0 for `A`).
-    pub fn from_colors(colors: Vec<u8>) -> Code {
-        Code(colors)
-    }
-
-    pub fn pegs(&self) -> &[u8] {
-        &self.0
-    }
-
-    /// The `index`-th code of `rules` in lexicographic order (`AAAA` is 0).
-    pub fn from_index(rules: Rules, mut index: u64) -> Code {
-        let mut pegs = vec![0u8; rules.pegs];
-        for peg in pegs.iter_mut().rev() {
-            *peg = (index % rules.colors as u64) as u8;
-            index /= rules.colors as u64;
-        }
-        Code(pegs)
-    }
-
-    /// Every code of `rules`, in lexicographic order.
-    pub fn all(rules: Rules) -> Vec<Code> {
-        (0..rules.code_count())
-            .map(|i| Code::from_index(rules, i))
-            .collect()
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for &peg in &self.0 {
-            write!(f, "{}", (b'A' + peg) as char)?;
-        }
-        Ok(())
-    }
-}
-
-/// Why a text is not a guess.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GuessError {
-    #[error("expected {expected} colours, got {got}")]
-    WrongLength { expected: usize, got: usize },
-    #[error("'{found}' is not a colour: use the letters A to {last}")]
-    UnknownColor { found: char, last: char },
-}
+pub use crate::given::mastermind::{
+    Code, GuessError, MAX_COLORS, MAX_PEGS, Rules, RulesError, Score,
+};
 
 /// Parses a guess such as `ABCD`: letters in either case, whitespace ignored.
 /// An unknown colour is reported before a wrong length.
 pub fn parse_guess(text: &str, rules: Rules) -> Result<Code, GuessError> {
-    let mut pegs = Vec::with_capacity(rules.pegs);
+    let mut pegs = Vec::with_capacity(rules.pegs());
     let mut count = 0usize;
     for c in text.chars().filter(|c| !c.is_whitespace()) {
         let index = (c.to_ascii_uppercase() as u32).wrapping_sub('A' as u32);
-        if !c.is_ascii_alphabetic() || index as usize >= rules.colors {
+        if !c.is_ascii_alphabetic() || index as usize >= rules.colors() {
             return Err(GuessError::UnknownColor {
                 found: c,
                 last: rules.last_letter(),
             });
         }
         count += 1;
-        if pegs.len() < rules.pegs {
+        if pegs.len() < rules.pegs() {
             pegs.push(index as u8);
         }
     }
-    if count != rules.pegs {
+    if count != rules.pegs() {
         return Err(GuessError::WrongLength {
-            expected: rules.pegs,
+            expected: rules.pegs(),
             got: count,
         });
     }
-    Ok(Code(pegs))
-}
-
-/// The feedback for one guess.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Score {
-    /// Right colour, right place.
-    pub black: u8,
-    /// Right colour, wrong place (multiset rule).
-    pub white: u8,
-}
-
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} black, {} white", self.black, self.white)
-    }
+    Ok(Code::from_colors(pegs))
 }
 
 /// Scores `guess` against `secret`. Both must have the same number of pegs.
 pub fn score(secret: &Code, guess: &Code) -> Score {
-    debug_assert_eq!(secret.0.len(), guess.0.len());
+    debug_assert_eq!(secret.pegs().len(), guess.pegs().len());
     let mut in_secret = [0u8; MAX_COLORS];
     let mut in_guess = [0u8; MAX_COLORS];
     let mut black = 0;
-    for (&s, &g) in secret.0.iter().zip(&guess.0) {
+    for (&s, &g) in secret.pegs().iter().zip(guess.pegs()) {
         if s == g {
             black += 1;
         }
@@ -187,9 +69,9 @@ pub fn score(secret: &Code, guess: &Code) -> Score {
 
 /// A secret drawn uniformly from every code of `rules`.
 pub fn random_secret(rules: Rules, rng: &mut impl rand::Rng) -> Code {
-    Code(
-        (0..rules.pegs)
-            .map(|_| rng.random_range(0..rules.colors as u8))
+    Code::from_colors(
+        (0..rules.pegs())
+            .map(|_| rng.random_range(0..rules.colors() as u8))
             .collect(),
     )
 }

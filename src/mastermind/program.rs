@@ -6,17 +6,13 @@
 //! without using a turn. The game ends at four black, on any turn, or after
 //! the last turn; then `Secret: <CODE>` and `You win` or `You lose!`.
 
+use std::io::{self, BufRead, Write};
+
 use super::code::{Code, Rules, Score, parse_guess, score};
 use crate::console::{Console, InputError};
 use crate::player::Player;
 
-/// What a codebreaker sees: the shape of the game and its guesses so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodingBoard {
-    pub rules: Rules,
-    pub turns: usize,
-    pub guesses: Vec<(Code, Score)>,
-}
+pub use crate::given::mastermind::DecodingBoard;
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,8 +101,32 @@ impl Player<DecodingBoard, Code> for Human {
     }
 }
 
-/// Plays one game of `turns` turns against `secret`.
+/// The statement's program (EXERCISE.md, "Proficient" and "Advanced"): one
+/// game of `turns` turns against `secret`, the guesses read from `input`.
+/// Input that ends before the game does is an error of kind
+/// [`io::ErrorKind::UnexpectedEof`].
 pub fn play(
+    secret: &Code,
+    rules: Rules,
+    turns: usize,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> io::Result<()> {
+    let mut console = Console::new(input, output);
+    run(
+        secret,
+        rules,
+        turns,
+        &mut Human,
+        Style::default(),
+        &mut console,
+    )
+    .map(|_| ())
+    .map_err(InputError::into_io)
+}
+
+/// Plays one game of `turns` turns against `secret`.
+pub fn run(
     secret: &Code,
     rules: Rules,
     turns: usize,

@@ -5,6 +5,8 @@
 //! the board is full. The human seat validates its input here, with the exam's
 //! messages; computer seats are [`crate::player::Computer`] strategies.
 
+use std::io::{self, BufRead, Write};
+
 use super::board::{Board, Mark, Position, Status, parse_position};
 use super::render::board_block;
 use crate::console::{Console, InputError};
@@ -55,9 +57,21 @@ impl Player<Board, Position> for Human {
     }
 }
 
+/// The statement's program (EXERCISE.md, "Proficient" and "Advanced"): one
+/// game between two people on the 3 x 3 board, reading positions from
+/// `entrada` and printing to `saida`. Input that ends before the game does is
+/// an error of kind [`io::ErrorKind::UnexpectedEof`].
+pub fn jogar(entrada: &mut dyn BufRead, saida: &mut dyn Write) -> io::Result<()> {
+    let mut players: [Box<dyn Player<Board, Position>>; 2] = [Box::new(Human), Box::new(Human)];
+    let mut console = Console::new(entrada, saida);
+    run(Board::default(), &mut players, &mut console)
+        .map(|_| ())
+        .map_err(InputError::into_io)
+}
+
 /// Plays one game from `board`: `players[0]` plays `X`, `players[1]` plays `O`.
 /// Returns the final status (never [`Status::InProgress`]).
-pub fn play(
+pub fn run(
     mut board: Board,
     players: &mut [Box<dyn Player<Board, Position> + '_>; 2],
     console: &mut Console<'_>,

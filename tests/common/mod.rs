@@ -1,9 +1,10 @@
-//! Shared by every game's test binary: turns each fixture file into one test,
-//! named `<level>::<name>` so that `cargo test basic` runs one level, which
-//! runs the real `boardkit` binary on the fixture's stdin and snapshots the
-//! transcript with insta.
+//! Shared by every game's test binary: turns each fixture file into one test
+//! named `<level>::<name>` (so that `cargo test basic` runs one level), which
+//! runs the `boardkit` binary on the fixture's stdin and compares what it
+//! prints with the expected transcript, by the graded events its level
+//! declares (`boardkit::compare`, the grader's comparison too).
 
-#![allow(dead_code)]
+#![allow(dead_code)] // each test binary uses its own part of this module
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -11,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use boardkit::fixture::{Fixture, Transcript};
-use boardkit::game::Level;
+use boardkit::level::{EventsFn, Graded, Level, LevelInfo};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Per level: (tests run, tests passed), for the summary at the end.
@@ -82,96 +83,130 @@ pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
     Transcript {
         args: args.to_vec(),
         exit_code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 
-/// One test per fixture of `game`, each snapshotting its transcript.
-pub fn fixture_trials(game: &str) -> Vec<Trial> {
+/// `boardkit play <game> <args>` with `stdin`.
+pub fn play(game: &str, args: &[String], stdin: &[u8]) -> Transcript {
+    let mut words = vec!["play".to_owned(), game.to_owned()];
+    words.extend(args.iter().cloned());
+    run_boardkit(&words, stdin)
+}
+
+/// The graded events of `level` of a game.
+pub fn events_of(levels: &[LevelInfo], level: Level) -> Option<EventsFn> {
+    levels
+        .iter()
+        .find(|l| l.level == level)
+        .and_then(|l| match l.graded {
+            Graded::Program(events) => Some(events),
+            Graded::Functions(_) => None,
+        })
+}
+
+/// The fixtures of `game` (`fixtures/<game>/`), in level and name order.
+pub fn fixtures(game: &str) -> Vec<Fixture> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(game);
     let fixtures = Fixture::discover(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
     fixtures
+}
+
+/// The expected transcript of a fixture, from its snapshot file.
+pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{game}__{name}.snap"));
+    let text = std::fs::read_to_string(path).ok()?;
+    let body = text.strip_prefix("---\n")?;
+    let body = &body[body.find("\n---\n")? + 5..];
+    let (head, stdout) = body.split_once("----- stdout -----\n")?;
+    let exit_code = head
+        .lines()
+        .find_map(|l| l.strip_prefix("exit status: "))
+        .and_then(|s| s.trim().parse().ok());
+    let args = head
+        .lines()
+        .next()?
+        .strip_prefix("$ boardkit ")?
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    Some(Transcript {
+        args,
+        exit_code,
+        stdout: stdout.to_owned(),
+        stderr: String::new(),
+    })
+}
+
+/// One test per fixture of `game` the student is graded on (fixtures that
+/// pin the reference's own random draws are the kit's alone), comparing
+/// the program's output with the expected transcript by the level's events.
+pub fn fixture_trials(game: &'static str, levels: &'static [LevelInfo]) -> Vec<Trial> {
+    fixtures(game)
         .into_iter()
-        .map(|fixture| {
-            let name = fixture.test_name();
-            trial(name, move || replay(&fixture))
+        .filter(|f| !f.reference_only)
+        .filter_map(|fixture| {
+            let events = events_of(levels, fixture.level)?;
+            Some(trial(fixture.test_name(), move || {
+                replay(game, &fixture, events)
+            }))
         })
         .collect()
 }
 
-fn replay(fixture: &Fixture) -> Result<(), Failed> {
-    let mut args = vec!["play".to_owned(), fixture.game.clone()];
-    args.extend(fixture.args.iter().cloned());
-    let transcript = run_boardkit(&args, &fixture.stdin_bytes());
-    if transcript.stdout.contains('\x1b') {
-        return Err("piped output must carry no terminal codes".into());
+fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed> {
+    let expected = expected_transcript(game, &fixture.name).ok_or_else(|| {
+        format!(
+            "no expected transcript tests/snapshots/{game}__{}.snap",
+            fixture.name
+        )
+    })?;
+    let actual = play(game, &fixture.args, &fixture.stdin_bytes());
+    if let Some(code) = actual.exit_code.filter(|&c| c != 0 && c != 1) {
+        let panic = actual
+            .stderr
+            .lines()
+            .find(|l| l.contains("panicked"))
+            .map(|l| format!("\n{l}\n{}", actual.stderr.lines().nth(1).unwrap_or("")))
+            .unwrap_or_default();
+        return Err(format!(
+            "{}\nthe program crashed (exit status {code}) on input {:?}{panic}",
+            fixture.description,
+            shorten(&fixture.stdin_bytes())
+        )
+        .into());
     }
-    let snapshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
-    let name = format!("{}__{}", fixture.game, fixture.name);
-    let actual = transcript.to_string();
-    let updating = std::env::var("INSTA_UPDATE").is_ok_and(|v| v == "always");
-    if let Some(expected) = read_snapshot(&snapshots.join(format!("{name}.snap"))) {
-        if expected.trim_end() == actual.trim_end() {
-            return Ok(());
-        }
-        if !updating {
-            return Err(first_difference(&expected, &actual).into());
-        }
-    }
-    // A new fixture (or an update asked for): insta writes the snapshot to review.
-    insta::with_settings!({
-        snapshot_path => snapshots,
-        prepend_module_to_snapshot => false,
-        omit_expression => true,
-        description => fixture.description.clone(),
-    }, {
-        insta::assert_snapshot!(name, actual);
-    });
-    Ok(())
-}
-
-/// The content of an insta snapshot file (after its header), if it exists.
-fn read_snapshot(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let body = text.strip_prefix("---\n")?;
-    let end = body.find("\n---\n")?;
-    Some(body[end + 5..].to_owned())
-}
-
-/// Where two transcripts first differ, as expected and actual blocks with a
-/// few lines of context and the differing line marked: not a whole dump.
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    let (e, a): (Vec<&str>, Vec<&str>) = (
-        expected.trim_end().lines().collect(),
-        actual.trim_end().lines().collect(),
-    );
-    let at = (0..e.len().max(a.len()))
-        .find(|&i| e.get(i) != a.get(i))
-        .unwrap_or(0);
-    let block = |lines: &[&str]| {
-        let mut out = String::new();
-        let first = at.saturating_sub(4);
-        for (i, line) in lines.iter().enumerate().skip(first).take(at + 4 - first) {
-            let mark = if i == at { '>' } else { ' ' };
-            // Show trailing spaces: they are part of the expected output.
-            out.push_str(&format!("{mark}{:>4} | {line}\u{23ce}\n", i + 1));
-        }
-        if at >= lines.len() {
-            out.push_str(&format!(">{:>4} | (no more lines)\n", at + 1));
-        }
-        out
-    };
-    format!(
-        "the transcript differs from the expected one at line {} (\u{23ce} marks the end of a line)\n\
-         --- expected ---\n{}--- actual ---\n{}",
-        at + 1,
-        block(&e),
-        block(&a)
+    boardkit::compare::compare(
+        events,
+        &expected.stdout,
+        expected.exit_code != Some(0),
+        &actual.stdout,
+        actual.exit_code != Some(0),
     )
+    .map_err(|difference| {
+        format!(
+            "{}\ninput: {:?}\n{difference}",
+            fixture.description,
+            shorten(&fixture.stdin_bytes())
+        )
+        .into()
+    })
+}
+
+/// The input as text, cut short when long.
+fn shorten(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+    if bytes.len() > 200 {
+        format!("{text}... ({} bytes)", bytes.len())
+    } else {
+        text
+    }
 }
 
 /// `Ok` when `ok`, else a failure with the message.
@@ -187,4 +222,39 @@ pub fn cases(n: u32) -> proptest::test_runner::Config {
         failure_persistence: None,
         ..proptest::test_runner::Config::default()
     }
+}
+
+/// Arbitrary bytes, mostly from `alphabet`, as a game's stdin.
+pub fn arbitrary_input(
+    alphabet: &'static [u8],
+    max_len: usize,
+) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    prop::collection::vec(
+        prop_oneof![1 => any::<u8>(), 4 => prop::sample::select(alphabet.to_vec())],
+        0..max_len,
+    )
+}
+
+/// The program on arbitrary input never crashes and never hangs: it ends
+/// with status 0 (a finished game) or 1 (input ended first).
+pub fn survives_arbitrary_input(
+    game: &'static str,
+    alphabet: &'static [u8],
+    runs: u32,
+) -> Result<(), Failed> {
+    let mut runner = proptest::test_runner::TestRunner::new(cases(runs));
+    runner
+        .run(&arbitrary_input(alphabet, 400), |input| {
+            let transcript = play(game, &[], &input);
+            proptest::prop_assert!(
+                matches!(transcript.exit_code, Some(0 | 1)),
+                "exit status {:?} on input {:?}\n{}",
+                transcript.exit_code,
+                String::from_utf8_lossy(&input),
+                transcript.stderr
+            );
+            Ok(())
+        })
+        .map_err(|e| Failed::from(e.to_string()))
 }

@@ -1,12 +1,14 @@
-//! `boardkit play velha`: the options and how they make the players. Part of
-//! the kit (copied as is into starters), not of the exercise.
+//! `boardkit play velha`: the exercise's program, plus the reference's
+//! computer players and board sizes.
 
-use super::ai::{Computer, Difficulty};
-use super::board::{Board, MAX_SIZE, MIN_SIZE, Position};
-use super::program::{Human, play as play_game};
+use std::io::{BufRead, Write};
+
 use crate::cli::PlayError;
 use crate::console::Console;
 use crate::player::{self, Player};
+use crate::velha::ai::{Computer, Difficulty};
+use crate::velha::board::{Board, MAX_SIZE, MIN_SIZE, Position};
+use crate::velha::program::{Human, run};
 
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
@@ -33,7 +35,12 @@ pub enum AiLevel {
 }
 
 /// Plays one game as the options say.
-pub fn play(args: &PlayArgs, console: &mut Console<'_>, _color: bool) -> Result<(), PlayError> {
+pub fn play(
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    _color: bool,
+) -> Result<(), PlayError> {
     let board = Board::new(args.size.into()).map_err(|e| PlayError::Usage(e.to_string()))?;
     type Seat = Box<dyn Player<Board, Position>>;
     let human: Seat = Box::new(Human);
@@ -54,19 +61,17 @@ pub fn play(args: &PlayArgs, console: &mut Console<'_>, _color: bool) -> Result<
             }
         }
     };
-    play_game(board, &mut players, console)?;
+    run(board, &mut players, &mut Console::new(input, output))?;
     Ok(())
 }
 
 /// Plays one game from command-line words (those after `play velha`).
 pub fn play_with(
     words: &[String],
-    console: &mut Console<'_>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
     color: bool,
 ) -> Result<(), PlayError> {
-    play(
-        &crate::cli::parse_play_args::<PlayArgs>("velha", words)?,
-        console,
-        color,
-    )
+    let args = crate::cli::parse_play_args::<PlayArgs>("velha", words)?;
+    play(&args, input, output, color)
 }

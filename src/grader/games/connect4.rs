@@ -1,19 +1,11 @@
-//! The function-level driver for connect four: one request line in, one
-//! answer out, through the graded board API only. Part of the kit (copied as
-//! is into starters and graded crates).
-//!
-//! Request: `game <rows> <cols> <columns...>` (0-based columns). Answer: for
-//! each drop, `r<row>` plus `+4` when it connects four and `+full` when the
-//! board is then full, or `full`/`out` for a refused drop; then `new:err`
-//! when the size is refused. `smart <seed> <moves>`, `random <seed> <moves>`
-//! and `best_move <moves>` (moves as the columns played from 1, on 7 x 6)
-//! answer the column (from 1) that player chooses.
+//! Connect four's function cases, and the answers accepted for each request
+//! of the driver (`crate::harness::connect4::answer`), computed with the
+//! reference in the grader's process. Kit-only.
 
-use super::ai::{RandomPlayer, SmartPlayer, best_move};
-use super::board::{Board, Disc, DropError};
-use super::solver::{Position, Shape, Solver};
-use crate::game::Level;
-use crate::player::Strategy;
+use crate::connect4::board::Board;
+use crate::connect4::solver::{Position, Shape, Solver};
+use crate::harness::connect4::answer;
+use crate::level::Level;
 
 /// Positions of the standard benchmark sets (End-Easy, Middle-Easy).
 const BENCHMARK_POSITIONS: &[&str] = &[
@@ -88,71 +80,17 @@ fn standard_board(moves: &str) -> Option<Board> {
     Some(board)
 }
 
-fn computer_move(request: &str) -> Option<String> {
-    let mut words = request.split_whitespace();
-    let kind = words.next()?;
-    let (seed, moves) = match kind {
-        "best_move" => (0, words.next().unwrap_or("")),
-        _ => (words.next()?.parse().ok()?, words.next().unwrap_or("")),
-    };
-    let board = standard_board(moves)?;
-    let col = match kind {
-        "smart" => SmartPlayer::new(seed).choose(&board),
-        "random" => RandomPlayer::new(seed).choose(&board),
-        "best_move" => best_move(&board),
-        _ => return None,
-    };
-    Some((col + 1).to_string())
-}
-
-/// The answer to one request (see the module documentation).
-pub fn answer(request: &str) -> String {
-    if !request.starts_with("game ") {
-        return computer_move(request).unwrap_or_else(|| format!("bad request: {request}"));
-    }
-    let words: Vec<&str> = request.split_whitespace().collect();
-    let numbers: Option<Vec<usize>> = words.iter().skip(1).map(|w| w.parse().ok()).collect();
-    let (Some("game"), Some(numbers)) = (words.first().copied(), numbers) else {
-        return format!("bad request: {request}");
-    };
-    if numbers.len() < 2 {
-        return format!("bad request: {request}");
-    }
-    let Ok(mut board) = Board::new(numbers[0], numbers[1]) else {
-        return "new:err".to_owned();
-    };
-    let mut answers = Vec::new();
-    let mut disc = Disc::One;
-    for &col in &numbers[2..] {
-        match board.drop_piece(col, disc) {
-            Ok(row) => {
-                let mut a = format!("r{row}");
-                if board.connects_four(row, col) {
-                    a.push_str("+4");
-                }
-                if board.is_full() {
-                    a.push_str("+full");
-                }
-                answers.push(a);
-                disc = disc.other();
-            }
-            Err(DropError::ColumnFull { .. }) => answers.push("full".into()),
-            Err(DropError::OutOfRange { .. }) => answers.push("out".into()),
-        }
-    }
-    answers.join(" ")
-}
-
 /// Every answer accepted for a request, computed with the reference in the
 /// grader's process: `smart` must win if it can, else block, else play;
-/// `random` any legal column; `best_move` a column of best exact score.
+/// `random` any legal column; `random_spread` every legal column, each often
+/// enough; `best_move` a column of best exact score.
 pub fn accepted(request: &str) -> Vec<String> {
     let mut words = request.split_whitespace();
     let kind = words.next().unwrap_or("");
-    if !["smart", "random", "best_move"].contains(&kind) {
+    if !["smart", "random", "random_spread", "best_move"].contains(&kind) {
         return vec![answer(request)];
     }
-    let moves = if kind == "best_move" {
+    let moves = if kind == "best_move" || kind == "random_spread" {
         words.next()
     } else {
         words.nth(1)
@@ -184,6 +122,10 @@ pub fn accepted(request: &str) -> Vec<String> {
             }
         }
         "random" => legal,
+        "random_spread" => {
+            let all: Vec<String> = legal.iter().map(|c| (c + 1).to_string()).collect();
+            return vec![all.join(" ")];
+        }
         _ => {
             let shape = Shape::standard();
             let Ok(position) = Position::from_board(&board) else {
@@ -221,7 +163,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<String> {
 }
 
 /// The function-level cases: (level, name, requests).
-pub fn cases() -> Vec<crate::game::FunctionCase> {
+pub fn cases() -> Vec<crate::registry::FunctionCase> {
     let game = |rows: usize, cols: usize, moves: &[usize]| {
         let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         format!("game {rows} {cols} {}", moves.join(" "))
@@ -246,11 +188,16 @@ pub fn cases() -> Vec<crate::game::FunctionCase> {
         .enumerate()
         .map(|(i, m)| format!("random {i} {m}"))
         .collect();
+    let spread = random_positions(40, 9)
+        .iter()
+        .map(|m| format!("random_spread {m}"))
+        .collect();
     let (end, middle) = BENCHMARK_POSITIONS.split_at(BENCHMARK_POSITIONS.len() / 2);
     let best = |set: &[&str]| set.iter().map(|m| format!("best_move {m}")).collect();
     vec![
         (Level::Advanced, "smart_wins_else_blocks", smart),
         (Level::Advanced, "random_plays_legal_columns", random),
+        (Level::Advanced, "random_reaches_every_legal_column", spread),
         (Level::Expert, "best_move_end_positions", best(end)),
         (Level::Expert, "best_move_middle_positions", best(middle)),
         (
@@ -280,10 +227,4 @@ pub fn cases() -> Vec<crate::game::FunctionCase> {
             ],
         ),
     ]
-}
-
-/// Connect four is compared exactly (its course's testbed is byte for byte),
-/// so its events are its lines, without trailing whitespace.
-pub fn events(text: &str) -> Vec<String> {
-    text.lines().map(|l| l.trim_end().to_owned()).collect()
 }

@@ -1,0 +1,1 @@
+//! `boardkit dev check`: proves that every game's tests discriminate.

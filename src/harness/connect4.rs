@@ -1,0 +1,310 @@
+//! The kit's side of the connect-four exercise, shipped as is with every
+//! starter: its levels and how they are compared, the program's options and
+//! the computer players they make, and the function driver. It calls only
+//! the API that EXERCISE.md names.
+
+use std::io::{BufRead, Write};
+
+use crate::cli::PlayError;
+use crate::connect4::{self, Board, Disc, DropError};
+use crate::given::connect4::{MAX_SIDE, MIN_SIDE};
+use crate::level::{Graded, Level, LevelInfo};
+use crate::player::Strategy;
+
+/// The levels of connect four and how each is graded.
+pub const LEVELS: &[LevelInfo] = &[
+    LevelInfo {
+        level: Level::Basic,
+        graded: Graded::Functions(&[
+            "Board::new",
+            "Board::drop_piece",
+            "Board::connects_four",
+            "Board::is_full",
+        ]),
+        summary: "a board of any size: drop a piece, detect four in a row, detect a full board",
+    },
+    LevelInfo {
+        level: Level::Proficient,
+        graded: Graded::Program(events),
+        summary: "the two-player game program: board, prompt, result",
+    },
+    LevelInfo {
+        level: Level::Advanced,
+        graded: Graded::Program(events),
+        summary: "computer opponents: random, and smart (win, else block, else random)",
+    },
+    LevelInfo {
+        level: Level::Expert,
+        graded: Graded::Functions(&["best_move"]),
+        summary: "a perfect player: best_move plays a move of best exact score",
+    },
+];
+
+/// Printed before each human move, exactly.
+pub const PROMPT: &str = "Column number? (starts at 1):";
+
+const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as i64;
+
+/// The options of `play connect4`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayArgs {
+    /// Number of rows (4 to 20).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub rows: u8,
+    /// Number of columns (4 to 20).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub cols: u8,
+    /// Play against the computer, which plays O; you are player one.
+    #[arg(long, value_enum)]
+    pub ai: Option<AiKind>,
+    /// Seed for the computer's random choices, so a game can be replayed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// For the kit's tests: a computer opponent that plays these columns
+    /// (from 1) in turn, so a game against a computer is the same for every
+    /// correct program.
+    #[arg(long, hide = true, value_delimiter = ',', conflicts_with = "ai")]
+    pub computer_columns: Vec<usize>,
+}
+
+/// The computer opponents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AiKind {
+    /// A uniformly random legal column.
+    Random,
+    /// Wins if it can, else blocks your win, else random.
+    Smart,
+    /// A move of best exact score (7 x 6).
+    Perfect,
+}
+
+impl PlayArgs {
+    /// The seed of the computer's random choices: `--seed`, else a random one.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(rand::random)
+    }
+
+    /// The computer opponent the options ask for, made from the statement's
+    /// players (`--ai perfect` plays [`connect4::best_move`]).
+    pub fn computer(&self) -> Option<Box<dyn Strategy<Board, usize>>> {
+        if !self.computer_columns.is_empty() {
+            return Some(Box::new(Scripted {
+                columns: self.computer_columns.clone(),
+                next: 0,
+            }));
+        }
+        Some(match self.ai? {
+            AiKind::Random => Box::new(connect4::RandomPlayer::new(self.seed())),
+            AiKind::Smart => Box::new(connect4::SmartPlayer::new(self.seed())),
+            AiKind::Perfect => Box::new(BestMove),
+        })
+    }
+}
+
+/// The statement's `best_move` as a computer player.
+struct BestMove;
+
+impl Strategy<Board, usize> for BestMove {
+    fn choose(&mut self, board: &Board) -> usize {
+        connect4::best_move(board)
+    }
+}
+
+/// Plays the columns it was given, in turn (see `--computer-columns`).
+struct Scripted {
+    columns: Vec<usize>,
+    next: usize,
+}
+
+impl Strategy<Board, usize> for Scripted {
+    fn choose(&mut self, _board: &Board) -> usize {
+        let column = self.columns[self.next % self.columns.len()];
+        self.next += 1;
+        column.saturating_sub(1)
+    }
+}
+
+/// Plays the student's program ([`connect4::play`]) as the options say.
+pub fn play(
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), PlayError> {
+    let mut computer = args.computer();
+    connect4::play(
+        args.rows.into(),
+        args.cols.into(),
+        computer.as_deref_mut().map(|c| c as _),
+        input,
+        output,
+    )
+    .map_err(PlayError::from_io)
+}
+
+/// The standard 7 x 6 board after `moves` (columns from 1), through the
+/// statement's API; `None` if a move cannot be played.
+fn standard_board(moves: &str) -> Option<Board> {
+    let mut board = Board::new(6, 7).ok()?;
+    let mut disc = Disc::One;
+    for c in moves.chars() {
+        let col = c.to_digit(10)? as usize;
+        board.drop_piece(col.checked_sub(1)?, disc).ok()?;
+        disc = disc.other();
+    }
+    Some(board)
+}
+
+/// How many times the random player is asked in a `random_spread` request.
+pub const SPREAD_DRAWS: usize = 280;
+
+/// The columns (from 1) one random player chooses over [`SPREAD_DRAWS`]
+/// draws on one position, in order; a column drawn less than a third of its
+/// fair share is marked `?`.
+fn random_spread(board: &Board) -> String {
+    let mut player = connect4::RandomPlayer::new(2026);
+    let mut counts = std::collections::BTreeMap::<usize, usize>::new();
+    for _ in 0..SPREAD_DRAWS {
+        *counts.entry(player.choose(board) + 1).or_default() += 1;
+    }
+    let fair = SPREAD_DRAWS / counts.len();
+    counts
+        .iter()
+        .map(|(col, &n)| {
+            if n * 3 < fair {
+                format!("{col}?")
+            } else {
+                col.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The function driver: one request in, one answer out, through the
+/// statement's API only.
+///
+/// - `game <rows> <cols> <columns...>` (0-based columns): for each drop,
+///   `r<row>`, plus `+4` when it connects four and `+full` when the board is
+///   then full, or `full` / `out` for a refused drop; `new:err` when the size
+///   is refused.
+/// - `smart <seed> <moves>`, `random <seed> <moves>` and `best_move <moves>`
+///   (moves as the columns played from 1, on 7 x 6): the column (from 1)
+///   that player chooses.
+/// - `random_spread <moves>`: the columns one random player chooses (see
+///   [`SPREAD_DRAWS`]).
+pub fn answer(request: &str) -> String {
+    let bad = || format!("bad request: {request}");
+    let mut words = request.split_whitespace();
+    let kind = words.next().unwrap_or("");
+    if kind == "game" {
+        return game(words).unwrap_or_else(bad);
+    }
+    let seed = match kind {
+        "smart" | "random" => match words.next().and_then(|w| w.parse::<u64>().ok()) {
+            Some(seed) => seed,
+            None => return bad(),
+        },
+        _ => 0,
+    };
+    let Some(board) = standard_board(words.next().unwrap_or("")) else {
+        return bad();
+    };
+    let col = match kind {
+        "smart" => connect4::SmartPlayer::new(seed).choose(&board),
+        "random" => connect4::RandomPlayer::new(seed).choose(&board),
+        "best_move" => connect4::best_move(&board),
+        "random_spread" => return random_spread(&board),
+        _ => return bad(),
+    };
+    (col + 1).to_string()
+}
+
+fn game<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let rows = words.next()?.parse().ok()?;
+    let cols = words.next()?.parse().ok()?;
+    let columns: Vec<usize> = words.map(|w| w.parse().ok()).collect::<Option<_>>()?;
+    let Ok(mut board) = Board::new(rows, cols) else {
+        return Some("new:err".to_owned());
+    };
+    let mut answers = Vec::new();
+    let mut disc = Disc::One;
+    for col in columns {
+        match board.drop_piece(col, disc) {
+            Ok(row) => {
+                let mut a = format!("r{row}");
+                if board.connects_four(row, col) {
+                    a.push_str("+4");
+                }
+                if board.is_full() {
+                    a.push_str("+full");
+                }
+                answers.push(a);
+                disc = disc.other();
+            }
+            Err(DropError::ColumnFull { .. }) => answers.push("full".into()),
+            Err(DropError::OutOfRange { .. }) => answers.push("out".into()),
+        }
+    }
+    Some(answers.join(" "))
+}
+
+/// Stands for the line that explains an invalid input: its wording is free.
+pub const MESSAGE: &str = "(one line saying what is wrong)";
+
+fn is_board_line(line: &str) -> bool {
+    line.starts_with(['┌', '├', '└', '|'])
+        || (!line.trim().is_empty()
+            && line
+                .split_whitespace()
+                .all(|w| w.bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// The graded events of a transcript (SPEC 3.2): its lines, compared
+/// exactly (trailing spaces and `\r` aside), except the line that explains
+/// an invalid input, whose wording is free: any one line right after a
+/// prompt that is not a board. A prompt printed without a newline (Python's
+/// `input("...")`) is split from what follows it on its line.
+pub fn events(text: &str) -> Vec<String> {
+    let mut events: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let mut line = line.trim_end();
+        while let Some(rest) = line.strip_prefix(PROMPT) {
+            events.push(PROMPT.to_owned());
+            line = rest.trim_start();
+        }
+        if line.is_empty() && events.last().is_some_and(|e| e == PROMPT) {
+            continue;
+        }
+        let after_prompt = events.last().is_some_and(|e| e == PROMPT);
+        if after_prompt && !is_board_line(line) {
+            events.push(MESSAGE.to_owned());
+        } else {
+            events.push(line.to_owned());
+        }
+    }
+    while events.last().is_some_and(|e| e.is_empty()) {
+        events.pop();
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_free_and_glued_prompts_are_split() {
+        let reference =
+            format!("┌─┐\n{PROMPT}\nInvalid input 'x': expected a column number.\n{PROMPT}\n┌─┐\n");
+        let python = format!("┌─┐\n{PROMPT}Not a column!\n{PROMPT} ┌─┐\n");
+        assert_eq!(events(&reference), events(&python));
+        let silent = format!("┌─┐\n{PROMPT}\n{PROMPT}\n┌─┐\n");
+        assert_ne!(events(&reference), events(&silent));
+    }
+
+    #[test]
+    fn other_lines_are_exact() {
+        assert_ne!(events("Player one won!\n"), events("Player 1 won!\n"));
+        assert_eq!(events("Player one won!\r\n\n"), events("Player one won!"));
+    }
+}

@@ -1,0 +1,200 @@
+//! The kit's side of the jogo da velha exercise, shipped as is with every
+//! starter: its levels and how they are compared, the program's options, and
+//! the function driver. It calls only the API that EXERCISE.md names, so any
+//! student folder that follows the statement links with it.
+
+use std::io::{BufRead, Write};
+
+use crate::cli::PlayError;
+use crate::level::{Graded, Level, LevelInfo};
+use crate::velha;
+
+/// The levels of jogo da velha and how each is graded.
+pub const LEVELS: &[LevelInfo] = &[
+    LevelInfo {
+        level: Level::Basic,
+        graded: Graded::Functions(&["extrai_linha", "extrai_coluna", "verifica_vencedor"]),
+        summary: "the functions extrai_linha, extrai_coluna and verifica_vencedor",
+    },
+    LevelInfo {
+        level: Level::Proficient,
+        graded: Graded::Program(events),
+        summary: "the game program with valid input: title, boards, result",
+    },
+    LevelInfo {
+        level: Level::Advanced,
+        graded: Graded::Program(events),
+        summary: "input validation: Posição inválida, Posição ocupada, case and spaces",
+    },
+    LevelInfo {
+        level: Level::Expert,
+        graded: Graded::Functions(&["melhor_jogada"]),
+        summary: "an unbeatable AI: melhor_jogada never loses and wins whenever it can",
+    },
+];
+
+/// The exercise's program takes no options: two people, one 3 x 3 board.
+#[derive(Debug, Default, clap::Args)]
+pub struct PlayArgs {}
+
+/// Plays the student's program ([`velha::jogar`]).
+pub fn play(
+    _args: &PlayArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), PlayError> {
+    velha::jogar(input, output).map_err(PlayError::from_io)
+}
+
+fn grid(cells: &str) -> Option<[[char; 3]; 3]> {
+    let cells: Vec<char> = cells
+        .chars()
+        .map(|c| if c == '.' { ' ' } else { c })
+        .collect();
+    (cells.len() == 9).then(|| {
+        [
+            [cells[0], cells[1], cells[2]],
+            [cells[3], cells[4], cells[5]],
+            [cells[6], cells[7], cells[8]],
+        ]
+    })
+}
+
+/// The function driver: one request in, one answer out, through the
+/// statement's functions only. Requests: `extrai_linha <position>`,
+/// `extrai_coluna <position>`, `verifica_vencedor <9 cells>`,
+/// `verifica_vencedor_9 <9 cells>` and `melhor_jogada <9 cells>` (cells row by
+/// row, `.` for empty; a move answers `<row> <column>`, 0-based).
+pub fn answer(request: &str) -> String {
+    let (function, argument) = request.split_once(' ').unwrap_or((request, ""));
+    let board = grid(argument);
+    match (function, board) {
+        ("extrai_linha", _) => velha::extrai_linha(argument).to_string(),
+        ("extrai_coluna", _) => velha::extrai_coluna(argument).to_string(),
+        ("verifica_vencedor", Some(b)) => velha::verifica_vencedor(&b).to_string(),
+        ("verifica_vencedor_9", Some(b)) => velha::verifica_vencedor_9(
+            b[0][0], b[0][1], b[0][2], b[1][0], b[1][1], b[1][2], b[2][0], b[2][1], b[2][2],
+        )
+        .to_string(),
+        ("melhor_jogada", Some(b)) => {
+            let (row, col) = velha::melhor_jogada(&b);
+            format!("{row} {col}")
+        }
+        _ => format!("bad request: {request}"),
+    }
+}
+
+/// The graded events of a transcript (SPEC 3.1), in order: the title, each
+/// board cell by cell, the two messages and the result.
+///
+/// Prompts, of any wording or none, and any other text are ignored. A
+/// prompt printed without a newline (Python's `input("...")`) shares its
+/// line with what follows: the title, messages and results are found at a
+/// line's end, the board's header line is not graded. A board is its rows
+/// `A`, `B`, `C` in order; a row `A` after a row `C` starts the next board,
+/// so two boards with nothing between them are two boards. Trailing spaces
+/// and `\r` may be missing.
+pub fn events(text: &str) -> Vec<String> {
+    let mut events = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
+    let flush = |rows: &mut Vec<String>, events: &mut Vec<String>| {
+        if !rows.is_empty() {
+            events.push(format!("board {}", rows.join("/")));
+            rows.clear();
+        }
+    };
+    for line in text.lines() {
+        let line = line.trim_end();
+        if let Some((index, cells)) = board_row(line) {
+            if index != rows.len() {
+                flush(&mut rows, &mut events);
+            }
+            if index == rows.len() {
+                rows.push(cells);
+            }
+            if rows.len() == 3 {
+                flush(&mut rows, &mut events);
+            }
+            continue;
+        }
+        if line.ends_with("Jogo da Velha") {
+            flush(&mut rows, &mut events);
+            events.push("Jogo da Velha".into());
+        }
+        for message in ["Posição inválida", "Posição ocupada"] {
+            if line.contains(message) {
+                flush(&mut rows, &mut events);
+                events.push(message.into());
+            }
+        }
+        for result in ["Vencedor: X", "Vencedor: O", "Empate"] {
+            if line.ends_with(result) {
+                flush(&mut rows, &mut events);
+                events.push(result.into());
+            }
+        }
+    }
+    flush(&mut rows, &mut events);
+    events
+}
+
+/// A board row line `L c | c | c` (`L` being `A`, `B` or `C`): its index and
+/// its cells, `.` for an empty one.
+fn board_row(line: &str) -> Option<(usize, String)> {
+    let mut chars = line.chars();
+    let index = match chars.next()? {
+        'A' => 0,
+        'B' => 1,
+        'C' => 2,
+        _ => return None,
+    };
+    let cells: Vec<&str> = chars.as_str().split('|').collect();
+    if cells.len() != 3 {
+        return None;
+    }
+    let mut row = String::new();
+    for cell in cells {
+        match cell.trim() {
+            "" => row.push('.'),
+            "X" => row.push('X'),
+            "O" => row.push('O'),
+            _ => return None,
+        }
+    }
+    Some((index, row))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BLOCK_AFTER_A1: &str = "  1   2   3\n    |   |   \nA X |   |   \n ___|___|___\n    |   |   \nB   |   |   \n ___|___|___\n    |   |   \nC   |   |   \n    |   |   \n";
+
+    #[test]
+    fn prompts_of_any_form_or_none_give_the_same_events() {
+        let reference = format!("Jogo da Velha\nJogador X:\n{BLOCK_AFTER_A1}Vencedor: X\n");
+        let no_prompt = format!("Jogo da Velha\n{BLOCK_AFTER_A1}Vencedor: X\n");
+        let python = format!(
+            "Jogo da Velha\r\nSua vez: {}Jogada: Vencedor: X\r\n",
+            BLOCK_AFTER_A1.replace("   \n", "\r\n")
+        );
+        assert_eq!(events(&reference), events(&no_prompt));
+        assert_eq!(events(&reference), events(&python));
+        assert_eq!(
+            events(&reference),
+            vec!["Jogo da Velha", "board X../.../...", "Vencedor: X"]
+        );
+    }
+
+    #[test]
+    fn two_boards_with_nothing_between_are_two_boards() {
+        let two = format!("{BLOCK_AFTER_A1}{BLOCK_AFTER_A1}");
+        assert_eq!(events(&two), vec!["board X../.../..."; 2]);
+    }
+
+    #[test]
+    fn a_broken_board_is_not_a_board() {
+        let broken = BLOCK_AFTER_A1.replace("B   |   |   ", "B   |   ");
+        assert_eq!(events(&broken), vec!["board X.."]);
+    }
+}
