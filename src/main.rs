@@ -55,6 +55,25 @@ enum Command {
         #[command(subcommand)]
         game: BookGame,
     },
+    /// The kit's own tools, for its developers and its CI.
+    Dev {
+        #[command(subcommand)]
+        command: DevCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum DevCommand {
+    /// Prove that every game's tests discriminate: the stubs fail every
+    /// level, the example passes, each seeded mutation is caught, and every
+    /// independent solution reaches its level, locally and in the grader.
+    Check {
+        /// Only these games (default: every game).
+        games: Vec<String>,
+        /// Work in this folder (kept afterwards) instead of a temporary one.
+        #[arg(long)]
+        work: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -247,6 +266,35 @@ fn main() -> ExitCode {
             }
         },
         Command::Grade { merge, args } => grade(merge, args),
+        Command::Dev {
+            command: DevCommand::Check { games, work },
+        } => {
+            for game in &games {
+                if boardkit::registry::find(game).is_none() {
+                    usage_error(format_args!(
+                        "unknown game {game:?}: the kit has {}",
+                        boardkit::registry::names()
+                    ));
+                }
+            }
+            match boardkit::check::run(&games, work.as_deref()) {
+                Ok(failures) if failures.is_empty() => {
+                    println!("every check passed");
+                    ExitCode::SUCCESS
+                }
+                Ok(failures) => {
+                    println!("{} check(s) failed:", failures.len());
+                    for failure in failures {
+                        println!("  {failure}");
+                    }
+                    ExitCode::from(1)
+                }
+                Err(e) => {
+                    eprintln!("boardkit: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Book {
             game: BookGame::Connect4(args),
         } => match book_connect4(args) {
@@ -464,6 +512,7 @@ fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
                 },
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
                 shard: args.shard,
+                build_dir: None,
             };
             grader::grade(game, &options)
         }

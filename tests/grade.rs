@@ -212,11 +212,14 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "[dependencies]",
         "[build-dependencies]\n\n[dependencies]",
     );
-    std::fs::write(
-        at("tampered").join("src/velha/cli.rs"),
-        "compile_error!(\"a kit file edited\");\n",
-    )
-    .unwrap();
+    // The kit's files outside the student's folder: the grader uses its own.
+    for kit_file in ["src/harness/velha.rs", "src/console.rs", "src/lib.rs"] {
+        std::fs::write(
+            at("tampered").join(kit_file),
+            "compile_error!(\"a kit file edited\");\n",
+        )
+        .unwrap();
+    }
     correct_crate(&at("compile_error"));
     patch(
         &at("compile_error"),

@@ -433,3 +433,49 @@ fn solve_mastermind_one_secret_prints_each_guess() {
         "AABB  1 black, 1 white\nAACD  3 black, 0 white\nABCD  4 black, 0 white\nfound in 3 guesses\n"
     );
 }
+
+/// Every position a 3 x 3 game can reach, still in progress.
+fn velha_positions() -> Vec<boardkit::velha::Board> {
+    use boardkit::velha::{Board, Status};
+    fn walk(board: Board, seen: &mut std::collections::HashSet<Board>, out: &mut Vec<Board>) {
+        if board.status() != Status::InProgress || !seen.insert(board) {
+            return;
+        }
+        out.push(board);
+        for pos in board.empty_cells() {
+            walk(board.with_move(pos), seen, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(Board::default(), &mut Default::default(), &mut out);
+    out
+}
+
+#[test]
+fn velha_hard_plays_a_best_move_and_medium_takes_every_win_whatever_the_seed() {
+    use boardkit::player::Strategy;
+    use boardkit::velha::Status;
+    use boardkit::velha::ai::{Computer, Difficulty, Searcher};
+    let positions = velha_positions();
+    assert_eq!(positions.len(), 4520);
+    let mut searcher = Searcher::new(3);
+    for seed in 0..3 {
+        let mut hard = Computer::new(Difficulty::Hard, seed);
+        let mut medium = Computer::new(Difficulty::Medium, seed);
+        for board in &positions {
+            let best = searcher.best_moves(board, None);
+            let played = hard.choose(board);
+            assert!(best.contains(&played), "hard played {played} on {board:?}");
+            let me = board.to_move();
+            let wins: Vec<_> = board
+                .empty_cells()
+                .into_iter()
+                .filter(|&p| board.with_move(p).status() == Status::Won(me))
+                .collect();
+            if !wins.is_empty() {
+                let played = medium.choose(board);
+                assert!(wins.contains(&played), "medium missed a win on {board:?}");
+            }
+        }
+    }
+}

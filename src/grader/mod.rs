@@ -45,6 +45,9 @@ pub struct Options {
     pub compile_timeout: Duration,
     /// `(k, n)`: grade the k-th of n slices (1-based).
     pub shard: Option<(usize, usize)>,
+    /// Where the class is built (default: `<out>/.work/build`); runs that
+    /// share it share their compiled dependencies.
+    pub build_dir: Option<PathBuf>,
 }
 
 /// Why grading could not run.
@@ -306,7 +309,11 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
                 .iter()
                 .filter_map(|(name, s)| s.as_ref().ok().map(|s| (name.clone(), s.root.clone())))
                 .collect();
-            compile::build_all(game, &rust, &scratch.join("build"), options.compile_timeout)
+            let build = options
+                .build_dir
+                .clone()
+                .unwrap_or_else(|| scratch.join("build"));
+            compile::build_all(game, &rust, &build, options.compile_timeout)
         }
     };
     // Cases run as `nobody` when the grader is root: the binaries must be

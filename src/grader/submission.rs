@@ -85,11 +85,11 @@ pub fn open(path: &Path, scratch: &Path) -> Result<Submission, SubmissionError> 
 }
 
 /// Goes down through folders that hold a single folder and nothing else,
-/// stopping where a `Cargo.toml` is.
+/// stopping where a `Cargo.toml` or a `src` folder is (a crate's root).
 fn content_root(dir: &Path) -> PathBuf {
     let mut root = dir.to_owned();
     for _ in 0..4 {
-        if root.join("Cargo.toml").is_file() {
+        if root.join("Cargo.toml").is_file() || root.join("src").is_dir() {
             break;
         }
         let entries: Vec<PathBuf> = std::fs::read_dir(&root)
