@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Grading a class of N correct Rust submissions (default 20): `boardkit grade`
-# against a plain loop of `cargo test` in N separate copies, each with its own
-# target folder as a naive grading script has. Outside CI: the loop takes long.
+# in its sandbox (bubblewrap), the same without it (--no-sandbox), each from
+# a cold build folder and again warm (the kit's dependencies already built),
+# then a plain loop of `cargo test` in N separate copies, each with its own
+# target folder as a naive grading script has. Outside CI: it takes minutes.
 #
-#   scripts/bench-grading.sh [N]
+#   scripts/bench-grading.sh [N] [--no-loop]
 set -euo pipefail
 n="${1:-20}"
 kit="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,11 +19,25 @@ for i in $(seq -w 1 "$n"); do
 done
 seconds() { date +%s.%N; }
 
-start=$(seconds)
-"$boardkit" grade velha "$work"/class/* --out "$work/grades" >/dev/null
-end=$(seconds)
-echo "boardkit grade, $n submissions: $(echo "$end - $start" | bc) s"
-tail -n +2 "$work/grades/grades.csv" | awk -F, '{print "level reached: " $NF}' | sort | uniq -c
+grade() { # label out [flags]
+  local label="$1" out="$2"
+  shift 2
+  local start end
+  start=$(seconds)
+  "$boardkit" grade velha "$work"/class/* --out "$out" "$@" >/dev/null 2>&1
+  end=$(seconds)
+  echo "boardkit grade, $n submissions, $label: $(echo "$end - $start" | bc) s"
+  tail -n +2 "$out/grades.csv" | awk -F, '{print "   level reached: " $NF}' | sort | uniq -c
+}
+for round in 1 2; do
+  grade "sandboxed, cold" "$work/sandboxed-$round"
+  rm -rf "$work/sandboxed-$round/students"
+  grade "sandboxed, warm" "$work/sandboxed-$round"
+  grade "--no-sandbox, cold" "$work/plain-$round" --no-sandbox
+  rm -rf "$work/plain-$round/students"
+  grade "--no-sandbox, warm" "$work/plain-$round" --no-sandbox
+done
+[ "${2:-}" = "--no-loop" ] && exit 0
 
 start=$(seconds)
 for dir in "$work"/class/*; do

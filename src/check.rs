@@ -430,6 +430,8 @@ fn grade(
         shard: None,
         // Every grading run of the check shares its compiled dependencies.
         build_dir: Some(build.to_owned()),
+        isolation: crate::grader::sandbox::Isolation::bubblewrap()
+            .unwrap_or(crate::grader::sandbox::Isolation::None),
     };
     let all = crate::grader::grade(game, &options)?;
     Ok(all

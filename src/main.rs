@@ -156,6 +156,10 @@ struct GradeArgs {
     /// Exit with status 1 when a submission does not reach this level.
     #[arg(long)]
     require: Option<boardkit::level::Level>,
+    /// Run student code without the sandbox (bubblewrap): only when it
+    /// cannot be installed, and never for code you do not trust.
+    #[arg(long)]
+    no_sandbox: bool,
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -513,6 +517,20 @@ fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
                 shard: args.shard,
                 build_dir: None,
+                isolation: if args.no_sandbox {
+                    eprintln!(
+                        "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
+                    );
+                    grader::sandbox::Isolation::None
+                } else {
+                    match grader::sandbox::Isolation::bubblewrap() {
+                        Ok(isolation) => isolation,
+                        Err(e) => {
+                            eprintln!("boardkit: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                },
             };
             grader::grade(game, &options)
         }
@@ -527,6 +545,14 @@ fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
                 }
                 _ => ExitCode::SUCCESS,
             }
+        }
+        Err(
+            e @ (grader::GradeError::Collision(..)
+            | grader::GradeError::NoSubmission(..)
+            | grader::GradeError::Sandbox(..)),
+        ) => {
+            eprintln!("boardkit: {e}");
+            ExitCode::from(2)
         }
         Err(e) => {
             eprintln!("boardkit: {e}");

@@ -1,22 +1,27 @@
-//! Building Rust submissions: one Cargo workspace for the whole class.
+//! Building Rust submissions, each in a sandbox of its own (SPEC 5.3).
 //!
-//! Each submission becomes a member made of the kit's own files of the
+//! Each submission becomes a crate made of the kit's own files of the
 //! starter (its manifest, shared modules, the game's harness) plus the
 //! student's folder `src/<game>/`, as the game's manifest declares it:
 //! nothing else of a submission is read, so an edited test, manifest or
-//! `build.rs` changes nothing. A member
-//! has two binaries, its game and a function driver. The workspace is built
-//! once with `--keep-going`: dependencies compile once for the class,
-//! members in parallel, and one that does not compile does not stop the
-//! others. The workspace stays in the output folder, so running again only
-//! recompiles what changed. The build has its own timeout.
+//! `build.rs` changes nothing. The crate has two binaries, its game and a
+//! function driver.
+//!
+//! A Rust build runs the student's code (macros, `const` evaluation,
+//! `include_str!`), so it runs in the sandbox like any case: offline, with
+//! the toolchain and the downloaded crates mounted read-only, its own
+//! target folder writable, its own timeout, and nothing left running after
+//! it. The kit's dependencies are built once per class ([`Class::prepare`],
+//! the kit's own code only), then each submission starts from hard links to
+//! them (read-only to the build) and compiles its own crate alone: one that
+//! does not compile, or never finishes, affects no other, and its name is
+//! never part of a manifest.
 
-use std::collections::HashMap;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
+use crate::grader::sandbox::{Ending, Job, Limits, Sandbox};
 use crate::registry::GameInfo;
 
 /// A submission's binaries.
@@ -24,6 +29,23 @@ use crate::registry::GameInfo;
 pub struct Built {
     pub game: PathBuf,
     pub driver: PathBuf,
+}
+
+/// Why a submission has no binaries.
+#[derive(Debug, Clone)]
+pub enum BuildError {
+    /// The compiler refused it (its first error), or it could not be prepared.
+    Failed(String),
+    /// The build did not finish in time: never cached as a result.
+    TimedOut(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Failed(m) | BuildError::TimedOut(m) => f.write_str(m),
+        }
+    }
 }
 
 const DRIVER: &str = r#"//! The kit's function driver: one request a line on stdin, one answer a
@@ -107,43 +129,376 @@ fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     Ok(files)
 }
 
-/// The member crate for `name`: the kit's own files of the starter and the
-/// student's folder, as the game's manifest declares them. Nothing else of
-/// a submission is read, so an edited test, manifest or `build.rs` changes
-/// nothing.
-fn write_member(game: &GameInfo, name: &str, root: &Path, member: &Path) -> Result<(), String> {
-    let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
-    let kit = crate::starter::kit_owned_files(game, &manifest).map_err(|e| e.to_string())?;
-    let students = student_files(&root.join(&manifest.files.solution))?;
-    if students.is_empty() {
-        return Err(format!(
-            "no {}/ folder in the submission",
-            manifest.files.solution
-        ));
+/// Inside the sandbox: the crate, its target, the toolchain, Cargo's home.
+const CRATE: &str = "/build/crate";
+const TARGET: &str = "/build/target";
+const RUST: &str = "/opt/rust";
+const CARGO_HOME: &str = "/opt/cargo";
+
+/// The toolchain the grader was built with: its sysroot and Cargo's
+/// registry of downloaded crates (host paths).
+#[derive(Debug, Clone)]
+struct Toolchain {
+    sysroot: PathBuf,
+    registry: PathBuf,
+}
+
+impl Toolchain {
+    fn find() -> Result<Toolchain, String> {
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let output = Command::new(&rustc)
+            .args(["--print", "sysroot"])
+            .output()
+            .map_err(|e| format!("cannot run {rustc}: {e}"))?;
+        let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        if !sysroot.join("bin/cargo").is_file() {
+            return Err(format!("no cargo in the toolchain {}", sysroot.display()));
+        }
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+            .ok_or("no CARGO_HOME and no HOME")?;
+        Ok(Toolchain {
+            sysroot,
+            registry: cargo_home.join("registry"),
+        })
     }
-    // A fresh member each time: no file of an earlier version survives.
-    let _ = std::fs::remove_dir_all(member.join("src"));
-    for (path, bytes) in &kit {
-        if path.starts_with("src/") {
-            write_if_changed(&member.join(path), bytes).map_err(|e| e.to_string())?;
+}
+
+/// A class's build folder: the kit's dependencies built once, then each
+/// submission's crate.
+pub struct Class<'a> {
+    game: &'a GameInfo,
+    dir: PathBuf,
+    toolchain: Toolchain,
+    /// The lock file of the class's crates: the kit's, for the crate's own
+    /// name, written once by `cargo fetch`.
+    lock: Vec<u8>,
+}
+
+/// How much a build may use.
+fn build_limits(timeout: Duration) -> Limits {
+    Limits {
+        timeout,
+        output_bytes: 16 << 20,
+        memory_bytes: 4 << 30,
+        cpu_seconds: timeout.as_secs().max(1) * 2,
+        processes: 256,
+        file_bytes: 1 << 30,
+    }
+}
+
+impl<'a> Class<'a> {
+    /// Prepares `dir` and builds the kit's dependencies there (the starter
+    /// with its stubs: the kit's code only): once, then reused.
+    pub fn prepare(
+        game: &'a GameInfo,
+        dir: &Path,
+        sandbox: &Sandbox,
+        timeout: Duration,
+    ) -> Result<Class<'a>, String> {
+        let mut class = Class {
+            game,
+            dir: dir.to_owned(),
+            toolchain: Toolchain::find()?,
+            lock: Vec::new(),
+        };
+        let deps = dir.join("deps");
+        let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
+        let stub: Vec<(String, Vec<u8>)> = crate::exercise::folder(&manifest.files.stub)
+            .into_iter()
+            .map(|(p, b)| (p.to_owned(), b.to_vec()))
+            .collect();
+        let target = deps.join("target");
+        let done = deps.join("built");
+        let lock = deps.join("crate/Cargo.lock");
+        if done.is_file() {
+            class.lock = std::fs::read(&lock).map_err(|e| e.to_string())?;
+        }
+        class.write_crate(&deps.join("crate"), &stub)?;
+        if !done.is_file() {
+            // Downloads, if any, happen here, outside the sandbox: the kit's
+            // own dependencies at the kit's locked versions (the lock file
+            // only loses what the crate does not use).
+            let fetch = Command::new(class.toolchain.sysroot.join("bin/cargo"))
+                .args(["fetch", "--manifest-path"])
+                .arg(deps.join("crate/Cargo.toml"))
+                .env("RUSTC", class.toolchain.sysroot.join("bin/rustc"))
+                .output()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            if !fetch.status.success() {
+                return Err(format!(
+                    "cannot fetch the kit's dependencies: {}",
+                    String::from_utf8_lossy(&fetch.stderr)
+                ));
+            }
+            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
+            // Once per class, before any submission: every core.
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let outcome = class.cargo(sandbox, &deps.join("crate"), &target, timeout, cores)?;
+            if outcome.ending != Ending::Exited(0) {
+                return Err(format!(
+                    "the kit's dependencies did not build: {}",
+                    String::from_utf8_lossy(&outcome.stderr)
+                ));
+            }
+            // The stubs' own artifacts go: every submission builds its crate
+            // (same package) anew, and must not find them as read-only links.
+            remove_own_artifacts(&target.join("debug")).map_err(|e| e.to_string())?;
+            std::fs::write(&done, b"").map_err(|e| e.to_string())?;
+        }
+        class.lock = std::fs::read(&lock).map_err(|e| e.to_string())?;
+        Ok(class)
+    }
+
+    /// Writes a crate of the kit's files and `students` (paths below the
+    /// student's folder) into `dir`, afresh.
+    fn write_crate(&self, dir: &Path, students: &[(String, Vec<u8>)]) -> Result<(), String> {
+        let manifest = crate::exercise::manifest(self.game.id).map_err(|e| e.to_string())?;
+        let kit =
+            crate::starter::kit_owned_files(self.game, &manifest).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(dir.join("src"));
+        for (path, bytes) in &kit {
+            let bytes = match path.as_str() {
+                "Cargo.lock" if !self.lock.is_empty() => &self.lock,
+                "Cargo.lock" => bytes,
+                _ if path.starts_with("src/") => bytes,
+                _ => continue,
+            };
+            write_if_changed(&dir.join(path), bytes).map_err(|e| e.to_string())?;
+        }
+        for (path, bytes) in students {
+            let target = dir.join(&manifest.files.solution).join(path);
+            write_if_changed(&target, bytes).map_err(|e| e.to_string())?;
+        }
+        write_if_changed(
+            &dir.join("src/bin/driver.rs"),
+            DRIVER.replace("GAME", self.game.id).as_bytes(),
+        )
+        .map_err(|e| e.to_string())?;
+        let cargo_toml = crate_manifest(&kit)?;
+        write_if_changed(&dir.join("Cargo.toml"), cargo_toml.as_bytes()).map_err(|e| e.to_string())
+    }
+
+    /// `cargo build` of the crate at `dir` into `target`, in the sandbox.
+    fn cargo(
+        &self,
+        sandbox: &Sandbox,
+        dir: &Path,
+        target: &Path,
+        timeout: Duration,
+        jobs: usize,
+    ) -> Result<crate::grader::sandbox::Outcome, String> {
+        let mut job = Job::new(
+            &format!("{RUST}/bin/cargo"),
+            &[
+                "build".into(),
+                "--frozen".into(),
+                "--bins".into(),
+                "--message-format=json-render-diagnostics".into(),
+                "--quiet".into(),
+            ],
+        );
+        job.cwd = Some(CRATE.into());
+        job.read_only = vec![
+            (dir.to_owned(), CRATE.into()),
+            (self.toolchain.sysroot.clone(), RUST.into()),
+            (
+                self.toolchain.registry.clone(),
+                format!("{CARGO_HOME}/registry"),
+            ),
+        ];
+        job.writable = vec![(target.to_owned(), TARGET.into())];
+        job.scratch = vec![CARGO_HOME.into()];
+        job.env = [
+            ("PATH", format!("{RUST}/bin:/usr/bin:/bin")),
+            ("CARGO_HOME", CARGO_HOME.into()),
+            ("CARGO_TARGET_DIR", TARGET.into()),
+            ("RUSTC", format!("{RUST}/bin/rustc")),
+            ("CARGO_INCREMENTAL", "0".into()),
+            ("CARGO_TERM_COLOR", "never".into()),
+            ("CARGO_BUILD_JOBS", jobs.to_string()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_owned(), v))
+        .collect();
+        sandbox
+            .run(&job, &build_limits(timeout))
+            .map_err(|e| format!("cannot run the build: {e}"))
+    }
+
+    /// Builds the submission `name` whose crate root is `root`.
+    pub fn build(
+        &self,
+        sandbox: &Sandbox,
+        name: &str,
+        root: &Path,
+        timeout: Duration,
+    ) -> Result<Built, BuildError> {
+        let failed = |e: String| BuildError::Failed(e);
+        let manifest =
+            crate::exercise::manifest(self.game.id).map_err(|e| failed(e.to_string()))?;
+        // The student's folder itself, not a link to somebody else's.
+        let mut folder = root.to_owned();
+        for part in Path::new(&manifest.files.solution).components() {
+            folder.push(part);
+            if std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(failed(format!(
+                    "{} is a link, not a folder of the submission",
+                    manifest.files.solution
+                )));
+            }
+        }
+        let students = student_files(&folder).map_err(failed)?;
+        if students.is_empty() {
+            return Err(failed(format!(
+                "no {}/ folder in the submission",
+                manifest.files.solution
+            )));
+        }
+        let crate_dir = self.dir.join("crates").join(name);
+        self.write_crate(&crate_dir, &students).map_err(failed)?;
+        // The kit's dependencies, as hard links: the build reads them, and
+        // adds its own files beside them.
+        let target = self.dir.join("targets").join(name);
+        let _ = std::fs::remove_dir_all(&target);
+        link_tree(&self.dir.join("deps/target"), &target)
+            .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
+        // Submissions build side by side, one job each.
+        let outcome = self
+            .cargo(sandbox, &crate_dir, &target, timeout, 1)
+            .map_err(failed)?;
+        match outcome.ending {
+            Ending::TimedOut => {
+                return Err(BuildError::TimedOut(format!(
+                    "compilation timed out after {} s",
+                    timeout.as_secs()
+                )));
+            }
+            Ending::OutputLimit => {
+                return Err(failed("the compiler printed more than 16 MiB".into()));
+            }
+            _ => {}
+        }
+        let (errors, executables) = read_messages(&String::from_utf8_lossy(&outcome.stdout));
+        let inside = |name: &str| {
+            executables
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, p)| p.strip_prefix(TARGET).ok())
+                .map(|rel| target.join(rel))
+        };
+        match (errors, inside("game"), inside("driver")) {
+            (None, Some(game), Some(driver)) if outcome.ending == Ending::Exited(0) => {
+                Ok(Built { game, driver })
+            }
+            (Some(error), _, _) => Err(failed(error)),
+            _ => Err(failed(format!(
+                "the crate did not build: {}",
+                String::from_utf8_lossy(&outcome.stderr)
+                    .lines()
+                    .take(20)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ))),
         }
     }
-    for (path, bytes) in &students {
-        let target = member.join(&manifest.files.solution).join(path);
-        write_if_changed(&target, bytes).map_err(|e| e.to_string())?;
+}
+
+/// The one package name of every submission's crate (never its student's name).
+const PACKAGE: &str = "submission";
+
+/// Removes what a build of the class's own crate left in `profile` (its
+/// fingerprints, library, binaries), keeping its dependencies'.
+fn remove_own_artifacts(profile: &Path) -> std::io::Result<()> {
+    let fingerprints = profile.join(".fingerprint");
+    for entry in std::fs::read_dir(&fingerprints)?.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(&format!("{PACKAGE}-"))
+        {
+            std::fs::remove_dir_all(entry.path())?;
+        }
     }
-    write_if_changed(
-        &member.join("src/bin/driver.rs"),
-        DRIVER.replace("GAME", game.id).as_bytes(),
-    )
-    .map_err(|e| e.to_string())?;
-    let manifest = member_manifest(name, &kit)?;
-    write_if_changed(&member.join("Cargo.toml"), manifest.as_bytes()).map_err(|e| e.to_string())?;
+    let own = |name: &str| {
+        ["libboardkit", "boardkit-", "game", "driver"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+    };
+    for folder in [profile.to_owned(), profile.join("deps")] {
+        for entry in std::fs::read_dir(&folder)?.flatten() {
+            if entry.file_type()?.is_file() && own(&entry.file_name().to_string_lossy()) {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+    }
     Ok(())
 }
 
-/// The member's manifest: the starter's dependencies, two binaries.
-fn member_manifest(name: &str, files: &[(String, Vec<u8>)]) -> Result<String, String> {
+/// The first compiler error, and every executable built (name, path).
+fn read_messages(stdout: &str) -> (Option<String>, Vec<(String, PathBuf)>) {
+    let mut error = None;
+    let mut executables = Vec::new();
+    for line in stdout.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        match message["reason"].as_str() {
+            Some("compiler-message")
+                if message["message"]["level"] == "error" && error.is_none() =>
+            {
+                let rendered: String = message["message"]["rendered"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .take(4000)
+                    .collect();
+                error = Some(rendered);
+            }
+            Some("compiler-artifact") => {
+                if let (Some(exe), Some(name)) = (
+                    message["executable"].as_str(),
+                    message["target"]["name"].as_str(),
+                ) {
+                    executables.push((name.to_owned(), PathBuf::from(exe)));
+                }
+            }
+            _ => {}
+        }
+    }
+    (error, executables)
+}
+
+/// Copies the folder tree `from` into `to`, its files as hard links, except
+/// the few Cargo rewrites in place (locks and its cache of rustc's answers),
+/// which are copied.
+fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        let name = entry.file_name();
+        if kind.is_dir() {
+            link_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            if name == ".cargo-lock" {
+                continue;
+            }
+            if name == ".rustc_info.json" {
+                std::fs::copy(entry.path(), &target)?;
+            } else {
+                std::fs::hard_link(entry.path(), &target)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The crate's manifest: the starter's dependencies, two binaries, one
+/// fixed package name whatever the submission is called.
+fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, String> {
     let starter = files
         .iter()
         .find(|(p, _)| p == "Cargo.toml")
@@ -151,191 +506,58 @@ fn member_manifest(name: &str, files: &[(String, Vec<u8>)]) -> Result<String, St
     let starter: toml::Table = String::from_utf8_lossy(&starter.1)
         .parse()
         .map_err(|e: toml::de::Error| e.to_string())?;
-    let mut package = toml::Table::new();
-    package.insert("name".into(), format!("sub-{name}").into());
-    package.insert("version".into(), "0.1.0".into());
-    package.insert("edition".into(), "2024".into());
-    package.insert("publish".into(), false.into());
-    let target = |bin: &str, path: &str| {
-        let mut t = toml::Table::new();
-        t.insert("name".into(), bin.into());
-        t.insert("path".into(), path.into());
-        toml::Value::Table(t)
-    };
-    let mut manifest = toml::Table::new();
-    manifest.insert("package".into(), package.into());
-    manifest.insert("lib".into(), target("boardkit", "src/lib.rs"));
-    manifest.insert(
-        "bin".into(),
-        toml::Value::Array(vec![
-            target(&format!("game-{name}"), "src/main.rs"),
-            target(&format!("driver-{name}"), "src/bin/driver.rs"),
-        ]),
-    );
-    manifest.insert(
-        "dependencies".into(),
-        starter
+    let manifest = SubmissionManifest {
+        package: Package {
+            name: PACKAGE,
+            version: "0.1.0",
+            edition: "2024",
+            publish: false,
+        },
+        lib: Target {
+            name: "boardkit",
+            path: "src/lib.rs",
+        },
+        bin: vec![
+            Target {
+                name: "game",
+                path: "src/main.rs",
+            },
+            Target {
+                name: "driver",
+                path: "src/bin/driver.rs",
+            },
+        ],
+        dependencies: starter
             .get("dependencies")
             .cloned()
             .unwrap_or(toml::Value::Table(Default::default())),
-    );
+        profile: toml::toml! { [dev] debug = false opt-level = 1 },
+    };
     toml::to_string(&manifest).map_err(|e| e.to_string())
 }
 
-/// Builds every submission `(name, root)` in the workspace at `dir`.
-/// Returns, per name, its binaries or the compiler's first error.
-pub fn build_all(
-    game: &GameInfo,
-    submissions: &[(String, PathBuf)],
-    dir: &Path,
-    timeout: Duration,
-) -> HashMap<String, Result<Built, String>> {
-    let mut results: HashMap<String, Result<Built, String>> = HashMap::new();
-    let mut members = Vec::new();
-    for (name, root) in submissions {
-        let member = dir.join("members").join(name);
-        match write_member(game, name, root, &member) {
-            Ok(()) => members.push(name.clone()),
-            Err(e) => {
-                results.insert(name.clone(), Err(format!("cannot prepare the crate: {e}")));
-            }
-        }
-    }
-    if members.is_empty() {
-        return results;
-    }
-    let member_list: Vec<String> = members.iter().map(|m| format!("\"members/{m}\"")).collect();
-    let workspace = format!(
-        "# Written by `boardkit grade`: one member per submission.\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n[profile.dev]\ndebug = false\nopt-level = 1\n",
-        member_list.join(", ")
-    );
-    let prepared = write_if_changed(&dir.join("Cargo.toml"), workspace.as_bytes()).and_then(|()| {
-        match crate::embedded::file("Cargo.lock") {
-            Some(lock) if !dir.join("Cargo.lock").exists() => {
-                std::fs::write(dir.join("Cargo.lock"), lock)
-            }
-            _ => Ok(()),
-        }
-    });
-    if let Err(e) = prepared {
-        for m in members {
-            results.insert(m, Err(format!("cannot write the workspace: {e}")));
-        }
-        return results;
-    }
-    let outcome = run_cargo(dir, timeout);
-    for name in members {
-        let package = format!("sub-{name}");
-        let result = match &outcome {
-            Err(e) => Err(e.clone()),
-            Ok(build) => {
-                let errors = build.errors.get(&package);
-                let game_bin = build.executables.get(&format!("game-{name}"));
-                let driver_bin = build.executables.get(&format!("driver-{name}"));
-                match (errors, game_bin, driver_bin) {
-                    (None, Some(g), Some(d)) => Ok(Built {
-                        game: g.clone(),
-                        driver: d.clone(),
-                    }),
-                    (Some(e), _, _) => Err(e.clone()),
-                    _ => Err("the crate did not build (no binary was produced)".to_owned()),
-                }
-            }
-        };
-        results.insert(name, result);
-    }
-    results
+/// A submission's generated manifest (trybuild's way: serde structs).
+#[derive(serde::Serialize)]
+struct SubmissionManifest {
+    package: Package,
+    lib: Target,
+    bin: Vec<Target>,
+    dependencies: toml::Value,
+    profile: toml::Table,
 }
 
-struct BuildOutput {
-    /// Package name -> its first compiler error, rendered.
-    errors: HashMap<String, String>,
-    /// Binary name -> executable.
-    executables: HashMap<String, PathBuf>,
+#[derive(serde::Serialize)]
+struct Package {
+    name: &'static str,
+    version: &'static str,
+    edition: &'static str,
+    publish: bool,
 }
 
-fn run_cargo(dir: &Path, timeout: Duration) -> Result<BuildOutput, String> {
-    let mut child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--workspace",
-            "--keep-going",
-            "--message-format=json",
-            "--quiet",
-        ])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .env_remove("RUSTFLAGS")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    let stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut errors: HashMap<String, String> = HashMap::new();
-        let mut executables = HashMap::new();
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            let Ok(message) = serde_json::from_str::<serde_json::Value>(&line) else {
-                continue;
-            };
-            let package = package_name(message["package_id"].as_str().unwrap_or(""));
-            match message["reason"].as_str() {
-                Some("compiler-message") if message["message"]["level"] == "error" => {
-                    let rendered: String = message["message"]["rendered"]
-                        .as_str()
-                        .unwrap_or("")
-                        .chars()
-                        .take(4000)
-                        .collect();
-                    errors.entry(package).or_insert(rendered);
-                }
-                Some("compiler-artifact") => {
-                    if let (Some(exe), Some(name)) = (
-                        message["executable"].as_str(),
-                        message["target"]["name"].as_str(),
-                    ) {
-                        executables.insert(name.to_owned(), PathBuf::from(exe));
-                    }
-                }
-                _ => {}
-            }
-        }
-        BuildOutput {
-            errors,
-            executables,
-        }
-    });
-    let started = Instant::now();
-    loop {
-        if child.try_wait().map_err(|e| e.to_string())?.is_some() {
-            break;
-        }
-        if started.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!(
-                "compilation timed out after {} s",
-                timeout.as_secs()
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    reader
-        .join()
-        .map_err(|_| "cannot read cargo's messages".to_owned())
-}
-
-/// The package name in a Cargo package id (`path+file:///x#sub-ana@0.1.0`,
-/// or the older `sub-ana 0.1.0 (path+file:///x)`).
-fn package_name(id: &str) -> String {
-    if let Some((_, rest)) = id.rsplit_once('#') {
-        return rest.split('@').next().unwrap_or(rest).to_owned();
-    }
-    id.split(' ').next().unwrap_or(id).to_owned()
+#[derive(serde::Serialize)]
+struct Target {
+    name: &'static str,
+    path: &'static str,
 }
 
 #[cfg(test)]
@@ -343,11 +565,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn package_ids_of_both_forms() {
+    fn compiler_messages_give_the_first_error_and_the_executables() {
+        let stdout = r#"{"reason":"compiler-message","message":{"level":"error","rendered":"error[E0308]: mismatched types"}}
+{"reason":"compiler-message","message":{"level":"error","rendered":"second"}}
+{"reason":"compiler-artifact","executable":"/build/target/debug/game","target":{"name":"game"}}
+not json"#;
+        let (error, executables) = read_messages(stdout);
+        assert_eq!(error.as_deref(), Some("error[E0308]: mismatched types"));
         assert_eq!(
-            package_name("path+file:///w/members/ana#sub-ana@0.1.0"),
-            "sub-ana"
+            executables,
+            vec![("game".to_owned(), PathBuf::from("/build/target/debug/game"))]
         );
-        assert_eq!(package_name("sub-bob 0.1.0 (path+file:///w)"), "sub-bob");
     }
 }

@@ -27,8 +27,9 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use self::cases::{Case, CaseKind, Expected};
+use self::compile::BuildError;
 use self::report::{Extra, Results, TestResult, Verdict};
-use self::sandbox::{Ending, Limits};
+use self::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
 use crate::level::Level;
 use crate::registry::GameInfo;
 
@@ -48,6 +49,8 @@ pub struct Options {
     /// Where the class is built (default: `<out>/.work/build`); runs that
     /// share it share their compiled dependencies.
     pub build_dir: Option<PathBuf>,
+    /// How student code is isolated: bubblewrap, or nothing (`--no-sandbox`).
+    pub isolation: Isolation,
 }
 
 /// Why grading could not run.
@@ -55,6 +58,14 @@ pub struct Options {
 pub enum GradeError {
     #[error("cannot write the reports in {0}: {1}")]
     Out(PathBuf, std::io::Error),
+    #[error("cannot prepare the sandbox: {0}")]
+    Sandbox(std::io::Error),
+    #[error("cannot build the kit's dependencies for the class: {0}")]
+    Class(String),
+    #[error("{0} would both be graded as {1:?}: rename one of them")]
+    Collision(String, String),
+    #[error("{0}")]
+    NoSubmission(String),
 }
 
 /// A submission that could not be opened is graded as not compiling, with
@@ -64,7 +75,12 @@ fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results
         .iter()
         .map(|c| test_result(c, verdict, message.to_owned()))
         .collect();
-    Results { score: 0.0, tests }
+    Results {
+        score: 0.0,
+        tests,
+        incomplete: false,
+        unsandboxed: false,
+    }
 }
 
 fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
@@ -73,7 +89,7 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
         // Hidden cases are reported without their inputs or outputs.
         format!("hidden case: {}", verdict.name())
     } else {
-        format!("{}\n{output}", case.description)
+        report::printable(&format!("{}\n{output}", case.description))
             .trim_end()
             .to_owned()
     };
@@ -185,12 +201,24 @@ enum Runner {
     Program { command: String, root: PathBuf },
 }
 
-fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> TestResult {
-    let outcome = match (&case.kind, runner) {
+/// Where a Rust submission's binary is, inside the sandbox.
+const PROGRAM: &str = "/program";
+
+fn run_case(
+    game: &GameInfo,
+    case: &Case,
+    runner: &Runner,
+    sandbox: &Sandbox,
+    limits: &Limits,
+) -> TestResult {
+    let job = match (&case.kind, runner) {
         (CaseKind::Program { args, stdin, .. }, Runner::Rust(built)) => {
             let mut words = vec!["play".to_owned(), game.id.to_owned()];
             words.extend(args.iter().cloned());
-            sandbox::run(&built.game, &words, stdin, None, limits)
+            let mut job = Job::new(PROGRAM, &words);
+            job.read_only = vec![(built.game.clone(), PROGRAM.into())];
+            job.stdin = stdin;
+            job
         }
         (CaseKind::Program { args, stdin, .. }, Runner::Program { command, root }) => {
             let mut words = vec![
@@ -199,12 +227,26 @@ fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> T
                 "program".to_owned(),
             ];
             words.extend(args.iter().cloned());
-            sandbox::run(Path::new("/bin/sh"), &words, stdin, Some(root), limits)
+            let mut job = Job::new("/bin/sh", &words);
+            job.copy_in = Some(root);
+            job.stdin = stdin;
+            job
         }
         (CaseKind::Functions { requests }, Runner::Rust(built)) => {
+            let mut job = Job::new(PROGRAM, &[]);
+            job.read_only = vec![(built.driver.clone(), PROGRAM.into())];
             let mut stdin = requests.join("\n").into_bytes();
             stdin.push(b'\n');
-            sandbox::run(&built.driver, &[], &stdin, None, limits)
+            return finish(
+                case,
+                sandbox.run(
+                    &Job {
+                        stdin: &stdin,
+                        ..job
+                    },
+                    limits,
+                ),
+            );
         }
         (CaseKind::Functions { .. }, Runner::Program { .. }) => {
             return test_result(
@@ -214,6 +256,10 @@ fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> T
             );
         }
     };
+    finish(case, sandbox.run(&job, limits))
+}
+
+fn finish(case: &Case, outcome: std::io::Result<sandbox::Outcome>) -> TestResult {
     match outcome {
         Ok(outcome) => {
             let (verdict, message) = judge(case, &outcome);
@@ -223,35 +269,32 @@ fn run_case(game: &GameInfo, case: &Case, runner: &Runner, limits: &Limits) -> T
     }
 }
 
-fn grade_one(game: &GameInfo, cases: &[Case], runner: &Runner, limits: &Limits) -> Results {
+fn grade_one(
+    game: &GameInfo,
+    cases: &[Case],
+    runner: &Runner,
+    sandbox: &Sandbox,
+    limits: &Limits,
+) -> Results {
     let tests: Vec<TestResult> = cases
         .iter()
-        .map(|case| run_case(game, case, runner, limits))
+        .map(|case| run_case(game, case, runner, sandbox, limits))
         .collect();
     Results {
         score: tests.iter().map(|t| t.score).sum(),
         tests,
+        incomplete: false,
+        unsandboxed: false,
     }
 }
 
-/// Copies a submission's binaries into `dir`, readable and runnable by all.
-fn reachable_copy(built: &compile::Built, dir: &Path) -> std::io::Result<compile::Built> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(dir)?;
-    if let Some(parent) = dir.parent() {
-        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))?;
-    }
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))?;
-    let copy = |from: &Path, name: &str| -> std::io::Result<PathBuf> {
-        let to = dir.join(name);
-        std::fs::copy(from, &to)?;
-        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755))?;
-        Ok(to)
-    };
-    Ok(compile::Built {
-        game: copy(&built.game, "game")?,
-        driver: copy(&built.driver, "driver")?,
-    })
+/// Whether `dir` holds the final results of a submission (a build that
+/// timed out is graded again).
+fn finished(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("results.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Results>(&text).ok())
+        .is_some_and(|r| !r.incomplete)
 }
 
 /// Which submissions belong to this shard: a deterministic slice of the
@@ -269,6 +312,21 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
     std::fs::create_dir_all(scratch.join("unpacked")).map_err(out_error)?;
     let cases = cases::cases(game, options.program.is_some());
 
+    for path in &options.submissions {
+        let empty = path.is_dir()
+            && std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none());
+        if !path.exists() || empty {
+            return Err(GradeError::NoSubmission(format!(
+                "{}: {}",
+                path.display(),
+                if empty {
+                    "an empty folder: nothing to grade"
+                } else {
+                    "no such file or folder"
+                }
+            )));
+        }
+    }
     // Open, name and order the submissions; keep this shard's unfinished ones.
     let mut opened: Vec<(String, Result<submission::Submission, String>)> = options
         .submissions
@@ -288,12 +346,32 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
         )
         .collect();
     opened.sort_by(|a, b| a.0.cmp(&b.0));
+    // Two submissions whose names sanitise alike would share a row.
+    for pair in opened.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            let path = |name: &str| {
+                options
+                    .submissions
+                    .iter()
+                    .filter(|p| {
+                        let raw = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                        raw.is_some_and(|r| {
+                            submission::safe_name(r.strip_suffix(".zip").unwrap_or(&r)) == name
+                        })
+                    })
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            };
+            return Err(GradeError::Collision(path(&pair[0].0), pair[0].0.clone()));
+        }
+    }
     let todo: Vec<(String, Result<submission::Submission, String>)> = opened
         .into_iter()
         .enumerate()
         .filter(|(i, _)| in_shard(*i, options.shard))
         .map(|(_, s)| s)
-        .filter(|(name, _)| !options.out.join(name).join("results.json").is_file())
+        .filter(|(name, _)| !finished(&report::student_dir(&options.out, name)))
         .collect();
 
     let progress = indicatif::ProgressBar::new(todo.len() as u64);
@@ -301,64 +379,67 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
         indicatif::ProgressStyle::with_template("{spinner} grading [{bar:30}] {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let built = match &options.program {
-        Some(_) => Default::default(),
+    let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
+        .map_err(GradeError::Sandbox)?;
+    let class = match &options.program {
+        Some(_) => None,
         None => {
-            progress.set_message("building the class");
-            let rust: Vec<(String, PathBuf)> = todo
-                .iter()
-                .filter_map(|(name, s)| s.as_ref().ok().map(|s| (name.clone(), s.root.clone())))
-                .collect();
+            progress.set_message("building the kit's dependencies");
             let build = options
                 .build_dir
                 .clone()
                 .unwrap_or_else(|| scratch.join("build"));
-            compile::build_all(game, &rust, &build, options.compile_timeout)
+            Some(
+                compile::Class::prepare(game, &build, &sandbox, options.compile_timeout)
+                    .map_err(GradeError::Class)?,
+            )
         }
     };
-    // Cases run as `nobody` when the grader is root: the binaries must be
-    // reachable whatever the permissions of the output folder's parents.
-    let binaries = tempfile::Builder::new()
-        .prefix("boardkit-bin-")
-        .tempdir()
-        .map_err(out_error)?;
-    let built: std::collections::HashMap<String, Result<compile::Built, String>> = built
-        .into_iter()
-        .map(|(name, result)| {
-            let result = result.and_then(|b| {
-                reachable_copy(&b, &binaries.path().join(&name)).map_err(|e| e.to_string())
-            });
-            (name, result)
-        })
-        .collect();
-    progress.set_message("running the cases");
+    progress.set_message("building and running");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()
         .expect("a thread pool");
     pool.install(|| {
         todo.par_iter().for_each(|(name, opened)| {
-            let results = match (opened, &options.program) {
-                (Err(e), _) => failed_everywhere(&cases, Verdict::CompileError, e),
-                (Ok(s), Some(command)) => grade_one(
+            let results = match (opened, &options.program, &class) {
+                (Err(e), _, _) => failed_everywhere(&cases, Verdict::CompileError, e),
+                (Ok(s), Some(command), _) => grade_one(
                     game,
                     &cases,
                     &Runner::Program {
                         command: command.clone(),
                         root: s.root.clone(),
                     },
+                    &sandbox,
                     &options.limits,
                 ),
-                (Ok(_), None) => match built.get(name) {
-                    Some(Ok(b)) => {
-                        grade_one(game, &cases, &Runner::Rust(b.clone()), &options.limits)
+                (Ok(s), None, Some(class)) => {
+                    match class.build(&sandbox, name, &s.root, options.compile_timeout) {
+                        Ok(built) => grade_one(
+                            game,
+                            &cases,
+                            &Runner::Rust(built),
+                            &sandbox,
+                            &options.limits,
+                        ),
+                        Err(BuildError::Failed(e)) => {
+                            failed_everywhere(&cases, Verdict::CompileError, &e)
+                        }
+                        Err(BuildError::TimedOut(e)) => Results {
+                            incomplete: true,
+                            ..failed_everywhere(&cases, Verdict::CompileError, &e)
+                        },
                     }
-                    Some(Err(e)) => failed_everywhere(&cases, Verdict::CompileError, e),
-                    None => failed_everywhere(&cases, Verdict::CompileError, "not built"),
-                },
+                }
+                (Ok(_), None, None) => unreachable!("a class is prepared for Rust submissions"),
+            };
+            let results = Results {
+                unsandboxed: options.isolation == Isolation::None,
+                ..results
             };
             // Each finished submission is saved at once: a stopped run keeps it.
-            let dir = options.out.join(name);
+            let dir = report::student_dir(&options.out, name);
             let saved = std::fs::create_dir_all(&dir).and_then(|()| {
                 let json = serde_json::to_string_pretty(&results).map_err(std::io::Error::other)?;
                 let temp = dir.join("results.json.tmp");
@@ -383,7 +464,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BTreeMap<String, Results>
     std::fs::create_dir_all(out).map_err(out_error)?;
     for shard in shards {
         for (name, results) in report::read_results(shard).map_err(out_error)? {
-            let dir = out.join(&name);
+            let dir = report::student_dir(out, &name);
             std::fs::create_dir_all(&dir).map_err(out_error)?;
             let json = serde_json::to_string_pretty(&results)
                 .map_err(|e| out_error(std::io::Error::other(e)))?;

@@ -64,6 +64,12 @@ pub struct TestResult {
 pub struct Results {
     pub score: f64,
     pub tests: Vec<TestResult>,
+    /// Not final (a build that timed out): graded again by the next run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
+    /// Graded with `--no-sandbox`: without isolation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unsandboxed: bool,
 }
 
 impl Results {
@@ -97,13 +103,23 @@ impl Results {
     }
 }
 
-/// Reads every `<dir>/<name>/results.json`.
+/// The folder of an output folder that holds one folder per submission, so
+/// that no submission's name can be a report's.
+pub const STUDENTS: &str = "students";
+
+/// The folder of submission `name`'s results in the output folder `out`.
+pub fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
+    out.join(STUDENTS).join(name)
+}
+
+/// Reads every `<dir>/students/<name>/results.json`.
 pub fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Results>> {
     let mut all = BTreeMap::new();
+    let dir = dir.join(STUDENTS);
     if !dir.is_dir() {
         return Ok(all);
     }
-    for entry in std::fs::read_dir(dir)? {
+    for entry in std::fs::read_dir(&dir)? {
         let entry = entry?;
         let path = entry.path().join("results.json");
         if path.is_file() {
@@ -170,12 +186,34 @@ pub fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     out
 }
 
+/// A CSV cell no spreadsheet runs as a formula (OWASP's rule: a cell that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
+/// leading `'`), quoted when it holds a separator, a quote or a line break.
 fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
     } else {
         text.to_owned()
+    };
+    if text.contains([',', '"', '\n', '\r', ';']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
     }
+}
+
+/// Text a program printed, made safe for every report: control characters
+/// other than line breaks and tabs (ESC, NUL, ...) shown as `\u{..}`.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
@@ -189,7 +227,7 @@ pub fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
             } else {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 s.set_type(t.extra_data.verdict.name());
-                s.set_description(t.output.as_str());
+                s.set_description(printable(&t.output));
                 s
             };
             suite.add_test_case(TestCase::new(t.name.as_str(), status));
@@ -200,7 +238,8 @@ pub fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
+    printable(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
@@ -213,8 +252,15 @@ pub fn report_html(all: &BTreeMap<String, Results>) -> String {
          body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}\
          td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}.passed{color:#1a7f37}.failed{color:#cf222e}\
          pre{background:#f6f8fa;padding:.6em;overflow:auto;max-height:24em}details{margin:.2em 0}\n</style></head><body>\n\
-         <h1>Grades</h1>\n<table><tr><th>submission</th>",
+         <h1>Grades</h1>\n",
     );
+    if all.values().any(|r| r.unsandboxed) {
+        out.push_str(
+            "<p class=\"failed\"><strong>Graded with --no-sandbox:</strong> student code ran without isolation. \
+             It could read and change anything the grader's user can, these reports included.</p>\n",
+        );
+    }
+    out.push_str("<table><tr><th>submission</th>");
     for level in &levels {
         out.push_str(&format!("<th>{level}</th>"));
     }
@@ -294,4 +340,26 @@ pub fn table(all: &BTreeMap<String, Results>) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_never_run_as_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("-2"), "'-2");
+        assert_eq!(csv_field("ana"), "ana");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        assert_eq!(printable("a\u{1b}[2Jb\0c\nd\te"), "a\\u{1b}[2Jb\\u{0}c\nd\te");
+        let html = escape("<script>\u{1b}</script>");
+        assert!(!html.contains('<') && !html.contains('\u{1b}'), "{html}");
+    }
 }

@@ -38,17 +38,21 @@ pub enum SubmissionError {
 
 /// A name safe to use as a folder and in reports: letters, digits, `-`, `_`, `.`.
 pub fn safe_name(raw: &str) -> String {
+    // Letters and digits of any script stay (Lúcia and Lécia are two
+    // students); anything else that could mean something to a shell, a
+    // path or a spreadsheet becomes `_`.
     let name: String = raw
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+            if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' {
                 c
             } else {
                 '_'
             }
         })
+        .take(100)
         .collect();
-    let name = name.trim_start_matches('.').to_owned();
+    let name = name.trim_start_matches(['.', '-']).to_owned();
     if name.is_empty() {
         "submission".to_owned()
     } else {
@@ -202,7 +206,11 @@ mod tests {
 
     #[test]
     fn names_are_made_safe() {
-        assert_eq!(safe_name("../Ana Lú"), "_Ana_L_");
+        assert_eq!(safe_name("../Ana Lú"), "_Ana_Lú");
         assert_eq!(safe_name("bob-2"), "bob-2");
+        assert_ne!(safe_name("Lúcia"), safe_name("Lécia"));
+        assert_eq!(safe_name("=cmd|' /C calc'!A0"), "_cmd____C_calc__A0");
+        assert_eq!(safe_name("-rf"), "rf");
+        assert_eq!(safe_name("a\u{1b}[31mb\0"), "a__31mb_");
     }
 }
