@@ -430,6 +430,7 @@ fn grade(
         shard: None,
         // Every grading run of the check shares its compiled dependencies.
         build_dir: Some(build.to_owned()),
+        fresh: false,
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };

@@ -160,6 +160,10 @@ struct GradeArgs {
     /// cannot be installed, and never for code you do not trust.
     #[arg(long)]
     no_sandbox: bool,
+    /// Grade every submission again (by default, a submission whose files,
+    /// options and kit are unchanged keeps its results).
+    #[arg(long)]
+    fresh: bool,
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -517,6 +521,7 @@ fn grade(merge: Option<GradeCommand>, args: GradeArgs) -> ExitCode {
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
                 shard: args.shard,
                 build_dir: None,
+                fresh: args.fresh,
                 isolation: if args.no_sandbox {
                     eprintln!(
                         "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"

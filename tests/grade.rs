@@ -481,3 +481,60 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         .unwrap();
     assert_eq!(before, after);
 }
+
+#[test]
+fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for name in ["ana", "bia"] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+    }
+    let python = |name: &str| kit("tests/grading/python").join(name).join("programa.py");
+    std::fs::copy(python("python_ok"), class.join("ana/programa.py")).unwrap();
+    std::fs::copy(python("python_no_diagonal"), class.join("bia/programa.py")).unwrap();
+    let out = dir.path().join("out");
+    let grade = |extra: &[&str]| {
+        let run = grade_command()
+            .arg("velha")
+            .args([class.join("ana"), class.join("bia")])
+            .args(["--program", "python3 programa.py", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        grades(&out)
+    };
+    let modified = |name: &str| {
+        std::fs::metadata(out.join("students").join(name).join("results.json"))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let first = grade(&[]);
+    assert_eq!(first["bia"]["level"], "none");
+    let (ana, bia) = (modified("ana"), modified("bia"));
+    // Bia fixes her program; Ana changes nothing.
+    std::fs::copy(python("python_ok"), class.join("bia/programa.py")).unwrap();
+    let second = grade(&[]);
+    assert_eq!(second["bia"]["level"], "advanced");
+    assert_eq!(modified("ana"), ana, "an unchanged submission is reused");
+    assert_ne!(modified("bia"), bia);
+    let _ = grade(&["--fresh"]);
+    assert_ne!(modified("ana"), ana, "--fresh grades everyone again");
+    // A mistyped path is the instructor's error, not a student with 0 points.
+    let typo = grade_command()
+        .arg("velha")
+        .arg(class.join("ana"))
+        .arg(class.join("bai"))
+        .args(["--program", "python3 programa.py", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
+}

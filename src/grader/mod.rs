@@ -51,6 +51,8 @@ pub struct Options {
     pub build_dir: Option<PathBuf>,
     /// How student code is isolated: bubblewrap, or nothing (`--no-sandbox`).
     pub isolation: Isolation,
+    /// Grade every submission again, even those whose results are current.
+    pub fresh: bool,
 }
 
 /// Why grading could not run.
@@ -80,6 +82,7 @@ fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results
         tests,
         incomplete: false,
         unsandboxed: false,
+        fingerprint: String::new(),
     }
 }
 
@@ -285,16 +288,71 @@ fn grade_one(
         tests,
         incomplete: false,
         unsandboxed: false,
+        fingerprint: String::new(),
     }
 }
 
-/// Whether `dir` holds the final results of a submission (a build that
-/// timed out is graded again).
-fn finished(dir: &Path) -> bool {
+/// Whether `dir` holds the final results of exactly this submission (the
+/// same fingerprint; a build that timed out is graded again).
+fn finished(dir: &Path, fingerprint: &str) -> bool {
     std::fs::read_to_string(dir.join("results.json"))
         .ok()
         .and_then(|text| serde_json::from_str::<Results>(&text).ok())
-        .is_some_and(|r| !r.incomplete)
+        .is_some_and(|r| !r.incomplete && r.fingerprint == fingerprint)
+}
+
+/// A fingerprint of what grading a submission depends on: the kit (every
+/// embedded file: cases, reference, harness), the game, the options that
+/// change a verdict, and the submission's files (for a Rust crate, its
+/// student's folder alone, which is all the grader reads of it).
+fn fingerprint(game: &GameInfo, options: &Options, content: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for (path, bytes) in crate::embedded::under("") {
+        hash.update(path.as_bytes());
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    }
+    let limits = &options.limits;
+    hash.update(
+        format!(
+            "{}|{:?}|{:?}|{}|{}|{}|{}|{}",
+            game.id,
+            options.program,
+            limits.timeout,
+            limits.output_bytes,
+            limits.memory_bytes,
+            limits.cpu_seconds,
+            limits.processes,
+            limits.file_bytes
+        )
+        .as_bytes(),
+    );
+    let mut files = Vec::new();
+    let mut stack = vec![content.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => files.push(entry.path()),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    for file in files {
+        hash.update(
+            file.strip_prefix(content)
+                .unwrap_or(&file)
+                .as_os_str()
+                .as_encoded_bytes(),
+        );
+        hash.update(std::fs::read(&file).unwrap_or_default());
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Which submissions belong to this shard: a deterministic slice of the
@@ -366,12 +424,23 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
             return Err(GradeError::Collision(path(&pair[0].0), pair[0].0.clone()));
         }
     }
-    let todo: Vec<(String, Result<submission::Submission, String>)> = opened
+    let todo: Vec<(String, Result<submission::Submission, String>, String)> = opened
         .into_iter()
         .enumerate()
         .filter(|(i, _)| in_shard(*i, options.shard))
         .map(|(_, s)| s)
-        .filter(|(name, _)| !finished(&report::student_dir(&options.out, name)))
+        .map(|(name, opened)| {
+            let content = match (&opened, &options.program) {
+                (Ok(s), None) => s.root.join(format!("src/{}", game.id)),
+                (Ok(s), Some(_)) => s.root.clone(),
+                (Err(_), _) => PathBuf::new(),
+            };
+            let print = fingerprint(game, options, &content);
+            (name, opened, print)
+        })
+        .filter(|(name, _, print)| {
+            options.fresh || !finished(&report::student_dir(&options.out, name), print)
+        })
         .collect();
 
     let progress = indicatif::ProgressBar::new(todo.len() as u64);
@@ -401,7 +470,7 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
         .build()
         .expect("a thread pool");
     pool.install(|| {
-        todo.par_iter().for_each(|(name, opened)| {
+        todo.par_iter().for_each(|(name, opened, print)| {
             let results = match (opened, &options.program, &class) {
                 (Err(e), _, _) => failed_everywhere(&cases, Verdict::CompileError, e),
                 (Ok(s), Some(command), _) => grade_one(
@@ -436,6 +505,7 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
             };
             let results = Results {
                 unsandboxed: options.isolation == Isolation::None,
+                fingerprint: print.clone(),
                 ..results
             };
             // Each finished submission is saved at once: a stopped run keeps it.

@@ -70,6 +70,10 @@ pub struct Results {
     /// Graded with `--no-sandbox`: without isolation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unsandboxed: bool,
+    /// What was graded: the student's files, the kit and the options, hashed.
+    /// A run reuses these results only while it is the same.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fingerprint: String,
 }
 
 impl Results {
@@ -358,7 +362,10 @@ mod tests {
 
     #[test]
     fn control_characters_are_shown_not_sent() {
-        assert_eq!(printable("a\u{1b}[2Jb\0c\nd\te"), "a\\u{1b}[2Jb\\u{0}c\nd\te");
+        assert_eq!(
+            printable("a\u{1b}[2Jb\0c\nd\te"),
+            "a\\u{1b}[2Jb\\u{0}c\nd\te"
+        );
         let html = escape("<script>\u{1b}</script>");
         assert!(!html.contains('<') && !html.contains('\u{1b}'), "{html}");
     }

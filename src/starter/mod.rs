@@ -30,6 +30,7 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "libc",
     "serde_json",
     "anyhow",
+    "sha2",
 ];
 
 /// Why a starter could not be written.
