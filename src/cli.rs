@@ -44,6 +44,21 @@ pub fn parse_play_args<A: clap::Args + clap::FromArgMatches>(
     A::from_arg_matches(&matches).map_err(|e| PlayError::Usage(e.to_string()))
 }
 
+/// The signature of a game's `play`: its options, input, output, colours.
+pub type Play<A> = fn(&A, &mut dyn BufRead, &mut dyn Write, bool) -> Result<(), PlayError>;
+
+/// Plays `game` from the words after `play <game>`, parsed into its options.
+pub fn play_from_words<A: clap::Args + clap::FromArgMatches>(
+    game: &'static str,
+    play: Play<A>,
+    words: &[String],
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    color: bool,
+) -> Result<(), PlayError> {
+    play(&parse_play_args::<A>(game, words)?, input, output, color)
+}
+
 /// Whether stdout takes colours: a terminal, and NO_COLOR unset (anstream's rules).
 pub fn stdout_takes_colors() -> bool {
     anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never

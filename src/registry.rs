@@ -62,7 +62,16 @@ pub const GAMES: &[GameInfo] = &[
         id: "velha",
         title: "Jogo da velha",
         levels: crate::harness::velha::LEVELS,
-        play: crate::play::velha::play_with,
+        play: |words, input, output, color| {
+            crate::cli::play_from_words(
+                "velha",
+                crate::play::velha::play,
+                words,
+                input,
+                output,
+                color,
+            )
+        },
         answer: crate::harness::velha::answer,
         accepted: crate::grader::games::velha::accepted,
         function_cases: crate::grader::games::velha::cases,
@@ -71,7 +80,16 @@ pub const GAMES: &[GameInfo] = &[
         id: "connect4",
         title: "Connect four",
         levels: crate::harness::connect4::LEVELS,
-        play: crate::play::connect4::play_with,
+        play: |words, input, output, color| {
+            crate::cli::play_from_words(
+                "connect4",
+                crate::play::connect4::play,
+                words,
+                input,
+                output,
+                color,
+            )
+        },
         answer: crate::harness::connect4::answer,
         accepted: crate::grader::games::connect4::accepted,
         function_cases: crate::grader::games::connect4::cases,
@@ -80,7 +98,16 @@ pub const GAMES: &[GameInfo] = &[
         id: "mastermind",
         title: "Mastermind",
         levels: crate::harness::mastermind::LEVELS,
-        play: crate::play::mastermind::play_with,
+        play: |words, input, output, color| {
+            crate::cli::play_from_words(
+                "mastermind",
+                crate::play::mastermind::play,
+                words,
+                input,
+                output,
+                color,
+            )
+        },
         answer: crate::harness::mastermind::answer,
         accepted: crate::grader::games::mastermind::accepted,
         function_cases: crate::grader::games::mastermind::cases,

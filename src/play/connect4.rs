@@ -45,14 +45,3 @@ pub fn play(
     )
     .map_err(PlayError::from_io)
 }
-
-/// Plays one game from command-line words (those after `play connect4`).
-pub fn play_with(
-    words: &[String],
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    color: bool,
-) -> Result<(), PlayError> {
-    let args = crate::cli::parse_play_args::<PlayArgs>("connect4", words)?;
-    play(&args, input, output, color)
-}

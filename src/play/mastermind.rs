@@ -35,14 +35,3 @@ pub fn play(
     )?;
     Ok(())
 }
-
-/// Plays one game from command-line words (those after `play mastermind`).
-pub fn play_with(
-    words: &[String],
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    color: bool,
-) -> Result<(), PlayError> {
-    let args = crate::cli::parse_play_args::<PlayArgs>("mastermind", words)?;
-    play(&args, input, output, color)
-}

@@ -64,14 +64,3 @@ pub fn play(
     run(board, &mut players, &mut Console::new(input, output))?;
     Ok(())
 }
-
-/// Plays one game from command-line words (those after `play velha`).
-pub fn play_with(
-    words: &[String],
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    color: bool,
-) -> Result<(), PlayError> {
-    let args = crate::cli::parse_play_args::<PlayArgs>("velha", words)?;
-    play(&args, input, output, color)
-}
