@@ -5,7 +5,7 @@
 # then a plain loop of `cargo test` in N separate copies, each with its own
 # target folder as a naive grading script has. Outside CI: it takes minutes.
 #
-#   scripts/bench-grading.sh [N] [--no-loop]
+#   [ROUNDS=2] scripts/bench-grading.sh [N] [--no-loop]
 set -euo pipefail
 n="${1:-20}"
 kit="$(cd "$(dirname "$0")/.." && pwd)"
@@ -29,7 +29,7 @@ grade() { # label out [flags]
   echo "boardkit grade, $n submissions, $label: $(echo "$end - $start" | bc) s"
   tail -n +2 "$out/grades.csv" | awk -F, '{print "   level reached: " $NF}' | sort | uniq -c
 }
-for round in 1 2; do
+for round in $(seq 1 "${ROUNDS:-1}"); do
   grade "sandboxed, cold" "$work/sandboxed-$round"
   rm -rf "$work/sandboxed-$round/students"
   grade "sandboxed, warm" "$work/sandboxed-$round"
