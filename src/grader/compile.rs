@@ -176,6 +176,9 @@ pub struct Class<'a> {
     lock: Vec<u8>,
 }
 
+/// How long the kit's own dependencies may take to build, once per class.
+const DEPENDENCIES_TIMEOUT: Duration = Duration::from_secs(1800);
+
 /// How much a build may use.
 fn build_limits(timeout: Duration) -> Limits {
     Limits {
@@ -233,14 +236,27 @@ impl<'a> Class<'a> {
                 ));
             }
             std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
-            // Once per class, before any submission: every core.
+            // Once per class, before any submission: every core, and the
+            // time the kit's own code needs (the submissions' timeout is
+            // for theirs).
             let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-            let outcome = class.cargo(sandbox, &deps.join("crate"), &target, timeout, cores)?;
-            if outcome.ending != Ending::Exited(0) {
-                return Err(format!(
-                    "the kit's dependencies did not build: {}",
-                    String::from_utf8_lossy(&outcome.stderr)
-                ));
+            let deps_timeout = timeout.max(DEPENDENCIES_TIMEOUT);
+            let outcome =
+                class.cargo(sandbox, &deps.join("crate"), &target, deps_timeout, cores)?;
+            match outcome.ending {
+                Ending::Exited(0) => {}
+                Ending::TimedOut => {
+                    return Err(format!(
+                        "the kit's dependencies did not build within {} s",
+                        deps_timeout.as_secs()
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "the kit's dependencies did not build: {}",
+                        String::from_utf8_lossy(&outcome.stderr)
+                    ));
+                }
             }
             // The stubs' own artifacts go: every submission builds its crate
             // (same package) anew, and must not find them as read-only links.
