@@ -11,8 +11,11 @@ n="${1:-20}"
 kit="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cargo build --release --quiet --manifest-path "$kit/Cargo.toml"
-boardkit="${CARGO_TARGET_DIR:-$kit/target}/release/boardkit"
+# BOARDKIT=path uses that binary instead of a release build.
+if [ -z "${BOARDKIT:-}" ]; then
+  cargo build --release --quiet --manifest-path "$kit/Cargo.toml"
+fi
+boardkit="${BOARDKIT:-${CARGO_TARGET_DIR:-$kit/target}/release/boardkit}"
 for i in $(seq -w 1 "$n"); do
   "$boardkit" starter velha "$work/class/student$i" >/dev/null
   cp "$kit"/src/velha/*.rs "$work/class/student$i/src/velha/"

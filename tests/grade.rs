@@ -538,3 +538,33 @@ fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
 }
+
+#[test]
+fn without_the_sandbox_the_same_class_grades_alike_and_the_report_says_so() {
+    let class = tempfile::tempdir().unwrap();
+    correct_crate(&class.path().join("correct"));
+    let stub = class.path().join("stub");
+    let made = boardkit()
+        .args(["starter", "velha"])
+        .arg(&stub)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let out = class.path().join("out");
+    let run = boardkit()
+        .args(["grade", "--no-sandbox", "velha"])
+        .arg(class.path().join("correct"))
+        .arg(&stub)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{table}");
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--no-sandbox"));
+    let grades = grades(&out);
+    assert_eq!(grades["correct"]["level"], "expert", "{table}");
+    assert_eq!(grades["stub"]["level"], "none", "{table}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Graded with --no-sandbox"));
+}

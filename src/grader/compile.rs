@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::grader::sandbox::{Ending, Job, Limits, Sandbox};
+use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
 use crate::registry::GameInfo;
 
 /// A submission's binaries.
@@ -319,16 +319,31 @@ impl<'a> Class<'a> {
         job.read_only = vec![
             (dir.to_owned(), CRATE.into()),
             (self.toolchain.sysroot.clone(), RUST.into()),
-            (
-                self.toolchain.registry.clone(),
-                format!("{CARGO_HOME}/registry"),
-            ),
         ];
         job.writable = vec![(target.to_owned(), TARGET.into())];
-        job.scratch = vec![CARGO_HOME.into()];
+        // Cargo's home: in the sandbox, a scratch folder with the downloaded
+        // crates mounted read-only at a fixed path; without it, the grader's
+        // own (the same path every build, so dependencies are reused).
+        let cargo_home = match sandbox.isolation() {
+            Isolation::None => self
+                .toolchain
+                .registry
+                .parent()
+                .unwrap_or(Path::new("/"))
+                .display()
+                .to_string(),
+            Isolation::Bubblewrap(_) => {
+                job.read_only.push((
+                    self.toolchain.registry.clone(),
+                    format!("{CARGO_HOME}/registry"),
+                ));
+                job.scratch = vec![CARGO_HOME.into()];
+                CARGO_HOME.into()
+            }
+        };
         job.env = [
             ("PATH", format!("{RUST}/bin:/usr/bin:/bin")),
-            ("CARGO_HOME", CARGO_HOME.into()),
+            ("CARGO_HOME", cargo_home),
             ("CARGO_TARGET_DIR", TARGET.into()),
             ("RUSTC", format!("{RUST}/bin/rustc")),
             ("CARGO_INCREMENTAL", "0".into()),
@@ -397,12 +412,17 @@ impl<'a> Class<'a> {
             _ => {}
         }
         let (errors, executables) = read_messages(&String::from_utf8_lossy(&outcome.stdout));
+        // A path inside the sandbox, or already the host's (--no-sandbox).
         let inside = |name: &str| {
             executables
                 .iter()
                 .find(|(n, _)| n == name)
-                .and_then(|(_, p)| p.strip_prefix(TARGET).ok())
-                .map(|rel| target.join(rel))
+                .and_then(|(_, p)| {
+                    p.strip_prefix(TARGET)
+                        .map(|rel| target.join(rel))
+                        .ok()
+                        .or_else(|| p.starts_with(&target).then(|| p.clone()))
+                })
         };
         match (errors, inside("game"), inside("driver")) {
             (None, Some(game), Some(driver)) if outcome.ending == Ending::Exited(0) => {

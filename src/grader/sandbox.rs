@@ -498,8 +498,12 @@ fn direct_command(job: &Job<'_>, folder: &Path) -> std::io::Result<Command> {
         if host.is_file() {
             let name = Path::new(inside).file_name().unwrap_or_default();
             let copy = folder.join(name);
-            std::fs::copy(host, &copy)?;
-            set_mode(&copy, 0o755)?;
+            // A link, never opened for writing: a copy being written while
+            // another thread forks makes its exec fail ("text file busy").
+            if std::fs::hard_link(host, &copy).is_err() {
+                std::fs::copy(host, &copy)?;
+                set_mode(&copy, 0o755)?;
+            }
             table.push((inside.clone(), copy));
         } else if let Some((below, rest)) = table.iter().find_map(|(prefix, path)| {
             let rest = inside.strip_prefix(prefix.as_str())?.strip_prefix('/')?;
@@ -553,7 +557,18 @@ fn supervise(mut command: Command, stdin: &[u8], limits: &Limits) -> std::io::Re
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let started = Instant::now();
-    let mut child = command.spawn()?;
+    // A program file another thread still holds open for writing (between
+    // its fork and exec) cannot be run yet: wait a moment and try again.
+    let mut attempts = 0;
+    let mut child = loop {
+        match command.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempts < 50 => {
+                attempts += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => break other?,
+        }
+    };
     let pid = child.id() as libc::pid_t;
     let overflow = Arc::new(AtomicBool::new(false));
     let out = capped_reader(
