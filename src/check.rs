@@ -139,14 +139,7 @@ impl Starter<'_> {
         if folder.exists() {
             std::fs::remove_dir_all(&folder).map_err(io_error(&folder))?;
         }
-        for (path, bytes) in files {
-            let target = folder.join(path);
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-            }
-            std::fs::write(&target, bytes).map_err(io_error(&target))?;
-        }
-        Ok(())
+        write_below(&folder, files)
     }
 
     fn example(&self) -> Vec<(&'static str, &'static [u8])> {
@@ -321,12 +314,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     }
     let crate_at = |name: &str, files: Vec<(&str, &[u8])>| -> Result<PathBuf, CheckError> {
         let root = class.join("crates").join(name);
-        for (path, bytes) in files {
-            let target = root.join(&starter.manifest.files.solution).join(path);
-            std::fs::create_dir_all(target.parent().expect("a parent"))
-                .map_err(io_error(&target))?;
-            std::fs::write(&target, bytes).map_err(io_error(&target))?;
-        }
+        write_below(&root.join(&starter.manifest.files.solution), files)?;
         Ok(root)
     };
     let mut expected: BTreeMap<String, Option<Level>> = BTreeMap::new();
@@ -351,12 +339,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
     for solution in solutions.iter().filter(|s| s.info.program.is_some()) {
         let root = class.join("programs").join(&solution.name);
-        for (path, bytes) in &solution.files {
-            let target = root.join(path);
-            std::fs::create_dir_all(target.parent().expect("a parent"))
-                .map_err(io_error(&target))?;
-            std::fs::write(&target, bytes).map_err(io_error(&target))?;
-        }
+        write_below(&root, solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
         let out = class.join(format!("grades-{}", solution.name));
         graded.extend(grade(
             game,
@@ -379,6 +362,19 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             ),
         );
     }
+    Ok(())
+}
+
+/// Writes `files` (paths below `dir`, contents) into `dir`.
+fn write_below<'f>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'f str, &'f [u8])>,
+) -> Result<(), CheckError> {
+    let files: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|(p, b)| (p.to_owned(), b.to_vec()))
+        .collect();
+    crate::starter::write_files(dir, &files)?;
     Ok(())
 }
 

@@ -78,6 +78,17 @@ pub struct LevelInfo {
     pub summary: &'static str,
 }
 
+impl LevelInfo {
+    /// The graded events of its program's transcripts; `None` for a level of
+    /// functions.
+    pub fn events(&self) -> Option<EventsFn> {
+        match self.graded {
+            Graded::Program(events) => Some(events),
+            Graded::Functions(_) => None,
+        }
+    }
+}
+
 /// The level of `levels` that is `level`, if the game has it.
 pub fn find(levels: &'static [LevelInfo], level: Level) -> Option<&'static LevelInfo> {
     levels.iter().find(|l| l.level == level)

@@ -11,7 +11,6 @@
 //! as root and as an ordinary user.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -430,19 +429,37 @@ fn hostile_crates_are_contained_at_compile_time() {
     let endless = std::fs::read_to_string(out.join("students/endless_const/results.json")).unwrap();
     assert!(endless.contains("timed out"), "{endless}");
     assert!(endless.contains("\"incomplete\": true"), "{endless}");
-    let mut rustc = String::new();
-    let _ = Command::new("pgrep")
+    let rustc = Command::new("pgrep")
         .args(["-af", "rustc.*submission"])
         .output()
-        .map(|o| rustc = String::from_utf8_lossy(&o.stdout).into_owned());
-    assert_eq!(rustc.trim(), "", "a compiler outlived its build");
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&rustc.stdout).trim(),
+        "",
+        "a compiler outlived its build"
+    );
     // A build that timed out is never a finished result: the next run
-    // builds it again (and only it).
+    // builds it again, and only it.
+    let written = |name: &str| {
+        std::fs::metadata(out.join("students").join(name).join("results.json"))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let (endless_before, control_before) = (written("endless_const"), written("control"));
     let again = grade();
-    let mut stderr = String::new();
-    let _ = again.stderr.as_slice().read_to_string(&mut stderr);
-    assert!(again.status.success(), "{stderr}");
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_ne!(written("endless_const"), endless_before, "not graded again");
     let endless_again =
         std::fs::read_to_string(out.join("students/endless_const/results.json")).unwrap();
-    assert!(endless_again.contains("timed out"));
+    assert!(endless_again.contains("timed out"), "{endless_again}");
+    assert_eq!(
+        written("control"),
+        control_before,
+        "a finished result was redone"
+    );
 }

@@ -7,7 +7,7 @@
 //! reference game, a request through the reference driver.
 
 use crate::fixture::{Fixture, Visibility};
-use crate::level::{EventsFn, Graded, Level};
+use crate::level::{EventsFn, Level};
 use crate::registry::GameInfo;
 
 /// What a case runs.
@@ -50,7 +50,7 @@ pub struct Case {
 pub fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
     game.levels
         .iter()
-        .filter(|l| matches!(l.graded, Graded::Program(_)) || !program_only)
+        .filter(|l| l.events().is_some() || !program_only)
         .map(|l| l.level)
         .collect()
 }
@@ -104,7 +104,7 @@ pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
         .collect();
     fixtures.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
     for fixture in fixtures {
-        let Some(Graded::Program(events)) = game.level(fixture.level).map(|l| l.graded) else {
+        let Some(events) = game.level(fixture.level).and_then(|l| l.events()) else {
             continue;
         };
         let stdin = fixture.stdin_bytes();

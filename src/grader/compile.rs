@@ -316,6 +316,7 @@ impl<'a> Class<'a> {
             ],
         );
         job.cwd = Some(CRATE.into());
+        job.as_grader_unsandboxed = true;
         job.read_only = vec![
             (dir.to_owned(), CRATE.into()),
             (self.toolchain.sysroot.clone(), RUST.into()),

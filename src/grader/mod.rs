@@ -301,11 +301,8 @@ fn finished(dir: &Path, fingerprint: &str) -> bool {
         .is_some_and(|r| !r.incomplete && r.fingerprint == fingerprint)
 }
 
-/// A fingerprint of what grading a submission depends on: the kit (every
-/// embedded file: cases, reference, harness), the game, the options that
-/// change a verdict, and the submission's files (for a Rust crate, its
-/// student's folder alone, which is all the grader reads of it).
-fn fingerprint(game: &GameInfo, options: &Options, content: &Path) -> String {
+/// A digest of the kit: every embedded file (cases, reference, harness).
+fn kit_digest() -> Vec<u8> {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     for (path, bytes) in crate::embedded::under("") {
@@ -313,6 +310,16 @@ fn fingerprint(game: &GameInfo, options: &Options, content: &Path) -> String {
         hash.update((bytes.len() as u64).to_le_bytes());
         hash.update(bytes);
     }
+    hash.finalize().to_vec()
+}
+
+/// A fingerprint of what grading a submission depends on: the kit, the
+/// game, the options that change a verdict, and `content`, the files the
+/// grader reads of the submission (a folder, or a single file).
+fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(kit);
     let limits = &options.limits;
     hash.update(
         format!(
@@ -329,6 +336,9 @@ fn fingerprint(game: &GameInfo, options: &Options, content: &Path) -> String {
         .as_bytes(),
     );
     let mut files = Vec::new();
+    if content.is_file() {
+        files.push(content.to_owned());
+    }
     let mut stack = vec![content.to_owned()];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -386,56 +396,49 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
         }
     }
     // Open, name and order the submissions; keep this shard's unfinished ones.
-    let mut opened: Vec<(String, Result<submission::Submission, String>)> = options
+    let mut opened: Vec<(String, &PathBuf, Result<submission::Submission, String>)> = options
         .submissions
         .iter()
         .map(
             |path| match submission::open(path, &scratch.join("unpacked")) {
-                Ok(s) => (s.name.clone(), Ok(s)),
+                Ok(s) => (s.name.clone(), path, Ok(s)),
                 Err(e) => {
                     let raw = path
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
                         .unwrap_or_default();
                     let raw = raw.strip_suffix(".zip").unwrap_or(&raw).to_owned();
-                    (submission::safe_name(&raw), Err(e.to_string()))
+                    (submission::safe_name(&raw), path, Err(e.to_string()))
                 }
             },
         )
         .collect();
     opened.sort_by(|a, b| a.0.cmp(&b.0));
     // Two submissions whose names sanitise alike would share a row.
-    for pair in opened.windows(2) {
-        if pair[0].0 == pair[1].0 {
-            let path = |name: &str| {
-                options
-                    .submissions
-                    .iter()
-                    .filter(|p| {
-                        let raw = p.file_name().map(|n| n.to_string_lossy().into_owned());
-                        raw.is_some_and(|r| {
-                            submission::safe_name(r.strip_suffix(".zip").unwrap_or(&r)) == name
-                        })
-                    })
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            };
-            return Err(GradeError::Collision(path(&pair[0].0), pair[0].0.clone()));
-        }
+    if let Some(pair) = opened.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(GradeError::Collision(
+            format!("{} and {}", pair[0].1.display(), pair[1].1.display()),
+            pair[0].0.clone(),
+        ));
     }
+    let solution = crate::exercise::manifest(game.id)
+        .map_err(|e| GradeError::Class(e.to_string()))?
+        .files
+        .solution;
+    let kit = kit_digest();
     let todo: Vec<(String, Result<submission::Submission, String>, String)> = opened
         .into_iter()
         .enumerate()
         .filter(|(i, _)| in_shard(*i, options.shard))
-        .map(|(_, s)| s)
-        .map(|(name, opened)| {
+        .map(|(_, (name, path, opened))| {
+            // What the grader reads of it: a crate's student folder, a
+            // program's whole folder, or a refused archive itself.
             let content = match (&opened, &options.program) {
-                (Ok(s), None) => s.root.join(format!("src/{}", game.id)),
+                (Ok(s), None) => s.root.join(&solution),
                 (Ok(s), Some(_)) => s.root.clone(),
-                (Err(_), _) => PathBuf::new(),
+                (Err(_), _) => path.clone(),
             };
-            let print = fingerprint(game, options, &content);
+            let print = fingerprint(&kit, game, options, &content);
             (name, opened, print)
         })
         .filter(|(name, _, print)| {

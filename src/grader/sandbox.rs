@@ -23,6 +23,7 @@
 //! same limits but none of the isolation: the grader warns about it.
 
 use std::io::{Read, Write};
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -145,6 +146,9 @@ pub struct Job<'a> {
     pub env: Vec<(String, String)>,
     /// The working folder inside (default [`WORK`]).
     pub cwd: Option<String>,
+    /// Without a sandbox, run as the grader's own user instead of a slot's:
+    /// a build, which needs the grader's toolchain and Cargo home.
+    pub as_grader_unsandboxed: bool,
 }
 
 impl<'a> Job<'a> {
@@ -159,6 +163,7 @@ impl<'a> Job<'a> {
             scratch: Vec::new(),
             env: Vec::new(),
             cwd: None,
+            as_grader_unsandboxed: false,
         }
     }
 }
@@ -319,10 +324,8 @@ impl Sandbox {
             .flat_map(|c| c.procs_files())
             .filter_map(|p| std::ffi::CString::new(p.into_os_string().into_encoded_bytes()).ok())
             .collect();
-        // Without a sandbox, a run that mounts folders (a build, which
-        // needs the grader's toolchain) runs as the grader.
         let direct_uid = match self.isolation {
-            Isolation::None if self.root && job.writable.is_empty() => Some(slot),
+            Isolation::None if self.root && !job.as_grader_unsandboxed => Some(slot),
             _ => None,
         };
         if let Some(uid) = uid.or(direct_uid) {
@@ -696,11 +699,7 @@ fn kill_user(uid: u32) {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<libc::pid_t>() else {
             continue;
         };
-        let owner = std::os::unix::fs::MetadataExt::uid(&match entry.metadata() {
-            Ok(m) => m,
-            Err(_) => continue,
-        });
-        if owner == uid {
+        if entry.metadata().is_ok_and(|m| m.uid() == uid) {
             // SAFETY: signals one process of the slot's user.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
@@ -886,8 +885,6 @@ fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-use std::os::unix::fs::MetadataExt as _;
 
 #[cfg(test)]
 mod tests {

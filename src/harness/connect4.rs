@@ -143,7 +143,7 @@ pub fn play(
 
 /// The standard 7 x 6 board after `moves` (columns from 1), through the
 /// statement's API; `None` if a move cannot be played.
-fn standard_board(moves: &str) -> Option<Board> {
+pub fn standard_board(moves: &str) -> Option<Board> {
     let mut board = Board::new(6, 7).ok()?;
     let mut disc = Disc::One;
     for c in moves.chars() {

@@ -46,7 +46,8 @@ pub fn play(
     velha::jogar(input, output).map_err(PlayError::from_io)
 }
 
-fn grid(cells: &str) -> Option<[[char; 3]; 3]> {
+/// The exam's board from a request's nine cells, row by row, `.` for empty.
+pub fn grid(cells: &str) -> Option<[[char; 3]; 3]> {
     let cells: Vec<char> = cells
         .chars()
         .map(|c| if c == '.' { ' ' } else { c })

@@ -27,15 +27,15 @@ pub fn play(
 ) -> Result<(), PlayError> {
     let options = &args.exercise;
     let (rows, cols) = (options.rows.into(), options.cols.into());
-    let mut computer: Option<Box<dyn Strategy<Board, usize>>> =
-        match (options.ai, options.computer_columns.is_empty()) {
-            (Some(AiKind::Perfect), true) => {
-                let shape = Shape::new(cols, rows)
-                    .map_err(|e| PlayError::Usage(format!("--ai perfect: {e}")))?;
-                Some(Box::new(PerfectPlayer::new(shape, options.seed())))
-            }
-            _ => options.computer(),
-        };
+    // `--computer-columns` and `--ai` never come together (clap refuses it).
+    let mut computer: Option<Box<dyn Strategy<Board, usize>>> = match options.ai {
+        Some(AiKind::Perfect) => {
+            let shape = Shape::new(cols, rows)
+                .map_err(|e| PlayError::Usage(format!("--ai perfect: {e}")))?;
+            Some(Box::new(PerfectPlayer::new(shape, options.seed())))
+        }
+        _ => options.computer(),
+    };
     play_game(
         rows,
         cols,

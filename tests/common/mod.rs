@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use boardkit::fixture::{Fixture, Transcript};
-use boardkit::level::{EventsFn, Graded, Level, LevelInfo};
+use boardkit::level::{EventsFn, Level, LevelInfo};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Per level: (tests run, tests passed), for the summary at the end.
@@ -100,10 +100,7 @@ pub fn events_of(levels: &[LevelInfo], level: Level) -> Option<EventsFn> {
     levels
         .iter()
         .find(|l| l.level == level)
-        .and_then(|l| match l.graded {
-            Graded::Program(events) => Some(events),
-            Graded::Functions(_) => None,
-        })
+        .and_then(LevelInfo::events)
 }
 
 /// The fixtures of `game` (`fixtures/<game>/`), in level and name order.

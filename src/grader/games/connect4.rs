@@ -4,7 +4,7 @@
 
 use crate::connect4::board::Board;
 use crate::connect4::solver::{Position, Shape, Solver};
-use crate::harness::connect4::answer;
+use crate::harness::connect4::{answer, standard_board};
 use crate::level::Level;
 
 /// Positions of the standard benchmark sets (End-Easy, Middle-Easy).
@@ -70,15 +70,6 @@ const BENCHMARK_POSITIONS: &[&str] = &[
     "2737772244262123677516643354",
     "5746741223753516274755",
 ];
-
-fn standard_board(moves: &str) -> Option<Board> {
-    let mut board = Board::standard();
-    for c in moves.chars() {
-        let col = c.to_digit(10)? as usize;
-        board.play(col.checked_sub(1)?).ok()?;
-    }
-    Some(board)
-}
 
 /// Every answer accepted for a request, computed with the reference in the
 /// grader's process: `smart` must win if it can, else block, else play;

@@ -2,7 +2,7 @@
 //! of the driver (`crate::harness::velha::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
-use crate::harness::velha::answer;
+use crate::harness::velha::{answer, grid};
 use crate::level::Level;
 use crate::velha::ai::Searcher;
 use crate::velha::board::{Board, Status};
@@ -10,27 +10,14 @@ use crate::velha::board::{Board, Status};
 /// Every answer accepted for a request: a best move may be any of several.
 /// Computed with the reference, in the grader's process.
 pub fn accepted(request: &str) -> Vec<String> {
-    match request.split_once(' ') {
-        Some(("melhor_jogada", cells)) => Searcher::new(3)
-            .best_moves(&board(cells), None)
+    match request.split_once(' ').map(|(f, a)| (f, grid(a))) {
+        Some(("melhor_jogada", Some(cells))) => Searcher::new(3)
+            .best_moves(&Board::from_chars(&cells), None)
             .iter()
             .map(|p| format!("{} {}", p.row, p.col))
             .collect(),
         _ => vec![answer(request)],
     }
-}
-
-/// The board of a request's cells (row by row, `.` for empty).
-fn board(cells: &str) -> Board {
-    let cells: Vec<char> = cells
-        .chars()
-        .map(|c| if c == '.' { ' ' } else { c })
-        .collect();
-    let mut rows = [[' '; 3]; 3];
-    for (i, c) in cells.into_iter().take(9).enumerate() {
-        rows[i / 3][i % 3] = c;
-    }
-    Board::from_chars(&rows)
 }
 
 /// A 3 x 3 board's cells row by row, `.` for empty: the requests' form.
