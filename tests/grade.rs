@@ -456,16 +456,27 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         "{}",
         String::from_utf8_lossy(&merge.stderr)
     );
+    // The same files, but for the minute each run was graded at.
+    let undated = |path: PathBuf| -> String {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("<p class=\"meta\">") && !l.contains("\"graded_at\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     for file in [
         "grades.csv",
         "junit.xml",
         "report.html",
+        "run.json",
         "students/python_ok/results.json",
+        "students/python_ok/hidden.json",
         "students/python_flood/results.json",
     ] {
         assert_eq!(
-            std::fs::read(whole.join(file)).unwrap(),
-            std::fs::read(merged.join(file)).unwrap(),
+            undated(whole.join(file)),
+            undated(merged.join(file)),
             "{file} differs"
         );
     }
@@ -537,6 +548,26 @@ fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
         .unwrap();
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
+    // So are a folder with nothing a Rust grader could use, and a file that
+    // is not an archive: reported before anything is graded.
+    std::fs::create_dir_all(class.join("carla/notes")).unwrap();
+    std::fs::write(class.join("carla/notes/README.md"), "my notes").unwrap();
+    std::fs::write(class.join("davi.txt"), "fn main() {}").unwrap();
+    for (path, reason) in [
+        ("carla", "nothing to grade"),
+        ("davi.txt", "neither a folder nor a .zip"),
+    ] {
+        let run = grade_command()
+            .arg("velha")
+            .arg(class.join(path))
+            .arg("--out")
+            .arg(dir.path().join("rust-out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(path) && stderr.contains(reason), "{stderr}");
+    }
 }
 
 #[test]
@@ -567,4 +598,122 @@ fn without_the_sandbox_the_same_class_grades_alike_and_the_report_says_so() {
     assert_eq!(grades["stub"]["level"], "none", "{table}");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("Graded with --no-sandbox"));
+}
+
+/// A headless Chromium, as CI installs it (`chromium`); `None` elsewhere.
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok());
+    assert!(
+        found.is_some() || std::env::var_os("CI").is_none(),
+        "CI installs chromium"
+    );
+    found
+}
+
+#[test]
+fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    assert!(grade_python(&out, &[]).status.success());
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // The header, then the overview with its two charts, then the students.
+    for needle in ["Jogo da velha: class report", "boardkit ", "3 s wall clock"] {
+        assert!(html.contains(needle), "no {needle:?} in the header");
+    }
+    let overview = html.find("id=\"overview\"").expect("an overview");
+    let first_student = html.find("id=\"s-").expect("a section per student");
+    assert!(overview < first_student);
+    assert_eq!(html[..first_student].matches("<svg").count(), 2);
+    assert!(html[overview..first_student].contains("Pass rate per case, worst first"));
+    // Cases by pass rate, worst first.
+    let rates = &html[html.find("class=\"rates\"").unwrap()..first_student];
+    let rates = &rates[..rates.find("</table>").unwrap()];
+    let rates: Vec<f64> = rates
+        .split("<td class=\"num\">")
+        .skip(1)
+        .map(|cell| {
+            let (passed, rest) = cell.split_once(" / ").unwrap();
+            let total = rest.split_once(' ').unwrap().0;
+            passed.parse::<f64>().unwrap() / total.parse::<f64>().unwrap()
+        })
+        .collect();
+    assert!(rates.len() > 20 && rates[0] < 1.0, "{rates:?}");
+    assert!(rates.windows(2).all(|w| w[0] <= w[1]), "{rates:?}");
+    // Each failure is open and says what led to it; passes are folded.
+    let sections = &html[first_student..];
+    let failures: Vec<&str> = sections.split("<details open>").skip(1).collect();
+    assert!(!failures.is_empty());
+    for failure in failures {
+        let failure = &failure[..failure.find("</details>").unwrap()];
+        assert!(
+            [
+                "after input line",
+                "before any input was read",
+                "hidden from students",
+                "printed more than the output limit",
+                "exit status",
+            ]
+            .iter()
+            .any(|n| failure.contains(n)),
+            "a failure without its cause: {failure}"
+        );
+    }
+    assert!(sections.contains("passed</span></summary>"));
+    // The flood is cut, and what it printed before is compared.
+    let flood: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("students/python_flood/results.json")).unwrap(),
+    )
+    .unwrap();
+    let cut = flood["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["extra_data"]["verdict"] == "output_limit" && t["visibility"] == "visible")
+        .expect("a visible output_limit case");
+    assert!(
+        cut["output"]
+            .as_str()
+            .unwrap()
+            .contains("first difference at graded event"),
+        "{cut}"
+    );
+
+    // One self-contained page that a browser draws: its DOM holds the
+    // charts, and a screenshot is left for people to look at.
+    let Some(browser) = chromium() else {
+        eprintln!("no chromium: the report was not drawn");
+        return;
+    };
+    let headless = |extra: &[&str]| {
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1100,1800",
+            ])
+            .args(extra)
+            .arg(format!("file://{}", out.join("report.html").display()))
+            .output()
+            .unwrap()
+    };
+    let dom = headless(&["--dump-dom"]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("<svg") && dom.contains("Class overview"),
+        "{dom}"
+    );
+    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+    let _ = std::fs::remove_file(&screenshot);
+    headless(&[&format!("--screenshot={}", screenshot.display())]);
+    let png = std::fs::read(&screenshot).expect("a screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+    eprintln!("the report's screenshot: {}", screenshot.display());
 }

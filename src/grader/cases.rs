@@ -26,10 +26,51 @@ pub enum CaseKind {
 /// What the reference did on a case.
 #[derive(Debug, Clone)]
 pub enum Expected {
-    /// The reference's stdout, and whether it ended in failure (input ended early).
-    Program { stdout: String, failed: bool },
+    /// The reference's stdout, whether it ended in failure (input ended
+    /// early), and how much input it had read as it wrote.
+    Program {
+        stdout: String,
+        failed: bool,
+        reads: Reads,
+    },
     /// The answers accepted for each request (any best move, say).
     Answers(Vec<Vec<String>>),
+}
+
+/// A program's reads, in order: `(input bytes read so far, output bytes
+/// written so far)` at each read. Tells which input line an output line
+/// answers.
+#[derive(Debug, Clone, Default)]
+pub struct Reads(Vec<(usize, usize)>);
+
+impl Reads {
+    /// The input line the program had last read when it had written
+    /// `output` bytes: its number (from 1) and its text. `None` before any
+    /// input was read.
+    pub fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
+        let read = self
+            .0
+            .iter()
+            .take_while(|(_, written)| *written <= output)
+            .map(|(read, _)| *read)
+            .max()
+            .filter(|&read| read > 0)?;
+        let last = read.min(stdin.len()) - 1;
+        // The line holding the last byte read (its own line ending aside).
+        let start = stdin[..last]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let end = if stdin[last] == b'\n' { last } else { last + 1 };
+        let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = String::from_utf8_lossy(&stdin[start..end]);
+        let line = line.trim_end_matches('\r');
+        let mut shown: String = line.chars().take(60).collect();
+        if line.chars().count() > 60 {
+            shown.push_str(&format!("... ({} bytes)", end - start));
+        }
+        Some((number, shown))
+    }
 }
 
 /// One graded case.
@@ -55,16 +96,66 @@ pub fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
         .collect()
 }
 
-/// Runs the reference game on `args` and `stdin`; returns its stdout and
-/// whether it failed.
-pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (String, bool) {
-    let mut input: &[u8] = stdin;
-    let mut output = Vec::new();
+/// Runs the reference game on `args` and `stdin`; returns its stdout,
+/// whether it failed, and its reads.
+pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (String, bool, Reads) {
+    use std::cell::RefCell;
+    use std::io::{BufRead, Read, Write};
+    use std::rc::Rc;
+
+    /// Output shared with the input, which notes its length at each read.
+    struct Output(Rc<RefCell<Vec<u8>>>);
+    impl Write for Output {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    struct Input<'a> {
+        rest: &'a [u8],
+        read: usize,
+        output: Rc<RefCell<Vec<u8>>>,
+        reads: Vec<(usize, usize)>,
+    }
+    impl Read for Input<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.rest.read(buffer)?;
+            self.consume_noted(n);
+            Ok(n)
+        }
+    }
+    impl BufRead for Input<'_> {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            Ok(self.rest)
+        }
+        fn consume(&mut self, n: usize) {
+            self.rest = &self.rest[n..];
+            self.consume_noted(n);
+        }
+    }
+    impl Input<'_> {
+        fn consume_noted(&mut self, n: usize) {
+            self.read += n;
+            self.reads.push((self.read, self.output.borrow().len()));
+        }
+    }
+
+    let shared = Rc::new(RefCell::new(Vec::new()));
+    let mut input = Input {
+        rest: stdin,
+        read: 0,
+        output: Rc::clone(&shared),
+        reads: Vec::new(),
+    };
+    let mut output = Output(Rc::clone(&shared));
     let result = (game.play)(args, &mut input, &mut output, false);
-    (
-        String::from_utf8_lossy(&output).into_owned(),
-        result.is_err(),
-    )
+    let reads = Reads(std::mem::take(&mut input.reads));
+    drop(output);
+    let stdout = String::from_utf8_lossy(&shared.borrow()).into_owned();
+    (stdout, result.is_err(), reads)
 }
 
 /// Every case of `game` at the levels this run grades.
@@ -108,7 +199,7 @@ pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
             continue;
         };
         let stdin = fixture.stdin_bytes();
-        let (stdout, failed) = reference_program(game, &fixture.args, &stdin);
+        let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
         cases.push(Case {
             name: fixture.test_name(),
             level: fixture.level,
@@ -120,7 +211,11 @@ pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
                 stdin,
                 events,
             },
-            expected: Expected::Program { stdout, failed },
+            expected: Expected::Program {
+                stdout,
+                failed,
+                reads,
+            },
         });
     }
     cases
@@ -152,5 +247,17 @@ mod tests {
                 .iter()
                 .any(|c| c.hidden)
         );
+    }
+
+    #[test]
+    fn an_output_line_is_traced_to_the_input_read_before_it() {
+        let game = crate::registry::find("velha").unwrap();
+        let stdin = b"A1\nB1\nzz\nA2\n";
+        let (stdout, failed, reads) = reference_program(game, &[], stdin);
+        assert!(failed, "the input ends before the game");
+        assert_eq!(reads.line_before(stdin, 0), None);
+        let invalid = stdout.find("Posi\u{e7}\u{e3}o inv\u{e1}lida").unwrap();
+        assert_eq!(reads.line_before(stdin, invalid), Some((3, "zz".into())));
+        assert_eq!(reads.line_before(stdin, stdout.len()).unwrap().0, 4);
     }
 }

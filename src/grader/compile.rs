@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+use crate::grader::sandbox::{Ending, Isolation, Job, Limits, LineWatcher, Sandbox};
 use crate::registry::GameInfo;
 
 /// A submission's binaries.
@@ -141,6 +141,8 @@ const CARGO_HOME: &str = "/opt/cargo";
 struct Toolchain {
     sysroot: PathBuf,
     registry: PathBuf,
+    /// The host's target triple.
+    host: String,
 }
 
 impl Toolchain {
@@ -154,6 +156,15 @@ impl Toolchain {
         if !sysroot.join("bin/cargo").is_file() {
             return Err(format!("no cargo in the toolchain {}", sysroot.display()));
         }
+        let version = Command::new(&rustc)
+            .arg("-vV")
+            .output()
+            .map_err(|e| format!("cannot run {rustc}: {e}"))?;
+        let host = String::from_utf8_lossy(&version.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("host: "))
+            .unwrap_or_default()
+            .to_owned();
         let cargo_home = std::env::var_os("CARGO_HOME")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
@@ -161,6 +172,7 @@ impl Toolchain {
         Ok(Toolchain {
             sysroot,
             registry: cargo_home.join("registry"),
+            host,
         })
     }
 }
@@ -194,11 +206,14 @@ fn build_limits(timeout: Duration) -> Limits {
 impl<'a> Class<'a> {
     /// Prepares `dir` and builds the kit's dependencies there (the starter
     /// with its stubs: the kit's code only): once, then reused.
+    ///
+    /// `progress` counts the crates compiled out of the crate graph's.
     pub fn prepare(
         game: &'a GameInfo,
         dir: &Path,
         sandbox: &Sandbox,
         timeout: Duration,
+        progress: &indicatif::ProgressBar,
     ) -> Result<Class<'a>, String> {
         let mut class = Class {
             game,
@@ -241,8 +256,24 @@ impl<'a> Class<'a> {
             // for theirs).
             let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
             let deps_timeout = timeout.max(DEPENDENCIES_TIMEOUT);
-            let outcome =
-                class.cargo(sandbox, &deps.join("crate"), &target, deps_timeout, cores)?;
+            if let Some(units) = class.units(&deps.join("crate/Cargo.toml")) {
+                progress.set_length(units);
+            }
+            let compiled = progress.clone();
+            let watch = LineWatcher(std::sync::Arc::new(move |line: &[u8]| {
+                if let Some(name) = artifact_name(line) {
+                    compiled.set_message(format!("building the kit's dependencies: {name}"));
+                    compiled.inc(1);
+                }
+            }));
+            let outcome = class.cargo(
+                sandbox,
+                &deps.join("crate"),
+                &target,
+                deps_timeout,
+                cores,
+                Some(watch),
+            )?;
             match outcome.ending {
                 Ending::Exited(0) => {}
                 Ending::TimedOut => {
@@ -296,7 +327,30 @@ impl<'a> Class<'a> {
         write_if_changed(&dir.join("Cargo.toml"), cargo_toml.as_bytes()).map_err(|e| e.to_string())
     }
 
-    /// `cargo build` of the crate at `dir` into `target`, in the sandbox.
+    /// How many units (libraries, build scripts, binaries) building the
+    /// kit's crate at `manifest` compiles: the crates its binaries need,
+    /// from `cargo metadata` (run on the kit's own crate, outside the
+    /// sandbox, as `cargo fetch` is). `None` when cargo cannot tell.
+    fn units(&self, manifest: &Path) -> Option<u64> {
+        let output = Command::new(self.toolchain.sysroot.join("bin/cargo"))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--frozen",
+                "--manifest-path",
+            ])
+            .arg(manifest)
+            .args(["--filter-platform", &self.toolchain.host])
+            .env("RUSTC", self.toolchain.sysroot.join("bin/rustc"))
+            .output()
+            .ok()?;
+        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+        count_units(&metadata)
+    }
+
+    /// `cargo build` of the crate at `dir` into `target`, in the sandbox;
+    /// `watch` sees cargo's JSON messages as they come.
     fn cargo(
         &self,
         sandbox: &Sandbox,
@@ -304,6 +358,7 @@ impl<'a> Class<'a> {
         target: &Path,
         timeout: Duration,
         jobs: usize,
+        watch: Option<LineWatcher>,
     ) -> Result<crate::grader::sandbox::Outcome, String> {
         let mut job = Job::new(
             &format!("{RUST}/bin/cargo"),
@@ -317,6 +372,7 @@ impl<'a> Class<'a> {
         );
         job.cwd = Some(CRATE.into());
         job.as_grader_unsandboxed = true;
+        job.watch_stdout = watch;
         job.read_only = vec![
             (dir.to_owned(), CRATE.into()),
             (self.toolchain.sysroot.clone(), RUST.into()),
@@ -398,7 +454,7 @@ impl<'a> Class<'a> {
             .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
         // Submissions build side by side, one job each.
         let outcome = self
-            .cargo(sandbox, &crate_dir, &target, timeout, 1)
+            .cargo(sandbox, &crate_dir, &target, timeout, 1, None)
             .map_err(failed)?;
         match outcome.ending {
             Ending::TimedOut => {
@@ -471,6 +527,69 @@ fn remove_own_artifacts(profile: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The crate a `compiler-artifact` message of cargo names; `None` for
+/// every other line.
+fn artifact_name(line: &[u8]) -> Option<String> {
+    let message: serde_json::Value = serde_json::from_slice(line).ok()?;
+    (message["reason"] == "compiler-artifact")
+        .then(|| message["target"]["name"].as_str().unwrap_or("?").to_owned())
+}
+
+/// The units a build of the root package's binaries compiles, from `cargo
+/// metadata`: a library per package it needs (dev-dependencies aside), a
+/// build script where one is, and the root's library and binaries.
+fn count_units(metadata: &serde_json::Value) -> Option<u64> {
+    let packages: std::collections::HashMap<&str, &serde_json::Value> = metadata["packages"]
+        .as_array()?
+        .iter()
+        .filter_map(|p| Some((p["id"].as_str()?, p)))
+        .collect();
+    let nodes: std::collections::HashMap<&str, &serde_json::Value> = metadata["resolve"]["nodes"]
+        .as_array()?
+        .iter()
+        .filter_map(|n| Some((n["id"].as_str()?, n)))
+        .collect();
+    let root = metadata["resolve"]["root"].as_str()?;
+    let mut seen = std::collections::HashSet::from([root]);
+    let mut stack = vec![root];
+    let mut units = 0;
+    while let Some(id) = stack.pop() {
+        let targets = packages.get(id)?["targets"].as_array()?;
+        let kinds = |t: &serde_json::Value| -> Vec<String> {
+            t["kind"]
+                .as_array()
+                .map(|k| {
+                    k.iter()
+                        .filter_map(|k| k.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        units += targets
+            .iter()
+            .filter(|t| {
+                let kinds = kinds(t);
+                kinds.iter().any(|k| k == "custom-build")
+                    || (id == root && kinds.iter().any(|k| k == "bin"))
+                    || kinds
+                        .iter()
+                        .any(|k| matches!(k.as_str(), "lib" | "rlib" | "proc-macro"))
+            })
+            .count() as u64;
+        for dep in nodes.get(id)?["deps"].as_array()? {
+            let needed = dep["dep_kinds"]
+                .as_array()
+                .is_some_and(|kinds| kinds.iter().any(|k| k["kind"] != "dev"));
+            if let Some(dep) = dep["pkg"].as_str().filter(|_| needed) {
+                if seen.insert(dep) {
+                    stack.push(dep);
+                }
+            }
+        }
+    }
+    Some(units)
 }
 
 /// The first compiler error, and every executable built (name, path).

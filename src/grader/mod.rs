@@ -88,13 +88,18 @@ fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results
 
 fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
     let passed = verdict == Verdict::Passed;
-    let output = if case.hidden {
-        // Hidden cases are reported without their inputs or outputs.
-        format!("hidden case: {}", verdict.name())
+    let full = report::printable(&format!("{}\n{output}", case.description))
+        .trim_end()
+        .to_owned();
+    // Hidden cases are reported without their inputs or outputs; the
+    // instructor's report alone shows them.
+    let (output, detail) = if case.hidden {
+        (
+            format!("hidden case: {}", verdict.name()),
+            Some(full).filter(|_| !passed),
+        )
     } else {
-        report::printable(&format!("{}\n{output}", case.description))
-            .trim_end()
-            .to_owned()
+        (full, None)
     };
     TestResult {
         name: case.name.clone(),
@@ -112,6 +117,7 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
             level: case.level,
             verdict,
         },
+        detail,
     }
 }
 
@@ -122,28 +128,79 @@ fn tail(bytes: &[u8]) -> String {
     lines[lines.len().saturating_sub(8)..].join("\n")
 }
 
+/// What a program said as it crashed: its panic or traceback, else the
+/// tail of its stderr.
+fn crash_report(stderr: &[u8]) -> String {
+    crate::compare::crash_message(&String::from_utf8_lossy(stderr)).unwrap_or_else(|| tail(stderr))
+}
+
+/// Where a program case's output first differs from the reference's, and
+/// the input line that led to it; `None` when it does not differ.
+fn program_difference(case: &Case, stdout: &str, failed: bool) -> Option<String> {
+    let (
+        CaseKind::Program { events, stdin, .. },
+        Expected::Program {
+            stdout: expected,
+            failed: expected_failed,
+            reads,
+        },
+    ) = (&case.kind, &case.expected)
+    else {
+        return None;
+    };
+    let difference =
+        crate::compare::compare(*events, expected, *expected_failed, stdout, failed).err()?;
+    let at = match difference.event {
+        Some(event) => crate::compare::event_start(*events, expected, event),
+        None => expected.len(),
+    };
+    let input = match reads.line_before(stdin, at) {
+        Some((number, line)) => format!("after input line {number}: {line:?}"),
+        None => "before any input was read".to_owned(),
+    };
+    Some(format!("{input}\n{difference}"))
+}
+
 /// The verdict of one finished run against the expected result.
 fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
+    let stdout = String::from_utf8_lossy(&outcome.stdout);
+    // For runs cut short, where their output so far differs (its ending
+    // taken as the expected one: it had none).
+    let so_far = || match &case.expected {
+        Expected::Program { failed, .. } => program_difference(case, &stdout, *failed)
+            .map(|d| format!("\nits output before that, against the expected:\n{d}"))
+            .unwrap_or_default(),
+        Expected::Answers(_) => String::new(),
+    };
     let code = match outcome.ending {
         Ending::Exited(code) => code,
         Ending::TimedOut => {
-            let message = format!("still running after {:.1} s", outcome.elapsed.as_secs_f64());
+            let message = format!(
+                "still running after {:.1} s{}",
+                outcome.elapsed.as_secs_f64(),
+                so_far()
+            );
             return (Verdict::Timeout, message);
         }
         Ending::OutputLimit => {
-            return (
-                Verdict::OutputLimit,
-                "printed more than the output limit".into(),
+            let message = format!(
+                "printed more than the output limit ({} bytes kept){}",
+                outcome.stdout.len(),
+                so_far()
             );
+            return (Verdict::OutputLimit, message);
         }
         Ending::Signaled(signal) => {
             return (
                 Verdict::Crashed,
-                format!("killed by signal {signal}\n{}", tail(&outcome.stderr)),
+                format!(
+                    "killed by signal {signal}\n{}{}",
+                    crash_report(&outcome.stderr),
+                    so_far()
+                ),
             );
         }
     };
-    let stdout = String::from_utf8_lossy(&outcome.stdout);
     match &case.expected {
         Expected::Answers(expected) => {
             let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
@@ -153,7 +210,7 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             if code != 0 {
                 return (
                     Verdict::Crashed,
-                    format!("exit status {code}\n{}", tail(&outcome.stderr)),
+                    format!("exit status {code}\n{}", crash_report(&outcome.stderr)),
                 );
             }
             if let Some(i) = (0..expected.len())
@@ -177,22 +234,25 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             }
             (Verdict::Passed, String::new())
         }
-        Expected::Program {
-            stdout: expected,
-            failed,
-        } => {
-            if code != 0 && !failed {
-                return (
-                    Verdict::Crashed,
-                    format!("exit status {code}\n{}", tail(&outcome.stderr)),
+        Expected::Program { failed, .. } => {
+            let stderr = String::from_utf8_lossy(&outcome.stderr);
+            let crash = crate::compare::crash_message(&stderr);
+            let difference = program_difference(case, &stdout, code != 0);
+            // A crash is a crash whatever the case, even one that must end
+            // in failure: the statement asks for an error, not a panic.
+            if crash.is_some() || (code != 0 && !failed) {
+                let mut message = format!(
+                    "exit status {code}\n{}",
+                    crash.unwrap_or_else(|| tail(&outcome.stderr))
                 );
+                if let Some(difference) = difference {
+                    message.push_str(&format!("\n{difference}"));
+                }
+                return (Verdict::Crashed, message);
             }
-            let CaseKind::Program { events, .. } = &case.kind else {
-                return (Verdict::Crashed, "a program case without a program".into());
-            };
-            match crate::compare::compare(*events, expected, *failed, &stdout, code != 0) {
-                Ok(()) => (Verdict::Passed, String::new()),
-                Err(difference) => (Verdict::WrongOutput, difference),
+            match difference {
+                None => (Verdict::Passed, String::new()),
+                Some(difference) => (Verdict::WrongOutput, difference),
             }
         }
     }
@@ -278,10 +338,15 @@ fn grade_one(
     runner: &Runner,
     sandbox: &Sandbox,
     limits: &Limits,
+    progress: &indicatif::ProgressBar,
 ) -> Results {
     let tests: Vec<TestResult> = cases
         .iter()
-        .map(|case| run_case(game, case, runner, sandbox, limits))
+        .map(|case| {
+            let result = run_case(game, case, runner, sandbox, limits);
+            progress.inc(1);
+            result
+        })
         .collect();
     Results {
         score: tests.iter().map(|t| t.score).sum(),
@@ -365,6 +430,49 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Why `path` cannot be a submission (an instructor's typo, most likely):
+/// it does not exist, is neither a folder nor a `.zip`, or holds no file a
+/// grader could use (a Rust submission: no `.rs` file). `None` when it is
+/// worth opening.
+fn not_gradable(path: &Path, program: bool) -> Option<&'static str> {
+    let metadata = match std::fs::metadata(path) {
+        Err(_) => return Some("no such file or folder"),
+        Ok(m) => m,
+    };
+    if metadata.is_file() {
+        let zip = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        return (!zip).then_some("neither a folder nor a .zip archive");
+    }
+    // A bounded walk: a submission is a small folder.
+    let (mut files, mut sources, mut seen) = (0, 0, 0);
+    let mut stack = vec![path.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            seen += 1;
+            if seen > 100_000 {
+                return None;
+            }
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => {
+                    files += 1;
+                    if entry.path().extension().is_some_and(|e| e == "rs") {
+                        sources += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    match (files, sources) {
+        (0, _) => Some("an empty folder: nothing to grade"),
+        (_, 0) if !program => Some("no Rust source file (.rs) in it: nothing to grade"),
+        _ => None,
+    }
+}
+
 /// Which submissions belong to this shard: a deterministic slice of the
 /// submissions sorted by name.
 fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
@@ -381,17 +489,10 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
     let cases = cases::cases(game, options.program.is_some());
 
     for path in &options.submissions {
-        let empty = path.is_dir()
-            && std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none());
-        if !path.exists() || empty {
+        if let Some(reason) = not_gradable(path, options.program.is_some()) {
             return Err(GradeError::NoSubmission(format!(
-                "{}: {}",
-                path.display(),
-                if empty {
-                    "an empty folder: nothing to grade"
-                } else {
-                    "no such file or folder"
-                }
+                "{}: {reason}",
+                path.display()
             )));
         }
     }
@@ -446,28 +547,62 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
         })
         .collect();
 
-    let progress = indicatif::ProgressBar::new(todo.len() as u64);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} grading [{bar:30}] {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    // Progress on a terminal; a plain line per step elsewhere (CI logs).
+    let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let say = |progress: &indicatif::ProgressBar, line: String| {
+        if plain {
+            eprintln!("{line}");
+        } else {
+            progress.println(line);
+        }
+    };
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
         .map_err(GradeError::Sandbox)?;
     let class = match &options.program {
         Some(_) => None,
         None => {
-            progress.set_message("building the kit's dependencies");
             let build = options
                 .build_dir
                 .clone()
                 .unwrap_or_else(|| scratch.join("build"));
-            Some(
-                compile::Class::prepare(game, &build, &sandbox, options.compile_timeout)
-                    .map_err(GradeError::Class)?,
-            )
+            let progress = indicatif::ProgressBar::new(0).with_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} crates, {elapsed}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            progress.set_message("building the kit's dependencies");
+            progress.enable_steady_tick(Duration::from_millis(120));
+            let started = std::time::Instant::now();
+            let class =
+                compile::Class::prepare(game, &build, &sandbox, options.compile_timeout, &progress)
+                    .map_err(GradeError::Class)?;
+            // The count from cargo's metadata is close, not exact.
+            progress.set_length(progress.position());
+            if progress.position() > 0 {
+                say(
+                    &progress,
+                    format!(
+                        "boardkit: built the kit's dependencies for the class ({} crates) in {:.0} s",
+                        progress.position(),
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+            progress.finish_and_clear();
+            Some(class)
         }
     };
-    progress.set_message("building and running");
+    let progress = indicatif::ProgressBar::new((todo.len() * cases.len()) as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} grading [{bar:30}] {pos}/{len} cases, {msg}, {elapsed}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    progress.enable_steady_tick(Duration::from_millis(120));
+    let finished_count = std::sync::atomic::AtomicUsize::new(0);
+    let done_message = |done: usize| format!("{done}/{} submissions done", todo.len());
+    progress.set_message(done_message(0));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()
@@ -475,7 +610,10 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
     pool.install(|| {
         todo.par_iter().for_each(|(name, opened, print)| {
             let results = match (opened, &options.program, &class) {
-                (Err(e), _, _) => failed_everywhere(&cases, Verdict::CompileError, e),
+                (Err(e), _, _) => {
+                    progress.inc(cases.len() as u64);
+                    failed_everywhere(&cases, Verdict::CompileError, e)
+                }
                 (Ok(s), Some(command), _) => grade_one(
                     game,
                     &cases,
@@ -485,6 +623,7 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
                     },
                     &sandbox,
                     &options.limits,
+                    &progress,
                 ),
                 (Ok(s), None, Some(class)) => {
                     match class.build(&sandbox, name, &s.root, options.compile_timeout) {
@@ -494,14 +633,20 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
                             &Runner::Rust(built),
                             &sandbox,
                             &options.limits,
+                            &progress,
                         ),
+                        // Cases a submission never ran count as done.
                         Err(BuildError::Failed(e)) => {
+                            progress.inc(cases.len() as u64);
                             failed_everywhere(&cases, Verdict::CompileError, &e)
                         }
-                        Err(BuildError::TimedOut(e)) => Results {
-                            incomplete: true,
-                            ..failed_everywhere(&cases, Verdict::CompileError, &e)
-                        },
+                        Err(BuildError::TimedOut(e)) => {
+                            progress.inc(cases.len() as u64);
+                            Results {
+                                incomplete: true,
+                                ..failed_everywhere(&cases, Verdict::CompileError, &e)
+                            }
+                        }
                     }
                 }
                 (Ok(_), None, None) => unreachable!("a class is prepared for Rust submissions"),
@@ -512,23 +657,63 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
                 ..results
             };
             // Each finished submission is saved at once: a stopped run keeps it.
-            let dir = report::student_dir(&options.out, name);
-            let saved = std::fs::create_dir_all(&dir).and_then(|()| {
-                let json = serde_json::to_string_pretty(&results).map_err(std::io::Error::other)?;
-                let temp = dir.join("results.json.tmp");
-                std::fs::write(&temp, json)?;
-                std::fs::rename(&temp, dir.join("results.json"))
-            });
-            if let Err(e) = saved {
-                progress.println(format!("boardkit: cannot save the results of {name}: {e}"));
+            if let Err(e) = report::save_results(&options.out, name, &results) {
+                say(
+                    &progress,
+                    format!("boardkit: cannot save the results of {name}: {e}"),
+                );
             }
-            progress.inc(1);
+            let done = finished_count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            progress.set_message(done_message(done));
+            let reached = results
+                .level_reached()
+                .map_or("none".to_owned(), |l| l.to_string());
+            say(
+                &progress,
+                format!(
+                    "graded {name}: {}/{} points, level {reached} ({done}/{})",
+                    results.score,
+                    results.max_score(),
+                    todo.len()
+                ),
+            );
         });
     });
     progress.finish_and_clear();
     let all = report::read_results(&options.out).map_err(out_error)?;
-    report::write_reports(&options.out, &all).map_err(out_error)?;
+    report::write_reports(&options.out, &all, Some(&run_info(game, options))).map_err(out_error)?;
     Ok(all)
+}
+
+/// The header of this run's reports.
+fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
+    let limits = &options.limits;
+    let mut text = format!(
+        "{} s wall clock, {} s CPU, {} MiB memory, {} processes, {} KiB output per case",
+        limits.timeout.as_secs_f64(),
+        limits.cpu_seconds,
+        limits.memory_bytes >> 20,
+        limits.processes,
+        limits.output_bytes >> 10
+    );
+    if options.program.is_none() {
+        text.push_str(&format!(
+            "; {} s per build",
+            options.compile_timeout.as_secs()
+        ));
+    }
+    report::RunInfo {
+        game: game.id.to_owned(),
+        title: game.title.to_owned(),
+        kit_version: env!("CARGO_PKG_VERSION").to_owned(),
+        graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        submissions: match &options.program {
+            Some(command) => format!("programs run as `{command}`"),
+            None => "Rust crates".to_owned(),
+        },
+        sandboxed: options.isolation != Isolation::None,
+        limits: text,
+    }
 }
 
 /// Joins the outputs of shards into `out`: exactly what one run writes.
@@ -537,15 +722,16 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BTreeMap<String, Results>
     std::fs::create_dir_all(out).map_err(out_error)?;
     for shard in shards {
         for (name, results) in report::read_results(shard).map_err(out_error)? {
-            let dir = report::student_dir(out, &name);
-            std::fs::create_dir_all(&dir).map_err(out_error)?;
-            let json = serde_json::to_string_pretty(&results)
-                .map_err(|e| out_error(std::io::Error::other(e)))?;
-            std::fs::write(dir.join("results.json"), json).map_err(out_error)?;
+            report::save_results(out, &name, &results).map_err(out_error)?;
         }
     }
+    // The shards' header, the latest of them (`graded_at` sorts as time).
+    let run = shards
+        .iter()
+        .filter_map(|shard| report::read_run_info(shard))
+        .max_by(|a, b| a.graded_at.cmp(&b.graded_at));
     let all = report::read_results(out).map_err(out_error)?;
-    report::write_reports(out, &all).map_err(out_error)?;
+    report::write_reports(out, &all, run.as_ref()).map_err(out_error)?;
     Ok(all)
 }
 

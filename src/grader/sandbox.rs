@@ -149,6 +149,21 @@ pub struct Job<'a> {
     /// Without a sandbox, run as the grader's own user instead of a slot's:
     /// a build, which needs the grader's toolchain and Cargo home.
     pub as_grader_unsandboxed: bool,
+    /// Called with each line of stdout as it comes (a build's progress).
+    pub watch_stdout: Option<LineWatcher>,
+}
+
+/// A callback for each line a run prints, as it prints it.
+#[derive(Clone)]
+pub struct LineWatcher(pub Arc<WatchLine>);
+
+/// What a [`LineWatcher`] calls.
+pub type WatchLine = dyn Fn(&[u8]) + Send + Sync;
+
+impl std::fmt::Debug for LineWatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LineWatcher")
+    }
 }
 
 impl<'a> Job<'a> {
@@ -164,6 +179,7 @@ impl<'a> Job<'a> {
             env: Vec::new(),
             cwd: None,
             as_grader_unsandboxed: false,
+            watch_stdout: None,
         }
     }
 }
@@ -356,7 +372,7 @@ impl Sandbox {
                 Ok(())
             });
         }
-        let outcome = supervise(command, job.stdin, limits);
+        let outcome = supervise(command, job.stdin, limits, job.watch_stdout.clone());
         if let Some(cgroup) = cgroup {
             cgroup.remove();
         }
@@ -554,7 +570,12 @@ fn direct_command(job: &Job<'_>, folder: &Path) -> std::io::Result<Command> {
 
 /// Spawns `command`, feeds it `stdin`, keeps its output up to the cap, and
 /// ends it at the timeout; the process group and its sandbox die with it.
-fn supervise(mut command: Command, stdin: &[u8], limits: &Limits) -> std::io::Result<Outcome> {
+fn supervise(
+    mut command: Command,
+    stdin: &[u8],
+    limits: &Limits,
+    watch_stdout: Option<LineWatcher>,
+) -> std::io::Result<Outcome> {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -578,11 +599,13 @@ fn supervise(mut command: Command, stdin: &[u8], limits: &Limits) -> std::io::Re
         child.stdout.take().expect("piped"),
         limits.output_bytes,
         overflow.clone(),
+        watch_stdout,
     );
     let err = capped_reader(
         child.stderr.take().expect("piped"),
         limits.output_bytes,
         overflow.clone(),
+        None,
     );
     let mut input = child.stdin.take().expect("piped");
     let stdin = stdin.to_vec();
@@ -809,16 +832,24 @@ impl RunCgroup {
 }
 
 /// Reads `from` into a buffer of at most `cap` bytes; raises `overflow`
-/// (and stops) when there is more.
+/// (and stops) when there is more. `watch` sees each whole line as it comes.
 fn capped_reader(
     mut from: impl Read + Send + 'static,
     cap: usize,
     overflow: Arc<AtomicBool>,
+    watch: Option<LineWatcher>,
 ) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
-        let mut kept = Vec::new();
+        let mut kept: Vec<u8> = Vec::new();
         let mut chunk = [0u8; 8192];
+        let mut watched = 0;
         loop {
+            if let Some(LineWatcher(watch)) = &watch {
+                while let Some(end) = kept[watched..].iter().position(|&b| b == b'\n') {
+                    watch(&kept[watched..watched + end]);
+                    watched += end + 1;
+                }
+            }
             match from.read(&mut chunk) {
                 Ok(0) | Err(_) => return kept,
                 Ok(n) => {

@@ -166,11 +166,9 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
     })?;
     let actual = play(game, &fixture.args, &fixture.stdin_bytes());
     if let Some(code) = actual.exit_code.filter(|&c| c != 0 && c != 1) {
-        let panic = actual
-            .stderr
-            .lines()
-            .find(|l| l.contains("panicked"))
-            .map(|l| format!("\n{l}\n{}", actual.stderr.lines().nth(1).unwrap_or("")))
+        // The panic's line and message name the function to write next.
+        let panic = boardkit::compare::crash_message(&actual.stderr)
+            .map(|message| format!("\n{message}"))
             .unwrap_or_default();
         return Err(format!(
             "{}\nthe program crashed (exit status {code}) on input {:?}{panic}",
