@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::exercise::{self, ExerciseError, Manifest};
 use crate::fixture::{Fixture, Visibility};
+use crate::level::Level;
 use crate::registry::GameInfo;
 
 /// Dependencies of the kit that a starter does not need.
@@ -31,7 +32,13 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "serde_json",
     "anyhow",
     "sha2",
+    "chrono",
+    "base64",
 ];
+
+/// Dev-dependencies of the kit that a starter does not need: this module's
+/// own tests read the workflow with them.
+const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &["boon", "serde_norway"];
 
 /// Why a starter could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -74,31 +81,73 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
     for path in &manifest.files.test {
         files.push((path.clone(), kit_file(path)?.to_vec()));
     }
-    let fixture_prefix = format!("fixtures/{id}/");
-    for (path, bytes) in crate::embedded::under(&fixture_prefix) {
-        let Some(name) = path[fixture_prefix.len()..].strip_suffix(".toml") else {
-            continue;
-        };
-        let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
-        let fixture = Fixture::parse(text, name, id).map_err(|e| malformed(path, e))?;
-        if fixture.visibility == Visibility::Hidden || fixture.reference_only {
-            continue;
-        }
-        files.push((path.to_owned(), bytes.to_vec()));
-        let snapshot = format!("tests/snapshots/{id}__{name}.snap");
+    let fixtures = shipped_fixtures(game)?;
+    for (path, bytes, fixture) in &fixtures {
+        files.push(((*path).to_owned(), bytes.to_vec()));
+        let snapshot = format!("tests/snapshots/{id}__{}.snap", fixture.name);
         files.push((snapshot.clone(), kit_file(&snapshot)?.to_vec()));
     }
+    let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
     files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
-    files.push(("README.md".into(), readme_md(game).into_bytes()));
+    files.push(("README.md".into(), readme_md(game, &points).into_bytes()));
     files.push((
         ".github/workflows/levels.yml".into(),
-        workflow(game).into_bytes(),
+        workflow(game, &points).into_bytes(),
     ));
     files.push((
         ".gitignore".into(),
         b"/target\n*.snap.new\n*.pending-snap\n".to_vec(),
     ));
     Ok(files)
+}
+
+/// A fixture a starter ships: its embedded path and bytes, and what they say.
+type ShippedFixture = (&'static str, &'static [u8], Fixture);
+
+/// The fixtures of `game` a starter ships: the public ones that do not pin
+/// the reference.
+fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
+    let prefix = format!("fixtures/{}/", game.id);
+    let mut shipped = Vec::new();
+    for (path, bytes) in crate::embedded::under(&prefix) {
+        let Some(name) = path[prefix.len()..].strip_suffix(".toml") else {
+            continue;
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
+        let fixture = Fixture::parse(text, name, game.id).map_err(|e| malformed(path, e))?;
+        if fixture.visibility == Visibility::Hidden || fixture.reference_only {
+            continue;
+        }
+        shipped.push((path, bytes, fixture));
+    }
+    Ok(shipped)
+}
+
+/// The points of each level of `game` in a starter holding `fixtures`, in
+/// level order: what the kit's grader gives that level's cases the starter
+/// has (`crate::grader::cases`): 1 a function case, its `points` a session.
+/// Hidden cases are the kit's own, so they count in the kit's grade only.
+fn level_points<'a>(
+    game: &GameInfo,
+    fixtures: impl Iterator<Item = &'a Fixture>,
+) -> Vec<(Level, u32)> {
+    let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
+    let mut add = |level: Level, n: u32| {
+        if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == level) {
+            *total += n;
+        }
+    };
+    for (level, _, _) in (game.function_cases)() {
+        add(level, 1);
+    }
+    // As the grader and the starter's tests: a session counts at a level of
+    // the program only.
+    for fixture in fixtures {
+        if game.level(fixture.level).and_then(|l| l.events()).is_some() {
+            add(fixture.level, fixture.points);
+        }
+    }
+    points
 }
 
 /// The files of a starter that are the kit's and never the student's: the
@@ -295,6 +344,8 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
     };
     let mut dependencies = table("dependencies");
     dependencies.retain(|name, _| !KIT_ONLY_DEPENDENCIES.contains(&name));
+    let mut dev_dependencies = table("dev-dependencies");
+    dev_dependencies.retain(|name, _| !KIT_ONLY_DEV_DEPENDENCIES.contains(&name));
     let manifest = CargoManifest {
         package: Package {
             name: format!("{}-exercise", game.id),
@@ -311,7 +362,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
             path: "src/main.rs".into(),
         }],
         dependencies,
-        dev_dependencies: table("dev-dependencies"),
+        dev_dependencies,
         test: vec![TestTarget {
             name: game.id.into(),
             harness: false,
@@ -339,10 +390,10 @@ fn exercise_md(game: &GameInfo) -> Result<String, StarterError> {
     Ok(format!("{}\n\n---\n{}", sections[0].trim_end(), section))
 }
 
-fn readme_md(game: &GameInfo) -> String {
+fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
     let id = game.id;
     let mut out = format!(
-        "# {title}\n\n```sh\ncargo run --release -- play {id}   # play your program\ncargo test                          # check every level\n```\n\n\
+        "# {title}\n\n```sh\ncargo run -- play {id}   # play your program\ncargo test                # check every level\n```\n\n\
          The statement is [EXERCISE.md](EXERCISE.md). Your code goes in `src/{id}/`, which is\n\
          wholly yours: every function the statement asks for is there, saying `todo!()`\n\
          and naming its section; add modules, types and helpers as you like. The other\n\
@@ -354,44 +405,173 @@ fn readme_md(game: &GameInfo) -> String {
         title = game.title
     );
     for level in game.levels {
+        let points = points
+            .iter()
+            .find(|(l, _)| *l == level.level)
+            .map_or(0, |(_, p)| *p);
         out.push_str(&format!(
-            "- `cargo test {}`: {}\n",
+            "- `cargo test {}` ({points} points): {}\n",
             level.level, level.summary
         ));
     }
-    out.push_str(
+    out.push_str(&format!(
         "\nA failing session shows where your transcript first differs from the expected\n\
          one; prompts and other text of your own are not compared. A failing function\n\
          test names its input, the expected and the actual value.\n\n\
-         Each push runs `.github/workflows/levels.yml`: one job per level, each needing\n\
-         the one below, so the highest green job is the level you reached.\n",
-    );
+         Each push runs `.github/workflows/levels.yml`, the GitHub Classroom autograding:\n\
+         one job per level runs `cargo test --test {id} <level>` once the level below\n\
+         passed, so the highest green job is the level you reached. A last job reports\n\
+         to Classroom the points of each level whose tests all passed (those listed\n\
+         above; a level not reached scores 0).\n",
+    ));
     out
 }
 
-fn workflow(game: &GameInfo) -> String {
-    let mut out = String::from(
-        "# One job per level: a level is reached when its job and every job below pass.\nname: levels\non: [push, pull_request]\njobs:\n",
+/// The grader's time bound, in minutes, for the build and again for the
+/// tests: a cold build of the starter takes minutes on a hosted runner.
+const GRADER_TIMEOUT_MINUTES: u32 = 20;
+
+/// The workflow's job that reports the points to GitHub Classroom.
+const REPORT_JOB: &str = "report";
+
+/// `.github/workflows/levels.yml`: GitHub Classroom's autograding, one job
+/// per level (`points`, in level order), each needing the one below, and a
+/// job reporting every level's points.
+fn workflow(game: &GameInfo, points: &[(Level, u32)]) -> String {
+    let id = game.id;
+    let mut out = format!(
+        r#"# Generated by `boardkit starter {id}`: GitHub Classroom's autograding.
+# One job per level, then one that reports each level's points to Classroom.
+# A level is reached when it and every level below pass: so a level's job
+# runs only once the level below passed, and a level not run scores 0.
+name: levels
+# push: every commit is graded, as in Classroom's own workflow;
+# repository_dispatch: Classroom asks for a grading; workflow_dispatch: a
+# run by hand. Not pull_request: the push already graded the same commit.
+on: [push, repository_dispatch, workflow_dispatch]
+# What GitHub Classroom's own workflow grants: the reporter writes the points
+# (as annotations in v1, as a check run before), reads the runs and the code.
+permissions:
+  checks: write
+  actions: read
+  contents: read
+jobs:
+"#
     );
-    let mut previous = None;
-    for level in game.levels.iter().map(|l| l.level) {
+    let mut previous: Option<Level> = None;
+    for &(level, max_score) in points {
+        out.push_str(&format!("  {level}:\n    name: {level}\n"));
+        out.push_str(&match previous {
+            None => {
+                "    # Not on the commit Classroom makes as it creates the repository.\n".into()
+            }
+            Some(below) => {
+                format!(
+                    "    needs: {below}\n    # Only once {below} passed (the default with needs).\n"
+                )
+            }
+        });
+        // The explanations once, on the first level's job.
+        let (cache_comment, check_comment) = if previous.is_none() {
+            (
+                "      # One cache for every level's job, saved even when tests fail (they\n      # do until the first level passes).\n",
+                "      # The grader's result says pass or fail, but the grader never fails\n      # the job: this step does, so the job is red and the next level waits.\n",
+            )
+        } else {
+            ("", "")
+        };
         out.push_str(&format!(
-            "  {level}:\n    name: {level}\n    runs-on: ubuntu-latest\n"
-        ));
-        if let Some(p) = previous {
-            out.push_str(&format!("    needs: {p}\n"));
-        }
-        out.push_str(&format!(
-            "    steps:\n      - uses: actions/checkout@v4\n      - uses: dtolnay/rust-toolchain@stable\n      - run: cargo test --test {} {level}\n",
-            game.id
+            r#"    if: github.actor != 'github-classroom[bot]'
+    runs-on: ubuntu-latest
+    outputs:
+      result: ${{{{ steps.{level}.outputs.result }}}}
+    steps:
+      - uses: actions/checkout@v6
+      - uses: dtolnay/rust-toolchain@stable
+{cache_comment}      - uses: Swatinem/rust-cache@v2
+        with:
+          shared-key: levels
+          cache-on-failure: true
+      - id: {level}
+        uses: classroom-resources/autograding-command-grader@v1
+        with:
+          test-name: {level}
+          setup-command: cargo test --test {id} --no-run
+          command: cargo test --test {id} {level}
+          timeout: {GRADER_TIMEOUT_MINUTES}
+          max-score: {max_score}
+{check_comment}      - name: {level} passed
+        env:
+          RESULT: ${{{{ steps.{level}.outputs.result }}}}
+        run: base64 --decode <<< "$RESULT" | jq --exit-status '.status == "pass"'
+"#
         ));
         previous = Some(level);
     }
+    let levels: Vec<String> = points.iter().map(|(l, _)| l.to_string()).collect();
+    out.push_str(&format!(
+        r#"  {REPORT_JOB}:
+    name: points
+    needs: [{needs}]
+    # Also when a level failed: the levels below it count.
+    if: always() && github.actor != 'github-classroom[bot]'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: classroom-resources/autograding-grading-reporter@v1
+        # A level whose job did not run has no result, and the reporter stops
+        # at a missing one: after || is the grader's result for a failed test
+        # worth the level's points (JSON, in base64).
+        env:
+"#,
+        needs = levels.join(", ")
+    ));
+    for &(level, max_score) in points {
+        out.push_str(&format!(
+            "          {}_RESULTS: ${{{{ needs.{level}.outputs.result || '{}' }}}}\n",
+            level.name().to_uppercase(),
+            base64(not_run_result(game, level, max_score).as_bytes())
+        ));
+    }
+    out.push_str(&format!(
+        "        with:\n          runners: {}\n",
+        levels.join(",")
+    ));
     out
+}
+
+/// The command grader's result (its `result` output, decoded) for `level`
+/// failed: no points of `max_score`.
+fn not_run_result(game: &GameInfo, level: Level, max_score: u32) -> String {
+    serde_json::json!({
+        "version": 1,
+        "status": "fail",
+        "max_score": max_score,
+        "tests": [{
+            "name": level.name(),
+            "status": "fail",
+            "score": 0,
+            "message": "not run: a level below failed, or the job stopped before its tests",
+            "test_code": format!("cargo test --test {} {level}", game.id),
+            "filename": "",
+            "line_no": 0,
+            "duration": 0,
+        }],
+    })
+    .to_string()
+}
+
+/// Base64 with padding (RFC 4648), as the autograding actions pass results.
+fn base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::Value;
+
     use super::*;
 
     #[test]
@@ -410,6 +590,327 @@ mod tests {
             assert!(stub.contains("todo!("), "{}", game.id);
             // No blanket allow: a stub compiles without warnings as it is.
             assert!(!stub.contains("#![allow"), "{}", game.id);
+        }
+    }
+
+    /// A file of the vendored workflow data, `tests/data/workflow/`.
+    fn workflow_data(path: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/workflow")
+            .join(path);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// SchemaStore's schema of a GitHub workflow, compiled.
+    fn workflow_schema() -> (boon::Schemas, boon::SchemaIndex) {
+        let url = "https://json.schemastore.org/github-workflow.json";
+        let schema = serde_json::from_str(&workflow_data("github-workflow.json")).unwrap();
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource(url, schema).unwrap();
+        let index = compiler.compile(url, &mut schemas).unwrap();
+        (schemas, index)
+    }
+
+    /// The inputs an action's vendored `action.yml` documents, each with
+    /// whether a step must give it (required, without a default).
+    fn action_inputs(action: &str) -> Result<BTreeMap<String, bool>, String> {
+        let file = format!("actions/{}.yml", action.replace('/', "__"));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/workflow")
+            .join(&file);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{action}: no vendored {file} ({e})"))?;
+        let metadata: Value = serde_norway::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+        let inputs = metadata["inputs"].as_object().cloned().unwrap_or_default();
+        Ok(inputs
+            .into_iter()
+            .map(|(name, input)| {
+                let must = input["required"] == true && input.get("default").is_none();
+                (name, must)
+            })
+            .collect())
+    }
+
+    /// Everything wrong with `text` as the levels workflow of `game` worth
+    /// `points`: against the schema, the actions' inputs, and the levels.
+    fn workflow_problems(
+        game: &GameInfo,
+        text: &str,
+        points: &[(Level, u32)],
+        schema: &(boon::Schemas, boon::SchemaIndex),
+    ) -> Vec<String> {
+        let workflow: Value = match serde_norway::from_str(text) {
+            Ok(workflow) => workflow,
+            Err(e) => return vec![format!("not YAML: {e}")],
+        };
+        let mut problems = Vec::new();
+        let mut check = |ok: bool, problem: String| {
+            if !ok {
+                problems.push(problem);
+            }
+        };
+        if let Err(e) = schema.0.validate(&workflow, schema.1) {
+            check(false, format!("{e:#}"));
+        }
+        let empty = serde_json::Map::new();
+        let jobs = workflow["jobs"].as_object().unwrap_or(&empty);
+        // Each step's inputs are those its action documents, required ones given.
+        for (job_id, job) in jobs {
+            for step in job["steps"].as_array().into_iter().flatten() {
+                let Some(uses) = step["uses"].as_str() else {
+                    continue;
+                };
+                let Some((action, _version)) = uses.split_once('@') else {
+                    check(false, format!("{job_id}: {uses} names no version"));
+                    continue;
+                };
+                let inputs = match action_inputs(action) {
+                    Ok(inputs) => inputs,
+                    Err(e) => {
+                        check(false, e);
+                        continue;
+                    }
+                };
+                let with = step["with"].as_object().unwrap_or(&empty);
+                for key in with.keys() {
+                    check(
+                        inputs.contains_key(key),
+                        format!("{job_id}: {action} has no input {key:?}"),
+                    );
+                }
+                for (input, _) in inputs.iter().filter(|(_, must)| **must) {
+                    check(
+                        with.contains_key(input),
+                        format!("{job_id}: {action} needs its input {input:?}"),
+                    );
+                }
+            }
+        }
+        let not_the_bot = "github.actor != 'github-classroom[bot]'";
+        let levels: Vec<String> = points.iter().map(|(l, _)| l.to_string()).collect();
+        let mut ids: Vec<&String> = jobs.keys().collect();
+        ids.sort();
+        let mut expected: Vec<String> = levels.clone();
+        expected.push(REPORT_JOB.into());
+        expected.sort();
+        check(
+            ids == expected.iter().collect::<Vec<_>>(),
+            format!("jobs {ids:?}, expected {expected:?}"),
+        );
+        // One job per level, each needing the one below, graded by its points.
+        let mut below: Option<&str> = None;
+        for (level, (_, max_score)) in levels.iter().zip(points) {
+            let job = &jobs.get(level).cloned().unwrap_or_default();
+            let needs = match &job["needs"] {
+                Value::String(one) => vec![one.as_str()],
+                Value::Array(all) => all.iter().filter_map(Value::as_str).collect(),
+                _ => vec![],
+            };
+            check(
+                needs == below.into_iter().collect::<Vec<_>>(),
+                format!("{level} needs {needs:?}, expected {below:?}"),
+            );
+            check(
+                job["if"].as_str() == Some(not_the_bot),
+                format!("{level}: if {}", job["if"]),
+            );
+            let result = format!("${{{{ steps.{level}.outputs.result }}}}");
+            check(
+                job["outputs"]["result"].as_str() == Some(result.as_str()),
+                format!("{level}: outputs {}", job["outputs"]),
+            );
+            let steps = job["steps"].as_array().cloned().unwrap_or_default();
+            let grader = steps.iter().position(|s| s["id"] == level.as_str());
+            let Some(grader) = grader else {
+                check(false, format!("{level}: no step {level:?}"));
+                continue;
+            };
+            let step = &steps[grader];
+            check(
+                step["uses"] == "classroom-resources/autograding-command-grader@v1",
+                format!("{level}: {}", step["uses"]),
+            );
+            let with = &step["with"];
+            check(
+                with["command"].as_str()
+                    == Some(format!("cargo test --test {} {level}", game.id).as_str()),
+                format!("{level}: command {}", with["command"]),
+            );
+            check(
+                with["max-score"].as_u64() == Some(u64::from(*max_score)),
+                format!(
+                    "{level}: max-score {}, expected {max_score}",
+                    with["max-score"]
+                ),
+            );
+            // A later step fails the job when the grader's result does.
+            check(
+                steps[grader + 1..].iter().any(|s| {
+                    s["env"]["RESULT"].as_str() == Some(result.as_str())
+                        && s["run"].as_str().is_some_and(|r| r.contains("\"pass\""))
+                }),
+                format!("{level}: no step fails the job on the result"),
+            );
+            below = Some(level);
+        }
+        // The reporter: after every level, even failed, each level's result.
+        let report = jobs.get(REPORT_JOB).cloned().unwrap_or_default();
+        check(
+            report["needs"].as_array().is_some_and(|needs| {
+                levels
+                    .iter()
+                    .all(|l| needs.contains(&Value::String(l.clone())))
+            }),
+            format!("{REPORT_JOB} needs {}", report["needs"]),
+        );
+        check(
+            report["if"].as_str() == Some(&format!("always() && {not_the_bot}")),
+            format!("{REPORT_JOB}: if {}", report["if"]),
+        );
+        let steps = report["steps"].as_array().cloned().unwrap_or_default();
+        let reporter = steps
+            .iter()
+            .find(|s| s["uses"] == "classroom-resources/autograding-grading-reporter@v1");
+        let Some(reporter) = reporter else {
+            check(false, format!("{REPORT_JOB}: no reporter step"));
+            return problems;
+        };
+        let runners: Vec<&str> = reporter["with"]["runners"]
+            .as_str()
+            .unwrap_or_default()
+            .split(',')
+            .collect();
+        check(
+            runners == levels.iter().map(String::as_str).collect::<Vec<_>>(),
+            format!("runners {runners:?}"),
+        );
+        for (level, (_, max_score)) in levels.iter().zip(points) {
+            // The reporter reads `<RUNNER>_RESULTS`, the runner in capitals.
+            let var = format!("{}_RESULTS", level.to_uppercase());
+            let value = reporter["env"][&var].as_str().unwrap_or_default();
+            let prefix = format!("${{{{ needs.{level}.outputs.result || '");
+            let fallback = value
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix("' }}"));
+            let Some(fallback) = fallback else {
+                check(false, format!("{REPORT_JOB}: {var} is {value:?}"));
+                continue;
+            };
+            use base64::Engine as _;
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(fallback)
+                .ok()
+                .and_then(|json| serde_json::from_slice::<Value>(&json).ok())
+                .unwrap_or_default();
+            check(
+                decoded["status"] == "fail"
+                    && decoded["max_score"] == *max_score
+                    && decoded["tests"][0]["score"] == 0,
+                format!("{var}: the fallback is {decoded}"),
+            );
+        }
+        check(
+            workflow["permissions"]["checks"] == "write"
+                && workflow["permissions"]["actions"] == "read"
+                && workflow["permissions"]["contents"] == "read",
+            format!("permissions {}", workflow["permissions"]),
+        );
+        problems
+    }
+
+    #[test]
+    fn the_workflow_reports_each_levels_points_to_classroom() {
+        let schema = workflow_schema();
+        for game in crate::registry::GAMES {
+            let fixtures = shipped_fixtures(game).unwrap();
+            let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+            // The grader's points of the cases a starter has.
+            let cases = crate::grader::cases::cases(game, false);
+            let grader: Vec<(Level, u32)> = game
+                .levels
+                .iter()
+                .map(|l| {
+                    let of_level = cases.iter().filter(|c| c.level == l.level && !c.hidden);
+                    (l.level, of_level.map(|c| c.points).sum())
+                })
+                .collect();
+            assert_eq!(points, grader, "{}", game.id);
+            assert!(
+                points.iter().all(|(_, p)| *p > 0),
+                "{}: {points:?}",
+                game.id
+            );
+            let text = workflow(game, &points);
+            let problems = workflow_problems(game, &text, &points, &schema);
+            assert!(
+                problems.is_empty(),
+                "{}:\n{}\n{text}",
+                game.id,
+                problems.join("\n")
+            );
+        }
+    }
+
+    #[test]
+    fn a_broken_workflow_is_caught() {
+        let schema = workflow_schema();
+        let game = crate::registry::find("velha").unwrap();
+        let fixtures = shipped_fixtures(game).unwrap();
+        let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+        let text = workflow(game, &points);
+        let caught = |broken: &str| !workflow_problems(game, broken, &points, &schema).is_empty();
+        assert!(!caught(&text));
+        let breakages = [
+            ("test-name:", "test_name:"),
+            ("cache-on-failure:", "cache-on-fail:"),
+            ("runners:", "runner:"),
+            ("          command: ", "          comand: "),
+            ("max-score: ", "max-score: 1"),
+            ("needs: basic\n", ""),
+            ("BASIC_RESULTS", "BASIC_RESULT"),
+            ("runs-on:", "runs_on:"),
+            ("if: always() && ", "if: "),
+        ];
+        for (from, to) in breakages {
+            assert!(text.contains(from), "{from:?}");
+            assert!(caught(&text.replacen(from, to, 1)), "{from:?} -> {to:?}");
+        }
+        // A level's job dropped.
+        let mut workflow: Value = serde_norway::from_str(&text).unwrap();
+        let jobs = workflow["jobs"].as_object_mut().unwrap();
+        jobs.remove("advanced").unwrap();
+        let dropped = serde_norway::to_string(&workflow).unwrap();
+        assert!(caught(&dropped));
+    }
+
+    #[test]
+    fn a_starter_lacks_the_kits_own_dev_dependencies() {
+        let game = crate::registry::find("velha").unwrap();
+        let manifest: toml::Table = cargo_toml(game).unwrap().parse().unwrap();
+        let dev = manifest["dev-dependencies"].as_table().unwrap();
+        assert!(dev.contains_key("libtest-mimic"), "{dev:?}");
+        for kit_only in KIT_ONLY_DEV_DEPENDENCIES {
+            assert!(!dev.contains_key(*kit_only), "{kit_only}");
+        }
+    }
+
+    #[test]
+    fn the_exercise_intro_ends_before_its_rule() {
+        for game in crate::registry::GAMES {
+            let text = exercise_md(game).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(lines.contains(&"---"), "{}", game.id);
+            for (i, pair) in lines.windows(2).enumerate() {
+                // A rule right under text makes that text a heading.
+                assert!(
+                    pair[1] != "---" || pair[0].trim().is_empty(),
+                    "{}: EXERCISE.md line {} is a rule right under {:?}",
+                    game.id,
+                    i + 2,
+                    pair[0]
+                );
+            }
         }
     }
 }
