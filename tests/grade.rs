@@ -548,10 +548,9 @@ fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
         .unwrap();
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
-    // So are a folder with nothing a Rust grader could use, and a file that
-    // is not an archive: reported before anything is graded.
-    std::fs::create_dir_all(class.join("carla/notes")).unwrap();
-    std::fs::write(class.join("carla/notes/README.md"), "my notes").unwrap();
+    // So are a folder of empty folders, and a file that is not an archive:
+    // reported before anything is graded.
+    std::fs::create_dir_all(class.join("carla/src/velha")).unwrap();
     std::fs::write(class.join("davi.txt"), "fn main() {}").unwrap();
     for (path, reason) in [
         ("carla", "nothing to grade"),

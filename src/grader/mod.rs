@@ -431,10 +431,11 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
 }
 
 /// Why `path` cannot be a submission (an instructor's typo, most likely):
-/// it does not exist, is neither a folder nor a `.zip`, or holds no file a
-/// grader could use (a Rust submission: no `.rs` file). `None` when it is
-/// worth opening.
-fn not_gradable(path: &Path, program: bool) -> Option<&'static str> {
+/// it does not exist, is neither a folder nor a `.zip`, or holds nothing at
+/// all (folders aside). `None` when it is worth opening: anything a student
+/// put in it (even a lone link, or notes without code) is graded, with the
+/// reason it gets no points, so that no student's folder stops the class.
+fn not_gradable(path: &Path) -> Option<&'static str> {
     let metadata = match std::fs::metadata(path) {
         Err(_) => return Some("no such file or folder"),
         Ok(m) => m,
@@ -445,32 +446,16 @@ fn not_gradable(path: &Path, program: bool) -> Option<&'static str> {
             .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
         return (!zip).then_some("neither a folder nor a .zip archive");
     }
-    // A bounded walk: a submission is a small folder.
-    let (mut files, mut sources, mut seen) = (0, 0, 0);
     let mut stack = vec![path.to_owned()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            seen += 1;
-            if seen > 100_000 {
-                return None;
-            }
             match entry.file_type() {
                 Ok(t) if t.is_dir() => stack.push(entry.path()),
-                Ok(t) if t.is_file() => {
-                    files += 1;
-                    if entry.path().extension().is_some_and(|e| e == "rs") {
-                        sources += 1;
-                    }
-                }
-                _ => {}
+                _ => return None,
             }
         }
     }
-    match (files, sources) {
-        (0, _) => Some("an empty folder: nothing to grade"),
-        (_, 0) if !program => Some("no Rust source file (.rs) in it: nothing to grade"),
-        _ => None,
-    }
+    Some("an empty folder: nothing to grade")
 }
 
 /// Which submissions belong to this shard: a deterministic slice of the
@@ -489,7 +474,7 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
     let cases = cases::cases(game, options.program.is_some());
 
     for path in &options.submissions {
-        if let Some(reason) = not_gradable(path, options.program.is_some()) {
+        if let Some(reason) = not_gradable(path) {
             return Err(GradeError::NoSubmission(format!(
                 "{}: {reason}",
                 path.display()
