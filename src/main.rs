@@ -81,6 +81,30 @@ enum BookGame {
     /// The exact score of every connect-four position of up to --depth discs,
     /// written to --out (one byte a position).
     Connect4(BookConnect4Args),
+    /// The perfect player's repertoire on 7 x 6: its column in every position
+    /// it can meet up to --first discs (playing first) and --second (playing
+    /// second), whatever its opponent plays; written to --out.
+    Connect4Playbook(PlaybookArgs),
+}
+
+#[derive(Args)]
+struct PlaybookArgs {
+    /// Deepest position (discs on the board) answered when the perfect
+    /// player moves first.
+    #[arg(long, default_value_t = 8)]
+    first: u32,
+    /// Deepest position answered when it moves second.
+    #[arg(long, default_value_t = 7)]
+    second: u32,
+    /// The file to write (the embedded one is src/connect4/7x6.playbook).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Solver threads (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    table_mib: u32,
 }
 
 #[derive(Args)]
@@ -204,6 +228,12 @@ struct SolveConnect4Args {
     /// Search every position, without the embedded opening book (7 x 6 only).
     #[arg(long)]
     no_book: bool,
+    /// Clear the transposition table before each position, so that each
+    /// line's positions explored do not depend on the lines before it (the
+    /// C++ reference's benchmark harness does this; its solver's command
+    /// keeps the table, as this one does by default).
+    #[arg(long)]
+    fresh_table: bool,
 }
 
 #[derive(Args)]
@@ -303,9 +333,10 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Book {
-            game: BookGame::Connect4(args),
-        } => match book_connect4(args) {
+        Command::Book { game } => match match game {
+            BookGame::Connect4(args) => book_connect4(args),
+            BookGame::Connect4Playbook(args) => playbook_connect4(args),
+        } {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("boardkit: {error:#}");
@@ -398,6 +429,65 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
+    use connect4::playbook;
+    use connect4::solver::Shape;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Answers are appended to <out>.partial as they come: a stopped run goes on.
+    let partial = args.out.with_extension("partial");
+    let known = playbook::read_progress(&std::fs::read_to_string(&partial).unwrap_or_default());
+    let log = std::sync::Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&partial)
+            .with_context(|| format!("cannot write {}", partial.display()))?,
+    );
+    eprintln!(
+        "answering the perfect player's positions up to {} discs (first) and {} (second); {} already in {}",
+        args.first,
+        args.second,
+        known.len(),
+        partial.display()
+    );
+    let started = std::time::Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let playbook = playbook::generate(
+        Shape::standard(),
+        (args.first, args.second),
+        threads,
+        args.table_mib as usize * (1 << 20) / 8,
+        &known,
+        &|key, column, discs| {
+            let mut log = log.lock().expect("no writer panics");
+            // A lost line only costs its position again on resume.
+            let _ = log.write_all(playbook::progress_line(key, column).as_bytes());
+            let _ = log.flush();
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n % 50 == 0 {
+                eprintln!(
+                    "{n} positions answered this run, now at {discs} discs, after {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
+    let bytes = playbook.to_bytes();
+    std::fs::write(&args.out, &bytes)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let _ = std::fs::remove_file(&partial);
+    eprintln!(
+        "wrote {} ({} positions, {} bytes) in {:.1} s this run",
+        args.out.display(),
+        playbook.len(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn solve(game: SolveGame) -> anyhow::Result<()> {
     let mut out = anstream::stdout().lock();
     match game {
@@ -439,9 +529,10 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
                         continue;
                     }
                 };
-                // A fresh table per position, as the reference solver's
-                // harness does, so explored positions compare (not timed).
-                solver.clear();
+                if args.fresh_table {
+                    // Not timed: the search is.
+                    solver.clear();
+                }
                 solver.reset_nodes();
                 let started = std::time::Instant::now();
                 let score = solver.solve(&position, args.weak);

@@ -74,6 +74,9 @@ impl Strategy<Board, usize> for SmartPlayer {
 /// Needs a board that fits the solver's bitboard (7 x 6 does).
 pub struct PerfectPlayer {
     solver: super::solver::Solver,
+    /// Its early moves, computed ahead (7 x 6 only): positions of 4 to 8
+    /// discs take the solver seconds to minutes.
+    playbook: Option<std::sync::Arc<super::playbook::Playbook>>,
     rng: ChaCha8Rng,
 }
 
@@ -81,6 +84,7 @@ impl PerfectPlayer {
     pub fn new(shape: super::solver::Shape, seed: u64) -> Self {
         Self {
             solver: super::solver::Solver::new(shape),
+            playbook: super::playbook::Playbook::standard(shape),
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
@@ -90,6 +94,10 @@ impl Strategy<Board, usize> for PerfectPlayer {
     fn choose(&mut self, board: &Board) -> usize {
         let position =
             super::solver::Position::from_board(board).expect("the board fits the solver");
+        // In the repertoire: its one best column, at once.
+        if let Some(column) = self.playbook.as_ref().and_then(|b| b.get(&position)) {
+            return column;
+        }
         // The first best column of a random order is a uniform draw among the
         // best ones, found with as few searches as the order allows.
         let mut order: Vec<usize> = (0..board.cols()).collect();

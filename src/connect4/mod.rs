@@ -11,11 +11,13 @@
 //! - [`ai`]: computer players (random, smart, perfect) and `best_move`.
 //! - [`solver`]: the strong solver (bitboards, negamax, null windows).
 //! - [`book`]: its opening book, computed by the solver, stored in this folder.
+//! - [`playbook`]: the perfect player's repertoire of early moves, likewise.
 //! - [`program`]: the game program over a console.
 
 pub mod ai;
 pub mod board;
 pub mod book;
+pub mod playbook;
 pub mod program;
 pub mod render;
 pub mod solver;

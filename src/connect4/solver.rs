@@ -232,6 +232,12 @@ impl Position {
         self.key().min(self.mirrored_key())
     }
 
+    /// Whether [`Position::canonical_key`] is the mirror image's key: a
+    /// column stored for the canonical key is then mirrored.
+    pub fn canonical_is_mirror(&self) -> bool {
+        self.mirrored_key() < self.key()
+    }
+
     pub fn is_symmetric(&self) -> bool {
         self.key() == self.mirrored_key()
     }
@@ -322,13 +328,12 @@ struct Table {
 impl Table {
     fn new(entries: usize) -> Table {
         let len = entries.max(2);
-        let mut table = Table {
+        // Zeroed pages from the system, mapped as the search first touches
+        // them: a program that solves easy positions never pays for the rest.
+        Table {
             entries: vec![0; len],
             magic: u128::MAX / len as u128 + 1,
-        };
-        // Touch every page now, so searches do not pay for page faults.
-        table.clear();
-        table
+        }
     }
 
     fn clear(&mut self) {

@@ -1,6 +1,7 @@
 //! `boardkit play connect4`: the exercise's program and options, with the
-//! reference's perfect player (a uniform draw among the best columns, with
-//! the opening book) behind `--ai perfect`.
+//! reference's perfect player (its repertoire of early moves, then a uniform
+//! draw among the best columns, with the opening book) behind `--ai perfect`,
+//! with a spinner past 0.3 s on a terminal.
 
 use std::io::{BufRead, Write};
 
@@ -32,7 +33,13 @@ pub fn play(
         Some(AiKind::Perfect) => {
             let shape = Shape::new(cols, rows)
                 .map_err(|e| PlayError::Usage(format!("--ai perfect: {e}")))?;
-            Some(Box::new(PerfectPlayer::new(shape, options.seed())))
+            let perfect = PerfectPlayer::new(shape, options.seed());
+            // A spinner for people waiting; none in scripts and pipes.
+            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                Some(Box::new(super::thinking::Thinking::new(perfect)))
+            } else {
+                Some(Box::new(perfect))
+            }
         }
         _ => options.computer(),
     };

@@ -5,4 +5,5 @@
 
 pub mod connect4;
 pub mod mastermind;
+pub mod thinking;
 pub mod velha;
