@@ -36,7 +36,8 @@ timed() {
   local input=$1; shift
   local start end
   start=$(now)
-  "$@" < "$input" > /dev/null
+  # His solver says on stderr that it found no book, every run.
+  "$@" < "$input" > /dev/null 2> stderr || { cat stderr >&2; return 1; }
   end=$(now)
   awk -v a="$start" -v b="$end" 'BEGIN {printf "%.6f\n", b - a}' 
 }
