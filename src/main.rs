@@ -372,13 +372,7 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
         total,
     );
     let already = known.iter().flatten().count();
-    let log = std::sync::Mutex::new(
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&partial)
-            .with_context(|| format!("cannot write {}", partial.display()))?,
-    );
+    let log = std::sync::Mutex::new(open_progress(&partial)?);
     let done = std::sync::atomic::AtomicUsize::new(already);
     let bar = indicatif::ProgressBar::new(total as u64).with_style(
         indicatif::ProgressStyle::with_template(
@@ -415,18 +409,7 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
         },
     );
     bar.finish_and_clear();
-    let bytes = book.to_bytes();
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let _ = std::fs::remove_file(&partial);
-    eprintln!(
-        "wrote {} ({} positions, {} bytes) in {:.1} s",
-        args.out.display(),
-        book.len(),
-        bytes.len(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    finish_generation(&args.out, &partial, &book.to_bytes(), book.len(), started)
 }
 
 fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
@@ -438,13 +421,7 @@ fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
     // Answers are appended to <out>.partial as they come: a stopped run goes on.
     let partial = args.out.with_extension("partial");
     let known = playbook::read_progress(&std::fs::read_to_string(&partial).unwrap_or_default());
-    let log = std::sync::Mutex::new(
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&partial)
-            .with_context(|| format!("cannot write {}", partial.display()))?,
-    );
+    let log = std::sync::Mutex::new(open_progress(&partial)?);
     eprintln!(
         "answering the perfect player's positions up to {} discs (first) and {} (second); {} already in {}",
         args.first,
@@ -474,14 +451,37 @@ fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
             }
         },
     );
-    let bytes = playbook.to_bytes();
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let _ = std::fs::remove_file(&partial);
-    eprintln!(
-        "wrote {} ({} positions, {} bytes) in {:.1} s this run",
-        args.out.display(),
+    finish_generation(
+        &args.out,
+        &partial,
+        &playbook.to_bytes(),
         playbook.len(),
+        started,
+    )
+}
+
+/// The progress file of a resumable generation, opened for appending.
+fn open_progress(partial: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(partial)
+        .with_context(|| format!("cannot write {}", partial.display()))
+}
+
+/// Writes a generated file and drops its progress file, now redundant.
+fn finish_generation(
+    out: &std::path::Path,
+    partial: &std::path::Path,
+    bytes: &[u8],
+    positions: usize,
+    started: std::time::Instant,
+) -> anyhow::Result<()> {
+    std::fs::write(out, bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    let _ = std::fs::remove_file(partial);
+    eprintln!(
+        "wrote {} ({positions} positions, {} bytes) in {:.1} s this run",
+        out.display(),
         bytes.len(),
         started.elapsed().as_secs_f64()
     );

@@ -650,9 +650,7 @@ pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Resu
             }
             let done = finished_count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
             progress.set_message(done_message(done));
-            let reached = results
-                .level_reached()
-                .map_or("none".to_owned(), |l| l.to_string());
+            let reached = results.level_name();
             say(
                 &progress,
                 format!(

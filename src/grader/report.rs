@@ -98,6 +98,12 @@ impl Results {
         levels
     }
 
+    /// [`Results::level_reached`] as the reports write it: `none` when none.
+    pub fn level_name(&self) -> String {
+        self.level_reached()
+            .map_or("none".to_owned(), |l| l.to_string())
+    }
+
     /// The highest level whose cases, and those of every level below, all
     /// passed; `None` when the lowest graded level did not.
     pub fn level_reached(&self) -> Option<Level> {
@@ -254,9 +260,7 @@ pub fn grades_csv(all: &BTreeMap<String, Results>) -> String {
                 points(by_level.get(level).map_or(0.0, |l| l.0))
             ));
         }
-        let reached = results
-            .level_reached()
-            .map_or("none".to_owned(), |l| l.to_string());
+        let reached = results.level_name();
         out.push_str(&format!(
             ",{},{},{reached}\n",
             points(results.score),
@@ -514,9 +518,7 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
                 points(max)
             ));
         }
-        let reached = results
-            .level_reached()
-            .map_or("none".to_owned(), |l| l.to_string());
+        let reached = results.level_name();
         out.push_str(&format!(
             "<td class=\"num\">{} / {}</td><td>{reached}</td></tr>\n",
             points(results.score),
@@ -530,9 +532,7 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
 /// One submission: per level, its failures open with what led to them,
 /// its passed cases folded.
 fn student_section(name: &str, results: &Results) -> String {
-    let reached = results
-        .level_reached()
-        .map_or("none".to_owned(), |l| l.to_string());
+    let reached = results.level_name();
     let mut out = format!(
         "<h2 id=\"s-{0}\">{0} <small>{1} / {2}, level reached: {reached}</small></h2>\n",
         escape(name),
@@ -603,9 +603,7 @@ pub fn table(all: &BTreeMap<String, Results>) -> String {
                 format!("{}/{}", points(got), points(max))
             ));
         }
-        let reached = results
-            .level_reached()
-            .map_or("none".to_owned(), |l| l.to_string());
+        let reached = results.level_name();
         out.push_str(&format!(
             " {:>9} {reached:>11}\n",
             format!("{}/{}", points(results.score), points(results.max_score()))
