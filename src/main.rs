@@ -222,7 +222,8 @@ struct SolveConnect4Args {
     /// Board height (rows).
     #[arg(long, default_value_t = 6)]
     height: usize,
-    /// Transposition table size in MiB (8 bytes an entry).
+    /// Transposition table size in MiB (4 bytes an entry on 7 x 6 from 64
+    /// MiB, 8 otherwise).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
     table_mib: u32,
     /// Search every position, without the embedded opening book (7 x 6 only).
@@ -356,7 +357,7 @@ fn main() -> ExitCode {
 
 fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
     use connect4::book::Book;
-    use connect4::solver::Shape;
+    use connect4::solver::{Shape, Solver};
     let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
     if args.depth as i32 >= shape.cells() {
         usage_error(format_args!("--depth must be below {}", shape.cells()));
@@ -392,7 +393,7 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
         shape,
         args.depth,
         threads,
-        args.table_mib as usize * (1 << 20) / 8,
+        Solver::table_entries(shape, args.table_mib as usize),
         &known,
         &|i, score| {
             let mut log = log.lock().expect("no writer panics");
@@ -414,7 +415,7 @@ fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
 
 fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
     use connect4::playbook;
-    use connect4::solver::Shape;
+    use connect4::solver::{Shape, Solver};
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -435,7 +436,7 @@ fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
         Shape::standard(),
         (args.first, args.second),
         threads,
-        args.table_mib as usize * (1 << 20) / 8,
+        Solver::table_entries(Shape::standard(), args.table_mib as usize),
         &known,
         &|key, column, discs| {
             let mut log = log.lock().expect("no writer panics");
@@ -494,7 +495,8 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
         SolveGame::Connect4(args) => {
             use connect4::solver::{Position, Shape, Solver};
             let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
-            let mut solver = Solver::with_table(shape, args.table_mib as usize * (1 << 20) / 8);
+            let mut solver =
+                Solver::with_table(shape, Solver::table_entries(shape, args.table_mib as usize));
             if args.no_book {
                 solver.set_book(None);
             }

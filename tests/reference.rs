@@ -62,6 +62,18 @@ fn connect4_solver_scores_the_standard_sets_sample_strong_and_weak() {
     }
 }
 
+#[test]
+fn connect4_solver_with_its_default_4_byte_table_scores_the_sample() {
+    let shape = Shape::standard();
+    let mut solver = Solver::new(shape);
+    solver.set_book(None);
+    assert_eq!(solver.entry_bytes(), 4);
+    for (moves, expected) in sample_positions() {
+        let position = Position::from_moves(shape, &moves).unwrap();
+        assert_eq!(solver.solve(&position, false), expected, "{moves}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]

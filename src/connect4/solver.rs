@@ -58,13 +58,29 @@ impl Shape {
         if width * (height + 1) > 64 || width < 1 || height < 1 || 3 * (height + 2) > 63 {
             return Err(SolverError::TooLarge { width, height });
         }
-        let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * (height + 1)));
-        Ok(Shape {
+        Ok(Shape::fixed(width, height))
+    }
+
+    /// The shape without checks, usable in constants (the search's
+    /// specialised copies, see [`fixed`]).
+    const fn fixed(width: usize, height: usize) -> Shape {
+        let mut bottom = 0u64;
+        let mut col = 0;
+        while col < width {
+            bottom |= 1 << (col * (height + 1));
+            col += 1;
+        }
+        Shape {
             width,
             height,
             bottom,
-            full: bottom * ((1u64 << height) - 1),
-        })
+            full: bottom.wrapping_mul((1u64 << height).wrapping_sub(1)),
+        }
+    }
+
+    /// Bits in a position's key.
+    fn key_bits(&self) -> u32 {
+        (self.width * (self.height + 1)) as u32
     }
 
     /// The standard 7 columns x 6 rows.
@@ -291,19 +307,58 @@ fn winning_cells(shape: Shape, position: u64, mask: u64) -> u64 {
     r & (shape.full ^ mask)
 }
 
-fn prime_at_most(n: usize) -> usize {
-    let is_prime = |m: usize| m >= 2 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0);
-    (2..=n).rev().find(|&m| is_prime(m)).unwrap_or(2)
+fn is_prime(m: usize) -> bool {
+    m >= 2 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0)
 }
 
-/// Default transposition-table size in entries (a prime, about 8 million:
-/// 8 bytes each, 64 MiB).
-pub const DEFAULT_TABLE_ENTRIES: usize = 8_388_593;
+fn prime_at_least(n: usize) -> usize {
+    (n.max(2)..)
+        .find(|&m| is_prime(m))
+        .expect("primes are infinite")
+}
 
-/// Bits of a key kept in an entry. With a prime number of entries of at
-/// least 2^8, the index (key modulo the size) and the low 56 bits together
-/// tell every key of up to 64 bits apart (Chinese remainder theorem).
-const KEPT_KEY_BITS: u32 = 56;
+/// Default transposition-table size in entries, rounded up to a prime
+/// (2^24 + 43, the C++ reference's size). On 7 x 6 an entry takes 4 bytes:
+/// 64 MiB.
+pub const DEFAULT_TABLE_ENTRIES: usize = 1 << 24;
+
+/// Bits of an entry that hold its value: bounds of scores up to 64 cells
+/// encode below 128 (see [`Search::negamax`]).
+const VALUE_BITS: u32 = 7;
+
+/// A table entry: the kept low bits of a key, then the value.
+trait Entry: Copy + Default {
+    const BITS: u32;
+    fn pack(kept: u64, value: u8) -> Self;
+    fn kept(self) -> u64;
+    fn value(self) -> u8;
+}
+
+impl Entry for u32 {
+    const BITS: u32 = 32;
+    fn pack(kept: u64, value: u8) -> u32 {
+        ((kept as u32) << VALUE_BITS) | value as u32
+    }
+    fn kept(self) -> u64 {
+        (self >> VALUE_BITS) as u64
+    }
+    fn value(self) -> u8 {
+        (self & ((1 << VALUE_BITS) - 1)) as u8
+    }
+}
+
+impl Entry for u64 {
+    const BITS: u32 = 64;
+    fn pack(kept: u64, value: u8) -> u64 {
+        (kept << VALUE_BITS) | value as u64
+    }
+    fn kept(self) -> u64 {
+        self >> VALUE_BITS
+    }
+    fn value(self) -> u8 {
+        (self & ((1 << VALUE_BITS) - 1)) as u8
+    }
+}
 
 /// `key % len` given `magic = ceil(2^128 / len)`, exact for every 64-bit
 /// key and `len` (D. Lemire et al., "Faster remainder by direct
@@ -315,30 +370,37 @@ fn remainder(key: u64, magic: u128, len: u64) -> u64 {
     (high >> 64) as u64
 }
 
-/// A fixed-size table of score bounds, indexed by key modulo its size. Each
-/// entry packs the kept key bits and the value into one word, so a lookup
-/// costs one cache line.
-struct Table {
-    entries: Vec<u64>,
+/// A fixed-size table of score bounds, indexed by key modulo its size, a
+/// prime. An entry keeps only the key's low bits: with the index (the
+/// remainder) they tell every key apart (Chinese remainder theorem) as long
+/// as `len * 2^kept >= 2^key_bits`, which [`Tables::new`] ensures.
+struct Table<E> {
+    entries: Vec<E>,
     /// `ceil(2^128 / len)`: `key % len` by multiplications (Lemire's
     /// direct remainder), as a division costs more than the rest of a lookup.
     magic: u128,
 }
 
-impl Table {
-    fn new(entries: usize) -> Table {
-        let len = entries.max(2);
+impl<E: Entry> Table<E> {
+    const KEPT_BITS: u32 = E::BITS - VALUE_BITS;
+
+    fn new(len: usize) -> Table<E> {
         // Zeroed pages from the system, mapped as the search first touches
         // them: a program that solves easy positions never pays for the rest.
         Table {
-            entries: vec![0; len],
+            entries: vec![E::default(); len],
             magic: u128::MAX / len as u128 + 1,
         }
     }
 
+    /// Whether a table of `len` entries tells keys of `key_bits` apart.
+    fn exact(len: usize, key_bits: u32) -> bool {
+        key_bits <= Self::KEPT_BITS || len >> (key_bits - Self::KEPT_BITS).min(63) != 0
+    }
+
     fn clear(&mut self) {
         // One memset.
-        self.entries.fill(0);
+        self.entries.fill(E::default());
     }
 
     fn index(&self, key: u64) -> usize {
@@ -346,13 +408,13 @@ impl Table {
     }
 
     fn kept(key: u64) -> u64 {
-        key & ((1u64 << KEPT_KEY_BITS) - 1)
+        key & ((1u64 << Self::KEPT_BITS) - 1)
     }
 
     fn get(&self, key: u64) -> u8 {
         let entry = self.entries[self.index(key)];
-        if entry >> 8 == Self::kept(key) {
-            entry as u8
+        if entry.kept() == Self::kept(key) {
+            entry.value()
         } else {
             0
         }
@@ -360,7 +422,148 @@ impl Table {
 
     fn put(&mut self, key: u64, value: u8) {
         let i = self.index(key);
-        self.entries[i] = Self::kept(key) << 8 | value as u64;
+        self.entries[i] = E::pack(Self::kept(key), value);
+    }
+}
+
+/// The table in the narrowest entries that keep keys apart: 4 bytes on
+/// 7 x 6 from 2^24 entries (25 key bits and the value), 8 otherwise.
+enum Tables {
+    Narrow(Table<u32>),
+    Wide(Table<u64>),
+}
+
+impl Tables {
+    fn new(shape: Shape, entries: usize) -> Tables {
+        let len = prime_at_least(entries.max(257));
+        if Table::<u32>::exact(len, shape.key_bits()) {
+            Tables::Narrow(Table::new(len))
+        } else {
+            Tables::Wide(Table::new(len))
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Tables::Narrow(t) => t.clear(),
+            Tables::Wide(t) => t.clear(),
+        }
+    }
+}
+
+/// `p` with a compile-time shape when `W` is not 0, so that the shifts and
+/// masks of the search fold into its code as the C++ reference's constants
+/// do; `W == 0` keeps the shape `p` carries.
+#[inline(always)]
+fn fixed<const W: usize, const H: usize>(p: &Position) -> Position {
+    if W == 0 {
+        *p
+    } else {
+        Position {
+            shape: const { Shape::fixed(W, H) },
+            ..*p
+        }
+    }
+}
+
+/// One search's view of a [`Solver`]: generic over the table's entries and
+/// the shape, so that each combination is compiled on its own.
+struct Search<'a, E> {
+    table: &'a mut Table<E>,
+    book: Option<&'a Book>,
+    order: &'a [usize],
+    nodes: u64,
+}
+
+impl<E: Entry> Search<'_, E> {
+    fn negamax<const W: usize, const H: usize>(
+        &mut self,
+        p: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        debug_assert!(alpha < beta);
+        let p = &fixed::<W, H>(p);
+        let shape = p.shape;
+        self.nodes += 1;
+        let cells = shape.cells();
+        let moves = p.moves as i32;
+        let next = p.non_losing_moves();
+        if next == 0 {
+            return -(cells - moves) / 2;
+        }
+        if moves >= cells - 2 {
+            return 0;
+        }
+        let min = -(cells - 2 - moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if let Some(score) = self.book.and_then(|b| b.get(p)) {
+            return score;
+        }
+        let mut max = (cells - 1 - moves) / 2;
+        // Values: 0 unknown; an upper bound `u` as `u - min_score + 1`
+        // (1 ..= span + 1); a lower bound `l` as `l + max_score - 2 *
+        // min_score + 2` (above span + 1, at most 2 * span + 2 < 128).
+        let (min_score, max_score) = (shape.min_score(), shape.max_score());
+        let key = p.key();
+        let stored = self.table.get(key) as i32;
+        if stored != 0 {
+            if stored > max_score - min_score + 1 {
+                let min = stored + 2 * min_score - max_score - 2;
+                if alpha < min {
+                    alpha = min;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = stored + min_score - 1;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // Order the moves: most winning cells created first; centre first
+        // on ties. Each as `score << 8 | column`, sorted by score, stable:
+        // a small array, as zeroing one per position is not free.
+        let mut sorted = [0u16; 32];
+        let mut count = 0;
+        for &col in self.order.iter().rev() {
+            let move_bit = next & shape.column(col);
+            if move_bit != 0 {
+                let score = p.move_score(move_bit) as u16;
+                let mut i = count;
+                while i > 0 && sorted[i - 1] >> 8 > score {
+                    sorted[i] = sorted[i - 1];
+                    i -= 1;
+                }
+                sorted[i] = score << 8 | col as u16;
+                count += 1;
+            }
+        }
+        for &entry in sorted[..count].iter().rev() {
+            let mut child = *p;
+            child.play(next & shape.column((entry & 0xff) as usize));
+            let score = -self.negamax::<W, H>(&child, -beta, -alpha);
+            if score >= beta {
+                self.table
+                    .put(key, (score + max_score - 2 * min_score + 2) as u8);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.table.put(key, (alpha - min_score + 1) as u8);
+        alpha
     }
 }
 
@@ -368,7 +571,7 @@ impl Table {
 pub struct Solver {
     shape: Shape,
     order: Vec<usize>,
-    table: Table,
+    table: Tables,
     book: Option<Arc<Book>>,
     /// Positions explored since the last [`Solver::reset_nodes`].
     pub nodes: u64,
@@ -379,12 +582,11 @@ impl Solver {
         Solver::with_table(shape, DEFAULT_TABLE_ENTRIES)
     }
 
-    /// A solver whose table holds about `entries` positions (the largest
-    /// prime at most `entries`: keys are spread by their remainder, and a
+    /// A solver whose table holds about `entries` positions (the first
+    /// prime at least `entries`: keys are spread by their remainder, and a
     /// power of two would keep only the low bits, the first columns). It
     /// consults the embedded opening book when the shape is 7 x 6.
     pub fn with_table(shape: Shape, entries: usize) -> Solver {
-        let entries = prime_at_most(entries.max(257));
         let w = shape.width as isize;
         // Centre columns first: they take part in the most lines.
         let order = (0..w)
@@ -393,9 +595,21 @@ impl Solver {
         Solver {
             shape,
             order,
-            table: Table::new(entries),
+            table: Tables::new(shape, entries),
             book: Book::standard(shape),
             nodes: 0,
+        }
+    }
+
+    /// How many entries a table of about `mib` MiB holds: 4-byte entries
+    /// where they keep keys apart (on 7 x 6 from 64 MiB), 8-byte ones
+    /// otherwise.
+    pub fn table_entries(shape: Shape, mib: usize) -> usize {
+        let bytes = mib << 20;
+        if Table::<u32>::exact(prime_at_least(bytes / 4), shape.key_bits()) {
+            bytes / 4
+        } else {
+            bytes / 8
         }
     }
 
@@ -420,88 +634,45 @@ impl Solver {
         self.nodes = 0;
     }
 
+    /// Bytes per table entry: 4 where 25 kept key bits with the index tell
+    /// keys apart (7 x 6 from 2^24 entries), 8 otherwise.
+    pub fn entry_bytes(&self) -> usize {
+        match self.table {
+            Tables::Narrow(_) => 4,
+            Tables::Wide(_) => 8,
+        }
+    }
+
     /// Forgets every stored bound.
     pub fn clear(&mut self) {
         self.table.clear();
     }
 
-    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
-        debug_assert!(alpha < beta);
-        self.nodes += 1;
-        let cells = self.shape.cells();
-        let moves = p.moves as i32;
-        let next = p.non_losing_moves();
-        if next == 0 {
-            return -(cells - moves) / 2;
+    /// The search of `p` in the window, compiled for this solver's table
+    /// and, on 7 x 6, for its shape.
+    fn negamax(&mut self, p: &Position, alpha: i32, beta: i32) -> i32 {
+        let standard = self.shape.width == 7 && self.shape.height == 6;
+        let book = self.book.as_deref();
+        let order = &self.order[..];
+        macro_rules! search {
+            ($table:expr, $w:literal, $h:literal) => {{
+                let mut search = Search {
+                    table: $table,
+                    book,
+                    order,
+                    nodes: 0,
+                };
+                let score = search.negamax::<$w, $h>(p, alpha, beta);
+                self.nodes += search.nodes;
+                score
+            }};
         }
-        if moves >= cells - 2 {
-            return 0;
+        match (&mut self.table, standard) {
+            (Tables::Narrow(table), true) => search!(table, 7, 6),
+            (Tables::Narrow(table), false) => search!(table, 0, 0),
+            (Tables::Wide(table), true) => search!(table, 7, 6),
+            (Tables::Wide(table), false) => search!(table, 0, 0),
         }
-        let min = -(cells - 2 - moves) / 2;
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.get(p)) {
-            return score;
-        }
-        let mut max = (cells - 1 - moves) / 2;
-        let (min_score, max_score) = (self.shape.min_score(), self.shape.max_score());
-        let key = p.key();
-        let stored = self.table.get(key) as i32;
-        if stored != 0 {
-            if stored > max_score - min_score + 1 {
-                // A lower bound.
-                let min = stored + 2 * min_score - max_score - 2;
-                if alpha < min {
-                    alpha = min;
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
-            } else {
-                max = stored + min_score - 1;
-            }
-        }
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        // Order the moves: most winning cells created first; centre first on ties.
-        let mut sorted: [(u64, u32); 64] = [(0, 0); 64];
-        let mut count = 0;
-        for &col in self.order.iter().rev() {
-            let move_bit = next & self.shape.column(col);
-            if move_bit != 0 {
-                let score = p.move_score(move_bit);
-                let mut i = count;
-                while i > 0 && sorted[i - 1].1 > score {
-                    sorted[i] = sorted[i - 1];
-                    i -= 1;
-                }
-                sorted[i] = (move_bit, score);
-                count += 1;
-            }
-        }
-        for &(move_bit, _) in sorted[..count].iter().rev() {
-            let mut child = *p;
-            child.play(move_bit);
-            let score = -self.negamax(&child, -beta, -alpha);
-            if score >= beta {
-                self.table
-                    .put(key, (score + max_score - 2 * min_score + 2) as u8);
-                return score;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-        }
-        self.table.put(key, (alpha - min_score + 1) as u8);
-        alpha
     }
 
     /// The exact score of `p` for the side to move; with `weak`, only its
@@ -609,7 +780,7 @@ mod tests {
 
     #[test]
     fn the_table_index_is_the_remainder() {
-        for len in [257usize, 8_388_593, prime_at_most(1 << 31), (1 << 40) + 15] {
+        for len in [257usize, 8_388_593, prime_at_least(1 << 31), (1 << 40) + 15] {
             let magic = u128::MAX / len as u128 + 1;
             let index = |key: u64| remainder(key, magic, len as u64);
             let mut key = 0x9e37_79b9_7f4a_7c15u64;
@@ -627,9 +798,46 @@ mod tests {
     }
 
     #[test]
+    fn entries_keep_their_key_bits_and_value() {
+        for value in 0..128u8 {
+            for kept in [0u64, 1, (1 << 25) - 1, 0x155_5555] {
+                let e = <u32 as Entry>::pack(kept, value);
+                assert_eq!((e.kept(), e.value()), (kept, value));
+            }
+            let kept = (1u64 << 57) - 1;
+            let e = <u64 as Entry>::pack(kept, value);
+            assert_eq!((e.kept(), e.value()), (kept, value));
+        }
+        // 2^24 - 3 is the last prime below 2^24: 25 kept bits are not enough.
+        assert!(!Table::<u32>::exact(16_777_213, 49));
+        assert!(Table::<u32>::exact(16_777_259, 49));
+        assert!(!Table::<u32>::exact(1 << 30, 64));
+        assert!(Table::<u64>::exact(257, 64));
+        let standard = Shape::standard();
+        assert_eq!(Solver::new(standard).entry_bytes(), 4);
+        assert_eq!(Solver::with_table(standard, 1 << 22).entry_bytes(), 8);
+        assert_eq!(
+            Solver::with_table(Shape::new(8, 7).unwrap(), 1 << 24).entry_bytes(),
+            8
+        );
+        assert_eq!(Solver::table_entries(standard, 64), 1 << 24);
+        assert_eq!(Solver::table_entries(standard, 32), 1 << 22);
+        // The largest encoded value, a lower bound of the best score, fits.
+        for shape in [
+            standard,
+            Shape::new(8, 7).unwrap(),
+            Shape::new(3, 19).unwrap(),
+        ] {
+            let top = 2 * shape.max_score() - 2 * shape.min_score() + 2;
+            assert!(top < 1 << VALUE_BITS, "{top}");
+        }
+    }
+
+    #[test]
     fn table_sizes_are_prime() {
-        assert_eq!(prime_at_most(1 << 23), DEFAULT_TABLE_ENTRIES);
-        assert_eq!(prime_at_most(100), 97);
+        assert_eq!(prime_at_least(DEFAULT_TABLE_ENTRIES), 16_777_259);
+        assert_eq!(prime_at_least(100), 101);
+        assert_eq!(prime_at_least(101), 101);
     }
 
     #[test]
