@@ -70,6 +70,14 @@ pub fn stdout_takes_colors() -> bool {
 pub fn run_play(
     game: impl FnOnce(&mut dyn BufRead, &mut dyn Write, bool) -> Result<(), PlayError>,
 ) -> ExitCode {
+    run_play_in("input ended before the game was over", game)
+}
+
+/// [`run_play`], saying that input ended early in the game's language.
+pub fn run_play_in(
+    input_ended: &str,
+    game: impl FnOnce(&mut dyn BufRead, &mut dyn Write, bool) -> Result<(), PlayError>,
+) -> ExitCode {
     let color = stdout_takes_colors();
     let mut input = io::stdin().lock();
     let mut output = anstream::stdout().lock();
@@ -82,7 +90,7 @@ pub fn run_play(
             ExitCode::from(2)
         }
         Err(PlayError::Input(InputError::EndOfInput)) => {
-            eprintln!("boardkit: input ended before the game was over");
+            eprintln!("boardkit: {input_ended}");
             ExitCode::from(1)
         }
         Err(PlayError::Input(InputError::Io(e))) => {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use boardkit::console::InputError;
+use boardkit::play::session::{Language, SessionArgs};
 use boardkit::{connect4, mastermind};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
@@ -27,6 +28,17 @@ enum Command {
     Play {
         #[command(subcommand)]
         game: PlayGame,
+    },
+    /// Print the scoreboard: every result recorded by games played on a
+    /// terminal (or with --scoreboard).
+    Scores {
+        /// The scoreboard file (default: boardkit/scores.json in the
+        /// platform's data folder).
+        #[arg(long, value_name = "PATH")]
+        scoreboard: Option<std::path::PathBuf>,
+        /// Only this game's results.
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Write a student starter crate for a game: stubs, public fixtures and
     /// their tests, the statement, and a CI workflow with one job per level.
@@ -269,11 +281,26 @@ enum CodebreakerName {
 #[derive(Subcommand)]
 enum PlayGame {
     /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
-    Velha(boardkit::play::velha::PlayArgs),
+    Velha {
+        #[command(flatten)]
+        game: boardkit::play::velha::PlayArgs,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
     /// Connect four (puissance 4): type column numbers; X starts.
-    Connect4(boardkit::play::connect4::PlayArgs),
+    Connect4 {
+        #[command(flatten)]
+        game: boardkit::play::connect4::PlayArgs,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
     /// Mastermind: guess the secret code, such as ABCD; 10 turns.
-    Mastermind(boardkit::play::mastermind::PlayArgs),
+    Mastermind {
+        #[command(flatten)]
+        game: boardkit::play::mastermind::PlayArgs,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
 }
 
 /// Exits with status 2 and clap's usage message, for arguments clap cannot check alone.
@@ -285,13 +312,31 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Play { game } => boardkit::cli::run_play(|input, output, color| match &game {
-            PlayGame::Velha(args) => boardkit::play::velha::play(args, input, output, color),
-            PlayGame::Connect4(args) => boardkit::play::connect4::play(args, input, output, color),
-            PlayGame::Mastermind(args) => {
-                boardkit::play::mastermind::play(args, input, output, color)
-            }
-        }),
+        Command::Play { game } => {
+            use boardkit::play::{connect4, mastermind, velha};
+            let (session, language) = match &game {
+                PlayGame::Velha { session, .. } => (session, Language::Portuguese),
+                PlayGame::Connect4 { session, .. } | PlayGame::Mastermind { session, .. } => {
+                    (session, Language::English)
+                }
+            };
+            session.apply_color_choice();
+            boardkit::cli::run_play_in(language.input_ended(), |input, output, color| {
+                let terminal = session.terminal(color);
+                match &game {
+                    PlayGame::Velha { game, .. } => {
+                        velha::session(game, session, input, output, terminal)
+                    }
+                    PlayGame::Connect4 { game, .. } => {
+                        connect4::session(game, session, input, output, terminal)
+                    }
+                    PlayGame::Mastermind { game, .. } => {
+                        mastermind::session(game, session, input, output, terminal)
+                    }
+                }
+            })
+        }
+        Command::Scores { scoreboard, game } => scores(scoreboard, game),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
             Ok(files) => {
                 println!("wrote {} files into {}", files.len(), dir.display());
@@ -487,6 +532,35 @@ fn finish_generation(
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// `boardkit scores`: the scoreboard as a table (exit 1 when it cannot be
+/// read, saying why; the file is left as it is).
+fn scores(path: Option<std::path::PathBuf>, game: Option<String>) -> ExitCode {
+    use boardkit::play::scoreboard;
+    let result = path
+        .map_or_else(scoreboard::default_path, Ok)
+        .and_then(|path| Ok((scoreboard::load(&path)?, path)));
+    match result {
+        Ok((mut board, path)) => {
+            if let Some(game) = &game {
+                board.entries.retain(|e| &e.game == game);
+            }
+            if board.entries.is_empty() {
+                println!(
+                    "no results yet in {} (games played on a terminal are recorded)",
+                    path.display()
+                );
+            } else {
+                print!("{}", scoreboard::table(&board));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("boardkit: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn solve(game: SolveGame) -> anyhow::Result<()> {

@@ -21,6 +21,12 @@ pub trait Strategy<B: ?Sized, M> {
     fn choose(&mut self, board: &B) -> M;
 }
 
+impl<B: ?Sized, M, S: Strategy<B, M> + ?Sized> Strategy<B, M> for Box<S> {
+    fn choose(&mut self, board: &B) -> M {
+        (**self).choose(board)
+    }
+}
+
 /// A computer seat: a [`Strategy`] seen as a [`Player`].
 pub struct Computer<S>(pub S);
 

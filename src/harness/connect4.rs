@@ -74,7 +74,8 @@ pub enum AiKind {
     Random,
     /// Wins if it can, else blocks your win, else random.
     Smart,
-    /// A move of best exact score (7 x 6).
+    /// A move of best exact score: at once on 7 x 6 (its early moves are
+    /// stored), slower on larger boards; columns x (rows + 1) at most 64.
     Perfect,
 }
 

@@ -2,8 +2,15 @@
 //! options are the exercise's (the shipped harness's) plus the reference's
 //! own extras (AI levels, board sizes, colours). Kit-only: starters play the
 //! student's program through the harness instead.
+//!
+//! Each game has `play` (one game, the exercise's transcript: what the
+//! grader and the fixtures run) and `session` (what the binary runs: `play`
+//! when piped, games in a row for people on a terminal).
 
 pub mod connect4;
 pub mod mastermind;
+pub mod paint;
+pub mod scoreboard;
+pub mod session;
 pub mod thinking;
 pub mod velha;

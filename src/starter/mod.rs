@@ -34,11 +34,13 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "sha2",
     "chrono",
     "base64",
+    "directories",
+    "fd-lock",
 ];
 
 /// Dev-dependencies of the kit that a starter does not need: this module's
 /// own tests read the workflow with them.
-const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &["boon", "serde_norway"];
+const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &["boon", "serde_norway", "rexpect"];
 
 /// Why a starter could not be written.
 #[derive(Debug, thiserror::Error)]
