@@ -97,6 +97,33 @@ enum BookGame {
     /// it can meet up to --first discs (playing first) and --second (playing
     /// second), whatever its opponent plays; written to --out.
     Connect4Playbook(PlaybookArgs),
+    /// The optimal Mastermind codebreaker's decision tree (the fewest
+    /// guesses in all over every secret: 5,625 on the standard game), found
+    /// by an exact search and written to --out.
+    MastermindOptimal(BookMastermindArgs),
+}
+
+#[derive(Args)]
+struct BookMastermindArgs {
+    /// The file to write (the embedded one is src/mastermind/optimal.tree).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// The first guess, or `any` to weigh every first guess (one per
+    /// symmetry class). With a code, the parts it makes are searched on
+    /// --threads threads. Either way the standard game's tree is the same
+    /// (AABC is its best first guess).
+    #[arg(long, default_value = "any")]
+    first: String,
+    /// Pegs in a code.
+    #[arg(long, default_value_t = 4)]
+    pegs: usize,
+    /// Number of colours, letters from A.
+    #[arg(long, default_value_t = 6)]
+    colors: usize,
+    /// Search threads with --first CODE (default: the number of cores), one
+    /// part of the first guess at a time each.
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -257,8 +284,10 @@ struct SolveMastermindArgs {
     /// Play every secret; ends with `total guesses: T, average: A, max: M`.
     #[arg(long)]
     all: bool,
-    /// The codebreaker: knuth, most-parts, expected-size, entropy, or best
-    /// (the one with the fewest guesses over all secrets of the default game).
+    /// The codebreaker: knuth, most-parts, expected-size, entropy, best
+    /// (the heuristic with the fewest guesses over all secrets of the
+    /// default game), or optimal (the embedded decision tree of the fewest
+    /// guesses of all, 5,625; the default game only).
     #[arg(long, value_enum, default_value_t = CodebreakerName::Best)]
     strategy: CodebreakerName,
     /// Pegs in a code.
@@ -276,6 +305,7 @@ enum CodebreakerName {
     ExpectedSize,
     Entropy,
     Best,
+    Optimal,
 }
 
 #[derive(Subcommand)]
@@ -382,6 +412,7 @@ fn main() -> ExitCode {
         Command::Book { game } => match match game {
             BookGame::Connect4(args) => book_connect4(args),
             BookGame::Connect4Playbook(args) => playbook_connect4(args),
+            BookGame::MastermindOptimal(args) => book_mastermind(args),
         } {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -506,6 +537,60 @@ fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
     )
 }
 
+fn book_mastermind(args: BookMastermindArgs) -> anyhow::Result<()> {
+    use mastermind::optimal;
+    let rules = mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
+    if rules.code_count() > optimal::MAX_CODES {
+        usage_error(format_args!(
+            "{} codes are too many for the optimal search: at most {}",
+            rules.code_count(),
+            optimal::MAX_CODES
+        ));
+    }
+    let first = match args.first.as_str() {
+        "any" => None,
+        text => Some(
+            mastermind::parse_guess(text, rules)
+                .unwrap_or_else(|e| usage_error(format_args!("invalid --first {text:?}: {e}"))),
+        ),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let started = std::time::Instant::now();
+    eprintln!(
+        "searching the optimal strategy for {} pegs, {} colours, first guess {}",
+        rules.pegs(),
+        rules.colors(),
+        first.as_ref().map_or("any".to_owned(), |c| c.to_string())
+    );
+    let tree = optimal::search(rules, first.as_ref(), threads, &|p| {
+        eprintln!(
+            "part {}/{}: {} codes, {} guesses ({} sets searched) after {:.0} s",
+            p.done,
+            p.parts,
+            p.size,
+            p.cost,
+            p.nodes,
+            started.elapsed().as_secs_f64()
+        );
+    })?;
+    let bytes = tree.to_bytes();
+    std::fs::write(&args.out, &bytes)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let codes = rules.code_count();
+    eprintln!(
+        "wrote {} ({} bytes): {} guesses over {codes} secrets (average {:.3}, at most {}) in {:.1} s",
+        args.out.display(),
+        bytes.len(),
+        tree.total(),
+        tree.total() as f64 / codes as f64,
+        tree.max_guesses(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// The progress file of a resumable generation, opened for appending.
 fn open_progress(partial: &std::path::Path) -> anyhow::Result<std::fs::File> {
     std::fs::OpenOptions::new()
@@ -623,20 +708,36 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
             use mastermind::solver::{Codebreaker, Criterion};
             let rules =
                 mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
-            let criterion = match args.strategy {
-                CodebreakerName::Knuth => Criterion::Knuth,
-                CodebreakerName::MostParts => Criterion::MostParts,
-                CodebreakerName::ExpectedSize => Criterion::ExpectedSize,
-                CodebreakerName::Entropy => Criterion::Entropy,
-                CodebreakerName::Best => mastermind::solver::BEST,
+            let mut breaker: Box<dyn boardkit::player::Strategy<_, _>> = match args.strategy {
+                CodebreakerName::Optimal => {
+                    if rules != mastermind::Rules::default() {
+                        usage_error(format_args!(
+                            "--strategy optimal plays the standard game only (4 pegs, 6 colours), not {} pegs, {} colours",
+                            rules.pegs(),
+                            rules.colors()
+                        ));
+                    }
+                    Box::new(mastermind::optimal::OptimalCodebreaker::standard()?)
+                }
+                name => {
+                    let criterion = match name {
+                        CodebreakerName::Knuth => Criterion::Knuth,
+                        CodebreakerName::MostParts => Criterion::MostParts,
+                        CodebreakerName::ExpectedSize => Criterion::ExpectedSize,
+                        CodebreakerName::Entropy => Criterion::Entropy,
+                        CodebreakerName::Best | CodebreakerName::Optimal => {
+                            mastermind::solver::BEST
+                        }
+                    };
+                    Box::new(Codebreaker::new(rules, criterion).unwrap_or_else(|e| usage_error(e)))
+                }
             };
-            let mut breaker = Codebreaker::new(rules, criterion).unwrap_or_else(|e| usage_error(e));
             let max_turns = 64;
             if let Some(text) = &args.secret {
                 let secret = mastermind::parse_guess(text, rules).unwrap_or_else(|e| {
                     usage_error(format_args!("invalid --secret {text:?}: {e}"))
                 });
-                let board = mastermind::solver::solve(&mut breaker, rules, &secret, max_turns);
+                let board = mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
                 for (guess, score) in &board.guesses {
                     writeln!(out, "{guess}  {score}")?;
                 }
@@ -644,7 +745,8 @@ fn solve(game: SolveGame) -> anyhow::Result<()> {
             } else {
                 let (mut total, mut max, mut games) = (0usize, 0usize, 0usize);
                 for secret in mastermind::Code::all(rules) {
-                    let board = mastermind::solver::solve(&mut breaker, rules, &secret, max_turns);
+                    let board =
+                        mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
                     let guesses: Vec<String> =
                         board.guesses.iter().map(|(g, _)| g.to_string()).collect();
                     writeln!(out, "{secret}: {} ({})", guesses.len(), guesses.join(" "))?;

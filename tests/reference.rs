@@ -429,6 +429,64 @@ fn solve_mastermind_all_prints_the_totals() {
 }
 
 #[test]
+fn solve_mastermind_optimal_takes_5625_guesses() {
+    let args = ["solve", "mastermind", "--all", "--strategy", "optimal"].map(String::from);
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(t.exit_code, Some(0), "{}", t.stderr);
+    assert_eq!(
+        t.stdout.lines().last(),
+        Some("total guesses: 5625, average: 4.340, max: 6")
+    );
+    assert_eq!(t.stdout.lines().count(), 1297);
+    // Every line's guesses end with its secret, each line's first is AABC.
+    for line in t.stdout.lines().take(1296) {
+        let (secret, rest) = line.split_once(": ").unwrap();
+        let guesses: Vec<&str> = rest.split(['(', ')']).nth(1).unwrap().split(' ').collect();
+        assert_eq!(guesses.first(), Some(&"AABC"), "{line}");
+        assert_eq!(guesses.last(), Some(&secret), "{line}");
+    }
+}
+
+#[test]
+fn solve_mastermind_optimal_one_secret_and_its_limits() {
+    let args = [
+        "solve",
+        "mastermind",
+        "--secret",
+        "ABCD",
+        "--strategy",
+        "optimal",
+    ]
+    .map(String::from);
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(t.exit_code, Some(0), "{}", t.stderr);
+    assert!(t.stdout.starts_with("AABC  "), "{}", t.stdout);
+    assert!(
+        t.stdout.contains("ABCD  4 black, 0 white\n"),
+        "{}",
+        t.stdout
+    );
+    let args = [
+        "solve",
+        "mastermind",
+        "--all",
+        "--strategy",
+        "optimal",
+        "--colors",
+        "5",
+    ]
+    .map(String::from);
+    let t = common::run_boardkit(&args, b"");
+    assert_eq!(t.exit_code, Some(2));
+    assert!(
+        t.stderr
+            .contains("--strategy optimal plays the standard game only"),
+        "{}",
+        t.stderr
+    );
+}
+
+#[test]
 fn solve_mastermind_one_secret_prints_each_guess() {
     let args = [
         "solve",

@@ -9,8 +9,11 @@
 //! - [`code`]: the rules, pure: guess parsing, scoring, secrets.
 //! - [`program`]: the game program over a console.
 //! - [`solver`]: codebreakers (Knuth, most parts, expected size, entropy).
+//! - [`optimal`]: the optimal codebreaker (5,625 guesses over all secrets),
+//!   its search and its embedded decision tree.
 
 pub mod code;
+pub mod optimal;
 pub mod program;
 pub mod solver;
 
