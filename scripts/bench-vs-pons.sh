@@ -15,7 +15,9 @@
 # Environment: ROUNDS (pairs per set, default 3), LINES (lines of each easy
 # set, default all), MEDIUM_LINES (Begin-Medium, default 200), HARD_LINES
 # (Begin-Hard, default 25), BOARDKIT (our binary; default: built here in
-# release), MODES ("strong weak" by default).
+# release), MODES ("strong weak" by default), CLOCK (wall, the default, or
+# cpu: user + system seconds, which other work on the machine disturbs
+# less).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pons=$(realpath "${1:?usage: $0 C4SOLVER DATA_DIR}")
@@ -25,6 +27,10 @@ if [ -z "${BOARDKIT:-}" ]; then
   BOARDKIT=$PWD/target/release/boardkit
 fi
 rounds=${ROUNDS:-3}
+if [ "${CLOCK:-wall}" = cpu ] && [ ! -x /usr/bin/time ]; then
+  echo "CLOCK=cpu needs /usr/bin/time (Debian's package time)" >&2
+  exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Run from an empty folder: his solver loads ./7x6.book when there is one.
@@ -35,11 +41,17 @@ now() { date +%s.%N; }
 timed() {
   local input=$1; shift
   local start end
+  if [ "${CLOCK:-wall}" = cpu ]; then
+    # His solver says on stderr that it found no book, every run.
+    /usr/bin/time -f '%U %S' -o cpu.t "$@" < "$input" > /dev/null 2> stderr \
+      || { cat stderr >&2; return 1; }
+    awk '{printf "%.6f\n", $1 + $2}' cpu.t
+    return
+  fi
   start=$(now)
-  # His solver says on stderr that it found no book, every run.
   "$@" < "$input" > /dev/null 2> stderr || { cat stderr >&2; return 1; }
   end=$(now)
-  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.6f\n", b - a}' 
+  awk -v a="$start" -v b="$end" 'BEGIN {printf "%.6f\n", b - a}'
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 

@@ -387,8 +387,10 @@ impl<E: Entry> Table<E> {
     fn new(len: usize) -> Table<E> {
         // Zeroed pages from the system, mapped as the search first touches
         // them: a program that solves easy positions never pays for the rest.
+        let entries = vec![E::default(); len];
+        huge_pages(&entries);
         Table {
-            entries: vec![E::default(); len],
+            entries,
             magic: u128::MAX / len as u128 + 1,
         }
     }
@@ -424,6 +426,35 @@ impl<E: Entry> Table<E> {
         let i = self.index(key);
         self.entries[i] = E::pack(Self::kept(key), value);
     }
+}
+
+/// Asks Linux to back `entries` with 2 MiB pages where it can: every probe
+/// of a large table lands on a random page, and with 4 KiB pages most
+/// probes also miss the address-translation cache. Only a hint: without
+/// transparent huge pages nothing changes.
+fn huge_pages<E>(entries: &[E]) {
+    #[cfg(target_os = "linux")]
+    {
+        // madvise wants a page-aligned start; the allocation's first page
+        // holds the allocator's header.
+        let start = entries.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(entries);
+        let page = 4096;
+        let aligned = start.next_multiple_of(page);
+        if end >= aligned + (4 << 20) {
+            // SAFETY: madvise only advises on pages of this live allocation;
+            // it neither reads nor frees them.
+            unsafe {
+                libc::madvise(
+                    aligned as *mut libc::c_void,
+                    end - aligned,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = entries;
 }
 
 /// The table in the narrowest entries that keep keys apart: 4 bytes on
