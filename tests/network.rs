@@ -596,3 +596,47 @@ fn usage_errors_exit_with_status_2() {
             .contains("Mastermind cannot be played over the network")
     );
 }
+
+/// The host in a pseudo-terminal (rexpect; every wait has its timeout):
+/// colours, the score and "play again?", against a piped joiner playing
+/// as on a terminal (`--interactive`) that declines a second game.
+#[test]
+fn on_a_terminal_the_host_is_coloured_and_asked_to_play_again() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command.args(["host", "velha", "--port", "0"]);
+    command.env_remove("NO_COLOR");
+    command.env_remove("CLICOLOR_FORCE");
+    command.env("TERM", "xterm-256color");
+    let mut host = rexpect::session::spawn_command(command, Some(20_000)).unwrap();
+    // rexpect reads a byte as a character: needles stay ASCII.
+    let (_, line) = host
+        .exp_regex(r"waiting for an opponent on [0-9.:]+")
+        .unwrap();
+    let address = line.rsplit(' ').next().unwrap().to_owned();
+    let joiner = spawn(&["join", &address, "--interactive"], "B1\nB2\nn\n");
+    let mut seen = String::new();
+    for position in ["A1", "A2", "A3"] {
+        seen.push_str(&host.exp_string("(ex.: B2):").unwrap());
+        host.send_line(position).unwrap();
+    }
+    seen.push_str(&host.exp_string("Jogar de novo? (s/n)").unwrap());
+    host.send_line("s").unwrap();
+    seen.push_str(&host.exp_string("quer jogar de novo.").unwrap());
+    seen.push_str(&host.exp_eof().unwrap());
+    let status = format!("{:?}", host.process().wait().unwrap());
+    assert!(status.ends_with(", 0)"), "{status}: {seen}");
+    // X in blue, O in red, the score after the game.
+    assert!(seen.contains("34mX"), "{seen:?}");
+    assert!(seen.contains("31mO"), "{seen:?}");
+    assert!(seen.contains(" 1, advers"), "{seen}");
+    let joiner = joiner.finish();
+    assert_eq!(joiner.code, Some(0), "{joiner:#?}");
+    // The piped joiner gets no escape codes.
+    assert!(!joiner.stdout.contains('\x1b'), "{joiner:#?}");
+    assert!(
+        joiner
+            .stdout
+            .contains("Placar: você 0, adversário 1, empates 0\n")
+    );
+    assert!(joiner.stdout.contains("Jogar de novo? (s/n)\n"));
+}
