@@ -12,8 +12,9 @@
 //!   harness ([`harness`]: levels, comparison, options, function driver),
 //!   [`level`], [`compare`], [`fixture`] and [`cli`].
 //! - **Kit-only tools**: the [`registry`] of games (above the games), the
-//!   reference's command line ([`play`]), [`starter`] generation, the
-//!   [`grader`], the [`exercise`] manifests and the kit's [`check`].
+//!   reference's command line ([`play`]), network play ([`net`]),
+//!   [`starter`] generation, the [`grader`], the [`exercise`] manifests
+//!   and the kit's [`check`].
 
 pub mod check;
 pub mod cli;
@@ -28,6 +29,7 @@ pub mod grader;
 pub mod harness;
 pub mod level;
 pub mod mastermind;
+pub mod net;
 pub mod play;
 pub mod player;
 pub mod registry;

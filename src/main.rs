@@ -29,6 +29,14 @@ enum Command {
         #[command(subcommand)]
         game: PlayGame,
     },
+    /// Host velha or connect4 for one opponent over TCP (not Mastermind).
+    ///
+    /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
+    /// first opponent and stops listening; you play X and start the first
+    /// game. The protocol is in README.md, "Network play".
+    Host(boardkit::net::HostArgs),
+    /// Join a game hosted with `boardkit host`, at the address it printed.
+    Join(boardkit::net::JoinArgs),
     /// Print the scoreboard: every result recorded by games played on a
     /// terminal (or with --scoreboard).
     Scores {
@@ -364,6 +372,18 @@ fn main() -> ExitCode {
                         mastermind::session(game, session, input, output, terminal)
                     }
                 }
+            })
+        }
+        Command::Host(args) => {
+            args.peer.apply_color_choice();
+            boardkit::net::run(|input, output, color| {
+                boardkit::net::host(&args, input, output, color)
+            })
+        }
+        Command::Join(args) => {
+            args.peer.apply_color_choice();
+            boardkit::net::run(|input, output, color| {
+                boardkit::net::join(&args, input, output, color)
             })
         }
         Command::Scores { scoreboard, game } => scores(scoreboard, game),

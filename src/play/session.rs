@@ -136,14 +136,14 @@ impl Language {
         }
     }
 
-    fn score(self) -> &'static str {
+    pub(crate) fn score(self) -> &'static str {
         match self {
             Language::Portuguese => "Placar",
             Language::English => "Score",
         }
     }
 
-    fn draws(self) -> &'static str {
+    pub(crate) fn draws(self) -> &'static str {
         match self {
             Language::Portuguese => "empates",
             Language::English => "draws",
@@ -243,7 +243,9 @@ pub fn run(
     Ok(())
 }
 
-fn ask_again(language: Language, console: &mut Console<'_>) -> Result<bool, InputError> {
+/// Asks whether to play again until the answer is yes or no; the end of
+/// input is a no.
+pub(crate) fn ask_again(language: Language, console: &mut Console<'_>) -> Result<bool, InputError> {
     loop {
         writeln!(console.out, "{}", language.play_again())?;
         console.out.flush()?;
