@@ -12,7 +12,8 @@
 //!   harness ([`harness`]: levels, comparison, options, function driver),
 //!   [`level`], [`compare`], [`fixture`] and [`cli`].
 //! - **Kit-only tools**: the [`registry`] of games (above the games), the
-//!   reference's command line ([`play`]), [`starter`] generation, the
+//!   reference's command line ([`play`]) and its full screen ([`tui`]),
+//!   [`starter`] generation, the
 //!   [`grader`], the [`exercise`] manifests and the kit's [`check`].
 
 pub mod check;
@@ -32,4 +33,5 @@ pub mod play;
 pub mod player;
 pub mod registry;
 pub mod starter;
+pub mod tui;
 pub mod velha;

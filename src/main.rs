@@ -29,6 +29,9 @@ enum Command {
         #[command(subcommand)]
         game: PlayGame,
     },
+    /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
+    /// again (needs a terminal).
+    Tui(boardkit::tui::TuiArgs),
     /// Print the scoreboard: every result recorded by games played on a
     /// terminal (or with --scoreboard).
     Scores {
@@ -336,6 +339,13 @@ fn main() -> ExitCode {
                 }
             })
         }
+        Command::Tui(args) => match boardkit::tui::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("boardkit: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Scores { scoreboard, game } => scores(scoreboard, game),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
             Ok(files) => {
