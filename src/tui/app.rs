@@ -1,11 +1,20 @@
 //! The full-screen program's state machine: the menu or a game, the running
 //! score of the session, and what each key does. Pure: keys arrive as data
-//! ([`Key`]), the computer's moves and hints are computed when the event
-//! loop asks ([`App::work`]), and nothing here reads or writes a terminal,
-//! so every behaviour is a unit test.
+//! ([`Key`]), the computer's moves and hints are [`Job`]s that the event
+//! loop runs on another thread and hands back ([`App::answer`]), and
+//! nothing here reads or writes a terminal, so every behaviour is a unit
+//! test ([`App::settle`] runs the jobs in line).
+//!
+//! Why jobs and not calls: the perfect connect-four player answers a hint
+//! on an early position outside its repertoire in seconds to minutes. The
+//! screen stays alive meanwhile: Ctrl-C, `q`, a new game, a resize, and Esc
+//! to stop waiting for a hint.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::time::Duration;
+
+use crate::player::Strategy;
 
 use super::connect4::Connect4Game;
 use super::mastermind::MastermindGame;
@@ -29,8 +38,7 @@ pub enum Key {
     Interrupt,
 }
 
-/// Work the event loop runs between two frames, after showing that it is
-/// under way (the perfect connect-four player may take about a second).
+/// What a game is waiting for; the screen says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Busy {
     /// The computer is to move.
@@ -48,6 +56,44 @@ pub enum Ending {
     Draw,
 }
 
+/// A computation taken out of a game, with the player it needs, to run on
+/// another thread; its result goes back to [`Round::finish_work`].
+pub type Work = Box<dyn FnOnce() -> Box<dyn Any + Send> + Send>;
+
+/// A player's choice, with the player itself coming back from its thread.
+pub struct Thought<B, M> {
+    pub busy: Busy,
+    /// The game's version when it was asked: a stale choice is dropped.
+    pub asked_at: u64,
+    pub choice: M,
+    pub player: Box<dyn Strategy<B, M> + Send>,
+}
+
+/// The work of `player` choosing on `board`, for [`Round::take_work`].
+pub fn lend<B: Send + 'static, M: Send + 'static>(
+    busy: Busy,
+    asked_at: u64,
+    board: B,
+    mut player: Box<dyn Strategy<B, M> + Send>,
+) -> Work {
+    Box::new(move || {
+        let choice = player.choose(&board);
+        Box::new(Thought {
+            busy,
+            asked_at,
+            choice,
+            player,
+        })
+    })
+}
+
+/// The [`Thought`] in a result of work made by [`lend`].
+pub fn thought<B: 'static, M: 'static>(result: Box<dyn Any + Send>) -> Thought<B, M> {
+    *result
+        .downcast()
+        .unwrap_or_else(|_| panic!("a game gets back the work it lent"))
+}
+
 /// What every game does for the app: keys for its board, undo, hint, the
 /// computer's moves, its result.
 pub trait Round {
@@ -55,12 +101,18 @@ pub trait Round {
     fn handle(&mut self, key: Key);
     /// Takes back the person's last move, and the computer's reply after it.
     fn undo(&mut self);
-    /// Asks for a hint: [`Round::busy`] says so until [`Round::work`] finds it.
+    /// Asks for a hint: [`Round::busy`] says so until it is found.
     fn request_hint(&mut self);
-    /// The work waiting before the person can play, if any.
+    /// Stops waiting for the hint asked for (its work runs on, unheeded).
+    fn cancel_hint(&mut self);
+    /// What the game waits for before the person can play, if anything.
     fn busy(&self) -> Option<Busy>;
-    /// Does the waiting work: the computer's move, or the hint.
-    fn work(&mut self);
+    /// The work for what the game waits for, with the player it needs;
+    /// `None` when nothing waits or the work is out already.
+    fn take_work(&mut self) -> Option<Work>;
+    /// The result of work from [`Round::take_work`]: the move is played or
+    /// the hint shown, unless the game moved on since.
+    fn finish_work(&mut self, result: Box<dyn Any + Send>);
     /// The result, once the game is over.
     fn ending(&self) -> Option<Ending>;
     /// Whether undo may reopen a finished game.
@@ -124,6 +176,8 @@ impl Tally {
 
 /// A game and what the session knows of it: its setup, title and seats.
 pub struct Match {
+    /// The game's number in the session: answers to a game left are dropped.
+    pub number: u64,
     pub setup: Setup,
     pub game: Game,
     /// Such as `3 x 3, you against the computer (hard)`.
@@ -135,7 +189,7 @@ pub struct Match {
 }
 
 impl Match {
-    fn new(setup: Setup, seed: u64) -> Match {
+    fn new(setup: Setup, number: u64, seed: u64) -> Match {
         let (description, seats, draws) = match setup {
             Setup::Velha(s) => {
                 let board = format!("{0} x {0}", s.size);
@@ -173,6 +227,7 @@ impl Match {
             ),
         };
         Match {
+            number,
             setup,
             game: Game::new(setup, seed),
             description,
@@ -189,6 +244,28 @@ impl Match {
             Setup::Mastermind(_) => GameKind::Mastermind,
         }
     }
+}
+
+/// Work to run off the event loop's thread: [`Job::run`], then
+/// [`App::answer`].
+pub struct Job {
+    game: u64,
+    work: Work,
+}
+
+impl Job {
+    pub fn run(self) -> Answer {
+        Answer {
+            game: self.game,
+            result: (self.work)(),
+        }
+    }
+}
+
+/// A job's result, for [`App::answer`].
+pub struct Answer {
+    game: u64,
+    result: Box<dyn Any + Send>,
 }
 
 /// What the screen shows.
@@ -268,6 +345,18 @@ impl App {
             Screen::Playing(game) => {
                 let round = game.game.round_mut();
                 let over = round.ending().is_some();
+                if let Some(busy) = round.busy() {
+                    // Waiting: the board takes no key, leaving does.
+                    match key {
+                        Key::Esc | Key::Char('h') if busy == Busy::Hint => round.cancel_hint(),
+                        // Asked while the computer thinks: shown once it has played.
+                        Key::Char('h') => round.request_hint(),
+                        Key::Char('q') | Key::Esc => self.screen = Screen::Menu(self.menu.clone()),
+                        Key::Char('n') => self.play_again(),
+                        _ => {}
+                    }
+                    return;
+                }
                 match key {
                     Key::Char('q') | Key::Esc => {
                         self.finish();
@@ -283,8 +372,7 @@ impl App {
         }
     }
 
-    /// The work waiting before the next key, if any: the event loop draws
-    /// the screen (which says so), then calls [`App::work`].
+    /// What the game on screen waits for, if anything (the screen says so).
     pub fn busy(&self) -> Option<Busy> {
         match &self.screen {
             Screen::Playing(game) => game.game.round().busy(),
@@ -292,17 +380,35 @@ impl App {
         }
     }
 
-    /// Does the waiting work: the computer's move or the hint.
-    pub fn work(&mut self) {
+    /// The work the game waits for, to run on another thread; `None` when
+    /// nothing waits or its job is out already.
+    pub fn job(&mut self) -> Option<Job> {
+        let Screen::Playing(game) = &mut self.screen else {
+            return None;
+        };
+        let work = game.game.round_mut().take_work()?;
+        Some(Job {
+            game: game.number,
+            work,
+        })
+    }
+
+    /// A job's result: the computer's move played, or the hint shown;
+    /// dropped if its game was left.
+    pub fn answer(&mut self, answer: Answer) {
         if let Screen::Playing(game) = &mut self.screen {
-            game.game.round_mut().work();
+            if game.number == answer.game {
+                game.game.round_mut().finish_work(answer.result);
+            }
         }
     }
 
-    /// Does all the waiting work (the computer's replies, a hint).
+    /// Runs the waiting jobs here, one after the other, until the person
+    /// is to play (the computer's replies, a hint): what tests do.
     pub fn settle(&mut self) {
-        while self.busy().is_some() {
-            self.work();
+        while let Some(job) = self.job() {
+            let answer = job.run();
+            self.answer(answer);
         }
     }
 
@@ -322,9 +428,10 @@ impl App {
     }
 
     fn start(&mut self, setup: Setup) {
-        let seed = self.seed.wrapping_add(self.started);
+        let number = self.started;
         self.started += 1;
-        self.screen = Screen::Playing(Box::new(Match::new(setup, seed)));
+        let seed = self.seed.wrapping_add(number);
+        self.screen = Screen::Playing(Box::new(Match::new(setup, number, seed)));
     }
 
     /// Counts the game on screen in the session's score, if it is over.
@@ -526,6 +633,60 @@ mod tests {
         );
         app.handle(Key::Interrupt);
         assert!(app.should_quit());
+    }
+
+    #[test]
+    fn while_waiting_for_a_hint_the_board_takes_no_key_and_esc_stops_waiting() {
+        let menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
+        let mut app = App::new(menu, 9);
+        press(&mut app, &[Key::Left, Key::Enter]); // two players
+        app.handle(Key::Char('h'));
+        let job = app.job().expect("the hint's job");
+        assert!(app.job().is_none(), "one job at a time");
+        app.handle(Key::Enter);
+        assert_eq!(app.busy(), Some(Busy::Hint));
+        app.handle(Key::Esc);
+        assert_eq!(app.busy(), None, "no longer waiting");
+        assert!(matches!(app.screen(), Screen::Playing(_)), "still playing");
+        app.answer(job.run());
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        let Game::Connect4(game) = &m.game else {
+            panic!("connect four")
+        };
+        assert_eq!(game.board().discs(), 0, "Enter dropped nothing");
+        assert_eq!(game.hint(), None, "the late answer is not shown");
+        // The next hint is found, by the player that came back.
+        press(&mut app, &[Key::Char('h')]);
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        let Game::Connect4(game) = &m.game else {
+            panic!("connect four")
+        };
+        assert_eq!(
+            game.hint(),
+            Some(3),
+            "the perfect player opens in the centre"
+        );
+    }
+
+    #[test]
+    fn the_answer_for_a_game_left_is_dropped() {
+        let menu = Menu {
+            computer_first: true,
+            ..Menu::new(Some(GameKind::Velha), 3, 7, 6)
+        };
+        let mut app = App::new(menu, 9);
+        app.handle(Key::Enter);
+        assert_eq!(app.busy(), Some(Busy::Computer));
+        let job = app.job().expect("the computer's move");
+        app.handle(Key::Char('n'));
+        app.answer(job.run());
+        assert_eq!(velha(&app).board().marks(), 0, "not played in the new game");
+        app.settle();
+        assert_eq!(velha(&app).board().marks(), 1, "its own computer opened");
     }
 
     #[test]

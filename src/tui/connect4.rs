@@ -2,12 +2,17 @@
 //! columns played (for undo), the computer opponent and the hint. Pure:
 //! keys in, state out; [`crate::tui::ui`] draws it.
 
+use std::any::Any;
+
 use crate::connect4::ai::{PerfectPlayer, RandomPlayer, SmartPlayer};
 use crate::connect4::solver::Shape;
 use crate::connect4::{Board, Disc};
 use crate::player::Strategy;
 
-use super::app::{Busy, Ending, Key, Round};
+use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
+
+/// A computer player, lent to a thread while it thinks.
+type Player = Box<dyn Strategy<Board, usize> + Send>;
 
 /// The computer opponents of connect four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +66,7 @@ pub struct Connect4Opponent {
     pub computer_first: bool,
 }
 
-fn strategy(level: Connect4Level, seed: u64) -> Box<dyn Strategy<Board, usize>> {
+fn strategy(level: Connect4Level, seed: u64) -> Player {
     match level {
         Connect4Level::Random => Box::new(RandomPlayer::new(seed)),
         Connect4Level::Smart => Box::new(SmartPlayer::new(seed)),
@@ -76,14 +81,19 @@ pub struct Connect4Game {
     /// Every column played so far, in order: undo replays all but the last.
     moves: Vec<usize>,
     cursor: usize,
-    computer: Option<Box<dyn Strategy<Board, usize>>>,
+    /// The computer opponent; `None` while it thinks on another thread.
+    computer: Option<Player>,
     /// The hint's player, made on the first hint: perfect on 7 x 6, smart
-    /// elsewhere (the solver would take minutes on most other boards).
-    hinter: Option<Box<dyn Strategy<Board, usize>>>,
+    /// elsewhere (the solver would take minutes on most other boards);
+    /// `None` while it thinks.
+    hinter: Option<Player>,
+    hint_out: bool,
     hint: Option<usize>,
     hint_wanted: bool,
     message: Option<String>,
     seed: u64,
+    /// Counts the changes of the board, so a late answer is known stale.
+    version: u64,
 }
 
 impl Connect4Game {
@@ -96,10 +106,12 @@ impl Connect4Game {
             cursor: setup.cols / 2,
             computer: setup.opponent.map(|o| strategy(o.level, seed)),
             hinter: None,
+            hint_out: false,
             hint: None,
             hint_wanted: false,
             message: None,
             seed,
+            version: 0,
         }
     }
 
@@ -184,8 +196,13 @@ impl Connect4Game {
             .play(col)
             .unwrap_or_else(|e| panic!("column {} was checked playable: {e}", col + 1));
         self.moves.push(col);
+        self.version += 1;
         self.hint = None;
         self.message = None;
+        if self.ending().is_some() {
+            // A hint asked for while the computer thought has no move to show.
+            self.hint_wanted = false;
+        }
     }
 }
 
@@ -233,12 +250,13 @@ impl Round for Connect4Game {
             board.play(col).expect("these moves were legal");
         }
         self.board = board;
+        self.version += 1;
         self.hint = None;
         self.message = None;
     }
 
     fn request_hint(&mut self) {
-        if !self.is_over() && self.busy().is_none() {
+        if !self.is_over() {
             self.hint_wanted = true;
         }
     }
@@ -255,20 +273,47 @@ impl Round for Connect4Game {
         }
     }
 
-    fn work(&mut self) {
-        match self.busy() {
-            Some(Busy::Computer) => {
-                let computer = self.computer.as_mut().expect("a computer seat");
-                let col = computer.choose(&self.board);
-                self.play(col);
-            }
-            Some(Busy::Hint) => {
+    fn cancel_hint(&mut self) {
+        self.hint_wanted = false;
+    }
+
+    fn take_work(&mut self) -> Option<Work> {
+        let player = match self.busy()? {
+            Busy::Computer => self.computer.take()?,
+            Busy::Hint if self.hint_out => return None,
+            Busy::Hint => {
+                self.hint_out = true;
                 let (level, seed) = (self.hint_level(), self.seed);
-                let hinter = self.hinter.get_or_insert_with(|| strategy(level, seed));
-                self.hint = Some(hinter.choose(&self.board));
-                self.hint_wanted = false;
+                self.hinter.take().unwrap_or_else(|| strategy(level, seed))
             }
-            None => {}
+        };
+        let busy = self.busy().expect("checked above");
+        Some(lend(busy, self.version, self.board.clone(), player))
+    }
+
+    fn finish_work(&mut self, result: Box<dyn Any + Send>) {
+        let Thought {
+            busy,
+            asked_at,
+            choice,
+            player,
+        } = thought::<Board, usize>(result);
+        let current = asked_at == self.version;
+        match busy {
+            Busy::Computer => {
+                self.computer = Some(player);
+                if current && self.busy() == Some(Busy::Computer) {
+                    self.play(choice);
+                }
+            }
+            Busy::Hint => {
+                self.hinter = Some(player);
+                self.hint_out = false;
+                if current && self.hint_wanted {
+                    self.hint = Some(choice);
+                    self.hint_wanted = false;
+                }
+            }
         }
     }
 
@@ -298,8 +343,8 @@ mod tests {
     use super::*;
 
     fn settle(game: &mut Connect4Game) {
-        while game.busy().is_some() {
-            game.work();
+        while let Some(work) = game.take_work() {
+            game.finish_work(work());
         }
     }
 

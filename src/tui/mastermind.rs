@@ -3,6 +3,7 @@
 //! undo, the hint, and the kit's codebreaker to watch. Pure: keys in, state
 //! out; [`crate::tui::ui`] draws it.
 
+use std::any::Any;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -12,7 +13,7 @@ use crate::mastermind::solver::{BEST, Codebreaker};
 use crate::mastermind::{Code, DecodingBoard, Rules, random_secret, score};
 use crate::player::Strategy;
 
-use super::app::{Busy, Ending, Key, Round};
+use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
 
 /// Guesses a game allows, as `boardkit play mastermind` by default.
 pub const TURNS: usize = 10;
@@ -36,11 +37,15 @@ pub struct MastermindGame {
     pegs: Vec<Option<u8>>,
     slot: usize,
     /// The best codebreaker, made on the first hint or watched guess (its
-    /// table of scores and its memo are kept).
-    breaker: Option<Codebreaker>,
+    /// table of scores and its memo are kept); `None` while it thinks on
+    /// another thread.
+    breaker: Option<Box<dyn Strategy<DecodingBoard, Code> + Send>>,
+    hint_out: bool,
     hint: Option<Code>,
     hint_wanted: bool,
     message: Option<String>,
+    /// Counts the changes of the guesses, so a late hint is known stale.
+    version: u64,
 }
 
 impl MastermindGame {
@@ -65,9 +70,11 @@ impl MastermindGame {
             pegs: vec![None; rules.pegs()],
             slot: 0,
             breaker: None,
+            hint_out: false,
             hint: None,
             hint_wanted: false,
             message: None,
+            version: 0,
         }
     }
 
@@ -114,16 +121,14 @@ impl MastermindGame {
         self.ending().is_some()
     }
 
-    fn breaker(&mut self) -> &mut Codebreaker {
-        let rules = self.board.rules;
-        self.breaker.get_or_insert_with(|| {
-            Codebreaker::new(rules, BEST).expect("the standard game suits a codebreaker")
-        })
+    fn new_breaker(rules: Rules) -> Box<dyn Strategy<DecodingBoard, Code> + Send> {
+        Box::new(Codebreaker::new(rules, BEST).expect("the standard game suits a codebreaker"))
     }
 
     fn submit(&mut self, guess: Code) {
         let result = score(&self.secret, &guess);
         self.board.guesses.push((guess, result));
+        self.version += 1;
         self.pegs = vec![None; self.board.rules.pegs()];
         self.slot = 0;
         self.hint = None;
@@ -135,8 +140,9 @@ impl MastermindGame {
         if self.is_over() {
             return;
         }
-        let board = self.board.clone();
-        let guess = self.breaker().choose(&board);
+        let rules = self.board.rules;
+        let breaker = self.breaker.get_or_insert_with(|| Self::new_breaker(rules));
+        let guess = breaker.choose(&self.board);
         self.submit(guess);
     }
 
@@ -205,6 +211,7 @@ impl Round for MastermindGame {
         }
         match self.board.guesses.pop() {
             Some((guess, _)) => {
+                self.version += 1;
                 self.pegs = guess.pegs().iter().map(|&c| Some(c)).collect();
                 self.slot = 0;
                 self.hint = None;
@@ -220,14 +227,38 @@ impl Round for MastermindGame {
         }
     }
 
+    fn cancel_hint(&mut self) {
+        self.hint_wanted = false;
+    }
+
     fn busy(&self) -> Option<Busy> {
         (self.hint_wanted && !self.is_over()).then_some(Busy::Hint)
     }
 
-    fn work(&mut self) {
-        if self.busy() == Some(Busy::Hint) {
-            let board = self.board.clone();
-            self.hint = Some(self.breaker().choose(&board));
+    fn take_work(&mut self) -> Option<Work> {
+        if self.busy().is_none() || self.hint_out {
+            return None;
+        }
+        self.hint_out = true;
+        let rules = self.board.rules;
+        let breaker = self
+            .breaker
+            .take()
+            .unwrap_or_else(|| Self::new_breaker(rules));
+        Some(lend(Busy::Hint, self.version, self.board.clone(), breaker))
+    }
+
+    fn finish_work(&mut self, result: Box<dyn Any + Send>) {
+        let Thought {
+            asked_at,
+            choice,
+            player,
+            ..
+        } = thought::<DecodingBoard, Code>(result);
+        self.breaker = Some(player);
+        self.hint_out = false;
+        if self.hint_wanted && asked_at == self.version {
+            self.hint = Some(choice);
             self.hint_wanted = false;
         }
     }

@@ -4,13 +4,18 @@
 //! hook that restores the terminal before the panic message is printed).
 
 use std::io::{self, IsTerminal};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 
-use super::app::{App, Key};
+use super::app::{Answer, App, Key};
+
+/// How often the screen looks for a job's answer while the person waits.
+const WAITING_POLL: Duration = Duration::from_millis(50);
 use super::ui;
 
 /// Runs `app` full screen until the person quits.
@@ -53,25 +58,41 @@ fn install_panic_hook() {
     }));
 }
 
-/// Draws, reads a key, hands it to the app; runs the app's waiting work
-/// right after drawing that it is under way; ticks while waiting for keys.
+/// Draws, reads a key, hands it to the app; runs the app's jobs (the
+/// computer's moves, hints) on their own threads and hands back their
+/// answers, keys still working meanwhile; ticks while waiting for keys.
 fn event_loop<B: Backend>(screen: &mut Terminal<B>, mut app: App) -> io::Result<()> {
+    let (answers_to, answers) = mpsc::channel::<Answer>();
     loop {
         // Also after a resize: `draw` takes the terminal's new size.
         screen.draw(|frame| ui::draw(frame, &app))?;
         if app.should_quit() {
+            // A job still running ends with the process.
             return Ok(());
         }
-        if app.busy().is_some() {
-            app.work();
+        while let Some(job) = app.job() {
+            let to = answers_to.clone();
+            std::thread::spawn(move || {
+                // The receiver is gone only when the program is ending.
+                let _ = to.send(job.run());
+            });
+        }
+        if let Ok(answer) = answers.try_recv() {
+            app.answer(answer);
             continue;
         }
-        let key_waiting = match app.tick_interval() {
+        let wait = match app.busy() {
+            Some(_) => Some(WAITING_POLL),
+            None => app.tick_interval(),
+        };
+        let key_waiting = match wait {
             Some(wait) => event::poll(wait)?,
             None => true,
         };
         if !key_waiting {
-            app.tick();
+            if app.busy().is_none() {
+                app.tick();
+            }
             continue;
         }
         if let Event::Key(event) = event::read()? {

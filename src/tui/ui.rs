@@ -286,7 +286,7 @@ fn board_status(
             Span::styled(" wins!", bold()),
         ]),
         (None, Some(Busy::Computer)) => Line::from("The computer is thinking…"),
-        (None, Some(Busy::Hint)) => Line::from("Looking for a hint…"),
+        (None, Some(Busy::Hint)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
         (None, None) if against_computer => Line::from(vec![Span::raw("Your turn: "), to_move]),
         (None, None) => Line::from(vec![to_move, Span::raw(" to play")]),
     }
@@ -499,7 +499,7 @@ fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {
             bold(),
         ),
         (Some(_), _) => Line::styled("Out of guesses: the secret is shown.", bold()),
-        (None, Some(_)) => Line::from("Looking for a hint…"),
+        (None, Some(_)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
         (None, None) if watch => Line::from(format!(
             "The codebreaker is on guess {} of {}",
             turn + 1,

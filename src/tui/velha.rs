@@ -2,11 +2,16 @@
 //! played (for undo), the computer opponent and the hint. Pure: keys in,
 //! state out; [`crate::tui::ui`] draws it.
 
+use std::any::Any;
+
 use crate::player::Strategy;
 use crate::velha::ai::{Computer, Difficulty};
 use crate::velha::board::{Board, Mark, Position, Status};
 
-use super::app::{Busy, Ending, Key, Round};
+use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
+
+/// A computer player, lent to a thread while it thinks.
+type Player = Box<dyn Strategy<Board, Position> + Send>;
 
 /// What the menu chose for a game of velha.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,13 +46,18 @@ pub struct VelhaGame {
     /// Every move so far, in order: undo replays all but the last ones.
     moves: Vec<Position>,
     cursor: Position,
-    computer: Option<Box<dyn Strategy<Board, Position>>>,
-    /// The hard AI, made on the first hint (its search table is kept).
-    hinter: Option<Box<dyn Strategy<Board, Position>>>,
+    /// The computer opponent; `None` while it thinks on another thread.
+    computer: Option<Player>,
+    /// The hard AI, made on the first hint (its search table is kept);
+    /// `None` while it thinks.
+    hinter: Option<Player>,
+    hint_out: bool,
     hint: Option<Position>,
     hint_wanted: bool,
     message: Option<String>,
     seed: u64,
+    /// Counts the changes of the board, so a late answer is known stale.
+    version: u64,
 }
 
 impl VelhaGame {
@@ -63,14 +73,16 @@ impl VelhaGame {
                 row: centre,
                 col: centre,
             },
-            computer: setup.opponent.map(|opponent| {
-                Box::new(Computer::new(opponent.level, seed)) as Box<dyn Strategy<Board, Position>>
-            }),
+            computer: setup
+                .opponent
+                .map(|opponent| Box::new(Computer::new(opponent.level, seed)) as Player),
             hinter: None,
+            hint_out: false,
             hint: None,
             hint_wanted: false,
             message: None,
             seed,
+            version: 0,
         }
     }
 
@@ -127,8 +139,13 @@ impl VelhaGame {
             .play(pos)
             .unwrap_or_else(|e| panic!("{pos} was checked playable: {e}"));
         self.moves.push(pos);
+        self.version += 1;
         self.hint = None;
         self.message = None;
+        if self.ending().is_some() {
+            // A hint asked for while the computer thought has no move to show.
+            self.hint_wanted = false;
+        }
     }
 
     fn move_cursor(&mut self, key: Key) {
@@ -178,12 +195,13 @@ impl Round for VelhaGame {
             board.play(pos).expect("these moves were legal");
         }
         self.board = board;
+        self.version += 1;
         self.hint = None;
         self.message = None;
     }
 
     fn request_hint(&mut self) {
-        if self.board.status() == Status::InProgress && self.busy().is_none() {
+        if self.board.status() == Status::InProgress {
             self.hint_wanted = true;
         }
     }
@@ -200,22 +218,49 @@ impl Round for VelhaGame {
         }
     }
 
-    fn work(&mut self) {
-        match self.busy() {
-            Some(Busy::Computer) => {
-                let computer = self.computer.as_mut().expect("a computer seat");
-                let pos = computer.choose(&self.board);
-                self.play(pos);
-            }
-            Some(Busy::Hint) => {
+    fn cancel_hint(&mut self) {
+        self.hint_wanted = false;
+    }
+
+    fn take_work(&mut self) -> Option<Work> {
+        let player = match self.busy()? {
+            Busy::Computer => self.computer.take()?,
+            Busy::Hint if self.hint_out => return None,
+            Busy::Hint => {
+                self.hint_out = true;
                 let seed = self.seed;
-                let hinter = self
-                    .hinter
-                    .get_or_insert_with(|| Box::new(Computer::new(Difficulty::Hard, seed)));
-                self.hint = Some(hinter.choose(&self.board));
-                self.hint_wanted = false;
+                self.hinter
+                    .take()
+                    .unwrap_or_else(|| Box::new(Computer::new(Difficulty::Hard, seed)))
             }
-            None => {}
+        };
+        let busy = self.busy().expect("checked above");
+        Some(lend(busy, self.version, self.board, player))
+    }
+
+    fn finish_work(&mut self, result: Box<dyn Any + Send>) {
+        let Thought {
+            busy,
+            asked_at,
+            choice,
+            player,
+        } = thought::<Board, Position>(result);
+        let current = asked_at == self.version;
+        match busy {
+            Busy::Computer => {
+                self.computer = Some(player);
+                if current && self.busy() == Some(Busy::Computer) {
+                    self.play(choice);
+                }
+            }
+            Busy::Hint => {
+                self.hinter = Some(player);
+                self.hint_out = false;
+                if current && self.hint_wanted {
+                    self.hint = Some(choice);
+                    self.hint_wanted = false;
+                }
+            }
         }
     }
 
@@ -245,8 +290,8 @@ mod tests {
     }
 
     fn settle(game: &mut VelhaGame) {
-        while game.busy().is_some() {
-            game.work();
+        while let Some(work) = game.take_work() {
+            game.finish_work(work());
         }
     }
 
