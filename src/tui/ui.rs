@@ -65,6 +65,8 @@ struct Layout {
 enum Place {
     Centred,
     Block,
+    /// A blank line for air, left out when the screen is short of lines.
+    Spacer,
 }
 
 impl Layout {
@@ -82,7 +84,7 @@ impl Layout {
     }
 
     fn blank(&mut self) {
-        self.centred(Line::default());
+        self.lines.push((Line::default(), Place::Spacer));
     }
 
     fn block_width(&self) -> u16 {
@@ -94,7 +96,7 @@ impl Layout {
             .unwrap_or(0)
     }
 
-    /// The smallest area that shows every line whole.
+    /// The smallest area that shows every line whole (without spacers).
     fn size(&self) -> (u16, u16) {
         let widest = self
             .lines
@@ -102,17 +104,25 @@ impl Layout {
             .map(|(line, _)| line.width() as u16)
             .max()
             .unwrap_or(0);
-        (widest, self.lines.len() as u16)
+        let spacers = self.lines.iter().filter(|(_, p)| *p == Place::Spacer);
+        (widest, (self.lines.len() - spacers.count()) as u16)
     }
 
-    /// Centred both ways in `area`, which is large enough.
+    /// Centred both ways in `area`, which is large enough; with its spacers
+    /// if they fit.
     fn render(&self, buf: &mut Buffer, area: Rect) {
-        let top = area.y + (area.height - self.lines.len() as u16) / 2;
+        let airy = usize::from(area.height) >= self.lines.len();
+        let lines: Vec<_> = self
+            .lines
+            .iter()
+            .filter(|(_, place)| airy || *place != Place::Spacer)
+            .collect();
+        let top = area.y + (area.height - lines.len() as u16) / 2;
         let block_x = area.x + (area.width - self.block_width()) / 2;
-        for (i, (line, place)) in self.lines.iter().enumerate() {
+        for (i, (line, place)) in lines.into_iter().enumerate() {
             let x = match place {
-                Place::Centred => area.x + (area.width - line.width() as u16) / 2,
                 Place::Block => block_x,
+                Place::Centred | Place::Spacer => area.x + (area.width - line.width() as u16) / 2,
             };
             buf.set_line(x, top + i as u16, line, area.width);
         }
