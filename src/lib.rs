@@ -12,9 +12,9 @@
 //!   harness ([`harness`]: levels, comparison, options, function driver),
 //!   [`level`], [`compare`], [`fixture`] and [`cli`].
 //! - **Kit-only tools**: the [`registry`] of games (above the games), the
-//!   reference's command line ([`play`]), network play ([`net`]),
-//!   [`starter`] generation, the [`grader`], the [`exercise`] manifests
-//!   and the kit's [`check`].
+//!   reference's command line ([`play`]) and its full screen ([`tui`]),
+//!   network play ([`net`]), [`starter`] generation, the [`grader`], the
+//!   [`exercise`] manifests and the kit's [`check`].
 
 pub mod check;
 pub mod cli;
@@ -34,4 +34,5 @@ pub mod play;
 pub mod player;
 pub mod registry;
 pub mod starter;
+pub mod tui;
 pub mod velha;

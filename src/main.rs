@@ -37,6 +37,9 @@ enum Command {
     Host(boardkit::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
     Join(boardkit::net::JoinArgs),
+    /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
+    /// again (needs a terminal).
+    Tui(boardkit::tui::TuiArgs),
     /// Print the scoreboard: every result recorded by games played on a
     /// terminal (or with --scoreboard).
     Scores {
@@ -386,6 +389,13 @@ fn main() -> ExitCode {
                 boardkit::net::join(&args, input, output, color)
             })
         }
+        Command::Tui(args) => match boardkit::tui::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("boardkit: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Scores { scoreboard, game } => scores(scoreboard, game),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
             Ok(files) => {

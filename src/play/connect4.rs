@@ -229,8 +229,8 @@ fn interactive_game(
 }
 
 /// The cells of the lines of four or more through `(row, col)`, as
-/// `(row, col)` pairs.
-fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {
+/// `(row, col)` pairs (the full-screen game highlights them too).
+pub fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {
     let Some(disc) = board.get(row, col) else {
         return Vec::new();
     };

@@ -238,8 +238,9 @@ fn ask_position(
     }
 }
 
-/// The cells of a whole line of one mark, if the game is won.
-fn winning_cells(board: &Board) -> u128 {
+/// The cells of a whole line of one mark, if the game is won, as a mask
+/// (bit `row * size + col`; the full-screen game highlights them too).
+pub fn winning_cells(board: &Board) -> u128 {
     let n = board.size();
     let Status::Won(mark) = board.status() else {
         return 0;

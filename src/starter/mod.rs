@@ -36,6 +36,7 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "base64",
     "directories",
     "fd-lock",
+    "ratatui",
 ];
 
 /// Dev-dependencies of the kit that a starter does not need: this module's

@@ -1,0 +1,65 @@
+//! `boardkit tui`: the three games full screen (SPEC 7, "Full screen"),
+//! with ratatui on crossterm. Arrow keys and Enter; the last move and the
+//! winning line highlighted; every AI level; play again with the session's
+//! score; undo; hints; the terminal restored on every exit. Kit-only:
+//! starters do not get it (nor its crates).
+//!
+//! - [`app`]: the state machine, pure: keys in, state out.
+//! - [`menu`]: the game, the mode, the level, who starts, the size.
+//! - [`velha`], [`connect4`], [`mastermind`]: one game each, over the
+//!   library's rules and AIs.
+//! - [`ui`]: draws an [`App`] into a ratatui frame.
+//! - [`terminal`]: the event loop, which owns the terminal.
+
+pub mod app;
+pub mod connect4;
+pub mod mastermind;
+pub mod menu;
+pub mod terminal;
+pub mod ui;
+pub mod velha;
+
+pub use app::App;
+pub use menu::GameKind;
+
+use crate::connect4::board::{MAX_SIDE, MIN_SIDE};
+use crate::velha::board::{MAX_SIZE, MIN_SIZE};
+
+const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as i64;
+
+/// The options of `boardkit tui`: what the menu starts with.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TuiArgs {
+    /// The game (default: pick it on the menu).
+    #[arg(value_enum)]
+    pub game: Option<GameKind>,
+    /// Velha's board side: N in a row wins (the menu can change it).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub size: u8,
+    /// Connect four's columns (the menu can change them).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub cols: u8,
+    /// Connect four's rows (the menu can change them).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub rows: u8,
+    /// Seed for the computer's choices, the hints and the secrets, so that
+    /// a session can be replayed (game k of the session uses seed + k).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// The app as the options set it up, on its menu.
+pub fn app(args: &TuiArgs) -> App {
+    let menu = menu::Menu::new(
+        args.game,
+        args.size.into(),
+        args.cols.into(),
+        args.rows.into(),
+    );
+    App::new(menu, args.seed.unwrap_or_else(rand::random))
+}
+
+/// `boardkit tui`: runs the app full screen until the person quits.
+pub fn run(args: &TuiArgs) -> std::io::Result<()> {
+    terminal::run(app(args))
+}
