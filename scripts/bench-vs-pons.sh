@@ -15,7 +15,8 @@
 # Environment: ROUNDS (pairs per set, default 3), LINES (lines of each easy
 # set, default all), MEDIUM_LINES (Begin-Medium, default 200), HARD_LINES
 # (Begin-Hard, default 25), BOARDKIT (our binary; default: built here in
-# release), MODES ("strong weak" by default), CLOCK (wall, the default, or
+# release), MODES ("strong weak" by default), SETS (names to run, such as
+# "End-Easy Middle-Easy"; default all six), CLOCK (wall, the default, or
 # cpu: user + system seconds, which other work on the machine disturbs
 # less).
 set -euo pipefail
@@ -63,6 +64,7 @@ for mode in ${MODES:-strong weak}; do
   for entry in Test_L3_R1:End-Easy Test_L2_R1:Middle-Easy Test_L2_R2:Middle-Medium \
                Test_L1_R1:Begin-Easy Test_L1_R2:Begin-Medium Test_L1_R3:Begin-Hard; do
     file=${entry%%:*}; name=${entry#*:}
+    if [ -n "${SETS:-}" ] && [[ " $SETS " != *" $name "* ]]; then continue; fi
     lines=${LINES:-1000}
     [ "$name" = Begin-Medium ] && lines=${MEDIUM_LINES:-200}
     [ "$name" = Begin-Hard ] && lines=${HARD_LINES:-25}
