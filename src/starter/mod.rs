@@ -28,7 +28,6 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "indicatif",
     "rayon",
     "tempfile",
-    "libc",
     "serde_json",
     "anyhow",
     "sha2",
