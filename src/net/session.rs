@@ -197,6 +197,45 @@ impl<R: BufRead, W: Write> Link<R, W> {
     }
 }
 
+/// What a session tells the person at its end, as it happens. The console
+/// prints it as `boardkit play` would ([`ConsolePerson`]); the full-screen
+/// UI draws it (`crate::tui::network`).
+pub enum News<'r, G: Rules> {
+    /// A game begins: this end plays `me`.
+    Introduce(Side),
+    /// The board at the start of a game and after every move.
+    Board(&'r Round<G>),
+    /// The opponent is to move.
+    WaitingMove,
+    /// The opponent played this move.
+    Opponent(G::Move),
+    /// The game is over (`round` holds its result); `tally` counts it.
+    Finished {
+        round: &'r Round<G>,
+        me: Side,
+        tally: Tally,
+    },
+    /// This end wants another game; the opponent has not answered yet.
+    WaitingAnswer,
+    /// The opponent wants no other game.
+    Declined,
+}
+
+/// The person at one end of a session: told the news, asked for moves and
+/// for another game. One session loop serves every kind of person.
+pub trait Person {
+    fn tell<G: Rules>(&mut self, rules: G, news: News<'_, G>) -> Result<(), SessionError>;
+    /// This end's move in `round`, legal by the game's rules.
+    fn choose<G: Rules>(
+        &mut self,
+        rules: G,
+        round: &Round<G>,
+        me: Side,
+    ) -> Result<G::Move, SessionError>;
+    /// Whether this end's person wants another game.
+    fn again(&mut self, language: Language) -> Result<bool, SessionError>;
+}
+
 /// Plays as the host: sends the hello for `game`, then games for as long
 /// as both people want. The joiner plays `O` in the first game.
 pub fn host<R: BufRead, W: Write>(
@@ -206,7 +245,22 @@ pub fn host<R: BufRead, W: Write>(
     terminal: Terminal,
     timeouts: Timeouts,
 ) -> Result<Tally, SessionError> {
-    let result = host_games(link, game, console, terminal, timeouts);
+    host_for(
+        link,
+        game,
+        &mut ConsolePerson::new(console, terminal),
+        timeouts,
+    )
+}
+
+/// [`host`] for any [`Person`].
+pub fn host_for<R: BufRead, W: Write>(
+    link: &mut Link<R, W>,
+    game: Game,
+    person: &mut impl Person,
+    timeouts: Timeouts,
+) -> Result<Tally, SessionError> {
+    let result = host_games(link, game, person, timeouts);
     link.farewell(&result);
     result
 }
@@ -214,8 +268,7 @@ pub fn host<R: BufRead, W: Write>(
 fn host_games<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
     game: Game,
-    console: &mut Console<'_>,
-    terminal: Terminal,
+    person: &mut impl Person,
     timeouts: Timeouts,
 ) -> Result<Tally, SessionError> {
     link.send(&game.hello())?;
@@ -240,11 +293,11 @@ fn host_games<R: BufRead, W: Write>(
     match game {
         Game::Velha { size } => {
             let rules = Velha::new(size).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, console, terminal, timeouts).host()
+            Seat::new(rules, link, person, timeouts).host()
         }
         Game::Connect4 { rows, cols } => {
             let rules = Connect4::new(rows, cols).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, console, terminal, timeouts).host()
+            Seat::new(rules, link, person, timeouts).host()
         }
     }
 }
@@ -267,15 +320,23 @@ pub fn join<R: BufRead, W: Write>(
     terminal: Terminal,
     timeouts: Timeouts,
 ) -> Result<(Game, Tally), SessionError> {
-    let result = join_games(link, console, terminal, timeouts);
+    join_for(link, &mut ConsolePerson::new(console, terminal), timeouts)
+}
+
+/// [`join`] for any [`Person`].
+pub fn join_for<R: BufRead, W: Write>(
+    link: &mut Link<R, W>,
+    person: &mut impl Person,
+    timeouts: Timeouts,
+) -> Result<(Game, Tally), SessionError> {
+    let result = join_games(link, person, timeouts);
     link.farewell(&result);
     result
 }
 
 fn join_games<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
-    console: &mut Console<'_>,
-    terminal: Terminal,
+    person: &mut impl Person,
     timeouts: Timeouts,
 ) -> Result<(Game, Tally), SessionError> {
     let game = match link.receive(timeouts.hello)? {
@@ -286,11 +347,11 @@ fn join_games<R: BufRead, W: Write>(
     let tally = match game {
         Game::Velha { size } => {
             let rules = Velha::new(size).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, console, terminal, timeouts).join()
+            Seat::new(rules, link, person, timeouts).join()
         }
         Game::Connect4 { rows, cols } => {
             let rules = Connect4::new(rows, cols).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, console, terminal, timeouts).join()
+            Seat::new(rules, link, person, timeouts).join()
         }
     }?;
     Ok((game, tally))
@@ -308,46 +369,27 @@ pub fn next_joiner_side(joiner: Side, last: super::protocol::Status) -> Side {
 }
 
 /// One end's seat at the table: its rules, its link, its person.
-struct Seat<'s, 'c, G, R, W> {
+struct Seat<'s, G, R, W, P> {
     rules: G,
     link: &'s mut Link<R, W>,
-    console: &'s mut Console<'c>,
-    palette: Palette,
-    interactive: bool,
+    person: &'s mut P,
     timeouts: Timeouts,
     tally: Tally,
 }
 
-impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
-    fn new(
-        rules: G,
-        link: &'s mut Link<R, W>,
-        console: &'s mut Console<'c>,
-        terminal: Terminal,
-        timeouts: Timeouts,
-    ) -> Self {
+impl<'s, G: Rules, R: BufRead, W: Write, P: Person> Seat<'s, G, R, W, P> {
+    fn new(rules: G, link: &'s mut Link<R, W>, person: &'s mut P, timeouts: Timeouts) -> Self {
         Seat {
             rules,
             link,
-            console,
-            palette: Palette {
-                color: terminal.color,
-            },
-            interactive: terminal.interactive,
+            person,
             timeouts,
             tally: Tally::default(),
         }
     }
 
-    fn words(&self) -> Words {
-        Words(self.rules.language())
-    }
-
-    fn say(&mut self, line: &str) -> Result<(), SessionError> {
-        writeln!(self.console.out, "{line}")?;
-        // The person reads it before this end waits for anything.
-        self.console.out.flush()?;
-        Ok(())
+    fn tell(&mut self, news: News<'_, G>) -> Result<(), SessionError> {
+        self.person.tell(self.rules, news)
     }
 
     /// The host's games.
@@ -362,39 +404,35 @@ impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
             })?;
             let mut round = Round::new(self.rules, number);
             self.link.send(&round.state())?;
-            self.introduce(me)?;
-            self.show(&round)?;
+            self.tell(News::Introduce(me))?;
+            self.tell(News::Board(&round))?;
             while let Some(turn) = round.turn() {
                 if turn == me {
-                    let play = self.ask(&round, me)?;
+                    let play = self.person.choose(self.rules, &round, me)?;
                     round.play(play).map_err(|why| {
-                        io::Error::other(format!("the console's move was illegal: {why}"))
+                        io::Error::other(format!("the person's move was illegal: {why}"))
                     })?;
                     self.link.send(&round.state())?;
                 } else {
-                    let waiting = self.words().waiting_move();
-                    self.say(waiting)?;
+                    self.tell(News::WaitingMove)?;
                     let play = self.receive_move(&mut round)?;
                     self.link.send(&round.state())?;
-                    let announce = self.rules.announce(play);
-                    self.say(&announce)?;
+                    self.tell(News::Opponent(play))?;
                 }
-                self.show(&round)?;
+                self.tell(News::Board(&round))?;
             }
             self.link.set_phase(Phase::AfterGame);
             self.finish(&round, me)?;
-            let ours = self.ask_again()?;
+            let ours = self.person.again(self.rules.language())?;
             self.link.send(&Message::Again { answer: ours })?;
             if !ours {
                 break;
             }
-            let waiting = self.words().waiting_answer();
-            self.say(waiting)?;
+            self.tell(News::WaitingAnswer)?;
             match self.link.receive(self.timeouts.turn)? {
                 Message::Again { answer: true } => {}
                 Message::Again { answer: false } => {
-                    let declined = self.words().declined();
-                    self.say(declined)?;
+                    self.tell(News::Declined)?;
                     break;
                 }
                 other => return Err(unexpected("again", &other)),
@@ -449,15 +487,15 @@ impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
             };
             self.link.set_phase(Phase::Game);
             let mut round = Round::new(self.rules, number);
-            self.introduce(me)?;
+            self.tell(News::Introduce(me))?;
             let first = self.link.receive(self.timeouts.hello)?;
             if !round.follow(&first)?.is_empty() {
                 return Err(Fault::Inconsistent("a game that starts with moves".into()).into());
             }
-            self.show(&round)?;
+            self.tell(News::Board(&round))?;
             while let Some(turn) = round.turn() {
                 if turn == me {
-                    let play = self.ask(&round, me)?;
+                    let play = self.person.choose(self.rules, &round, me)?;
                     self.link.send(&Message::Move {
                         ply: round.ply(),
                         notation: self.rules.notation(play),
@@ -475,8 +513,7 @@ impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
                         .into());
                     }
                 } else {
-                    let waiting = self.words().waiting_move();
-                    self.say(waiting)?;
+                    self.tell(News::WaitingMove)?;
                     let state = self.link.receive(self.timeouts.turn)?;
                     let added = round.follow(&state)?;
                     let [play] = added[..] else {
@@ -486,29 +523,23 @@ impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
                         ))
                         .into());
                     };
-                    let announce = self.rules.announce(play);
-                    self.say(&announce)?;
+                    self.tell(News::Opponent(play))?;
                 }
-                self.show(&round)?;
+                self.tell(News::Board(&round))?;
             }
             self.link.set_phase(Phase::AfterGame);
             self.finish(&round, me)?;
-            if self.interactive {
-                let waiting = self.words().waiting_answer();
-                self.say(waiting)?;
-            }
+            // The host's person answers first.
+            self.tell(News::WaitingAnswer)?;
             match self.link.receive(self.timeouts.turn)? {
                 Message::Again { answer: true } => {}
                 Message::Again { answer: false } => {
-                    if self.interactive {
-                        let declined = self.words().declined();
-                        self.say(declined)?;
-                    }
+                    self.tell(News::Declined)?;
                     break;
                 }
                 other => return Err(unexpected("again", &other)),
             }
-            let ours = self.ask_again()?;
+            let ours = self.person.again(self.rules.language())?;
             self.link.send(&Message::Again { answer: ours })?;
             if !ours {
                 break;
@@ -517,82 +548,118 @@ impl<'s, 'c, G: Rules, R: BufRead, W: Write> Seat<'s, 'c, G, R, W> {
         Ok(self.tally)
     }
 
-    /// The game's title and which mark this end plays.
-    fn introduce(&mut self, me: Side) -> Result<(), SessionError> {
-        if let Some(title) = self.rules.title() {
-            let title = self.palette.strong(title);
-            self.say(&title)?;
+    /// Counts the result and tells the person.
+    fn finish(&mut self, round: &Round<G>, me: Side) -> Result<(), SessionError> {
+        match round.status().winner() {
+            Some(winner) if winner == me => self.tally.won += 1,
+            Some(_) => self.tally.lost += 1,
+            None => self.tally.drawn += 1,
         }
-        let mark = self.palette.mark(me.as_char(), Emphasis::default());
-        let line = self.words().you_play(me, &mark);
-        self.say(&line)
+        let tally = self.tally;
+        self.tell(News::Finished { round, me, tally })
+    }
+}
+
+/// A person at a console, as in `boardkit play`: the game's prompts and
+/// messages, the board after every move (painted when the palette is on);
+/// the verdict, the score and "play again?" only when interactive, so a
+/// piped transcript is one game ending with the result line.
+pub struct ConsolePerson<'s, 'c> {
+    console: &'s mut Console<'c>,
+    palette: Palette,
+    interactive: bool,
+}
+
+impl<'s, 'c> ConsolePerson<'s, 'c> {
+    pub fn new(console: &'s mut Console<'c>, terminal: Terminal) -> Self {
+        ConsolePerson {
+            console,
+            palette: Palette {
+                color: terminal.color,
+            },
+            interactive: terminal.interactive,
+        }
     }
 
-    fn show(&mut self, round: &Round<G>) -> Result<(), SessionError> {
-        let board = self.rules.draw(round.board(), round.last(), self.palette);
-        write!(self.console.out, "{board}")?;
+    fn say(&mut self, line: &str) -> Result<(), SessionError> {
+        writeln!(self.console.out, "{line}")?;
+        // The person reads it before this end waits for anything.
         self.console.out.flush()?;
         Ok(())
     }
+}
 
-    /// This end's person's move, legal by the game's own checks.
-    fn ask(&mut self, round: &Round<G>, me: Side) -> Result<G::Move, SessionError> {
+impl Person for ConsolePerson<'_, '_> {
+    fn tell<G: Rules>(&mut self, rules: G, news: News<'_, G>) -> Result<(), SessionError> {
+        let words = Words(rules.language());
+        match news {
+            News::Introduce(me) => {
+                if let Some(title) = rules.title() {
+                    let title = self.palette.strong(title);
+                    self.say(&title)?;
+                }
+                let mark = self.palette.mark(me.as_char(), Emphasis::default());
+                self.say(&words.you_play(me, &mark))
+            }
+            News::Board(round) => {
+                let board = rules.draw(round.board(), round.last(), self.palette);
+                write!(self.console.out, "{board}")?;
+                self.console.out.flush()?;
+                Ok(())
+            }
+            News::WaitingMove => self.say(words.waiting_move()),
+            News::Opponent(play) => self.say(&rules.announce(play)),
+            News::Finished { round, me, tally } => {
+                let status = round.status();
+                let line = self.palette.strong(&rules.result_line(status));
+                self.say(&line)?;
+                if self.interactive {
+                    if let Some(verdict) = words.verdict(status, me) {
+                        self.say(verdict)?;
+                    }
+                    self.say(&words.score(tally))?;
+                }
+                Ok(())
+            }
+            // Only a person asked to play again waits for the answer.
+            News::WaitingAnswer if self.interactive => self.say(words.waiting_answer()),
+            News::Declined if self.interactive => self.say(words.declined()),
+            News::WaitingAnswer | News::Declined => Ok(()),
+        }
+    }
+
+    fn choose<G: Rules>(
+        &mut self,
+        rules: G,
+        round: &Round<G>,
+        me: Side,
+    ) -> Result<G::Move, SessionError> {
         let mark = self.palette.mark(me.as_char(), Emphasis::default());
-        let line = self.words().your_turn(&mark);
+        let line = Words(rules.language()).your_turn(&mark);
         self.say(&line)?;
-        let language = self.rules.language();
-        self.rules
+        let language = rules.language();
+        rules
             .ask(round.board(), self.console)
             .map_err(|e| input_error(language, e))
     }
 
-    /// The result line, and for people the winner and the running score.
-    fn finish(&mut self, round: &Round<G>, me: Side) -> Result<(), SessionError> {
-        let status = round.status();
-        let line = self.palette.strong(&self.rules.result_line(status));
-        self.say(&line)?;
-        let words = self.words();
-        let verdict = match status.winner() {
-            Some(winner) if winner == me => {
-                self.tally.won += 1;
-                Some(words.you_won())
-            }
-            Some(_) => {
-                self.tally.lost += 1;
-                Some(words.you_lost())
-            }
-            None => {
-                self.tally.drawn += 1;
-                None
-            }
-        };
-        if self.interactive {
-            if let Some(verdict) = verdict {
-                self.say(verdict)?;
-            }
-            let score = words.score(self.tally);
-            self.say(&score)?;
-        }
-        Ok(())
-    }
-
-    /// This end's person's wish for another game: asked only when
-    /// interactive (a piped transcript is one game); the end of input is a no.
-    fn ask_again(&mut self) -> Result<bool, SessionError> {
+    /// Asked only when interactive (a piped transcript is one game); the
+    /// end of input is a no.
+    fn again(&mut self, language: Language) -> Result<bool, SessionError> {
         if !self.interactive {
             return Ok(false);
         }
-        let language = self.rules.language();
         ask_again(language, self.console).map_err(|e| input_error(language, e))
     }
 }
 
-/// What an end says to its person, in the game's language.
+/// What an end says to its person, in the game's language (the console's
+/// lines and the full-screen UI's status).
 #[derive(Debug, Clone, Copy)]
-struct Words(Language);
+pub struct Words(pub Language);
 
 impl Words {
-    fn you_play(self, me: Side, mark: &str) -> String {
+    pub fn you_play(self, me: Side, mark: &str) -> String {
         match (self.0, me) {
             (Language::Portuguese, Side::X) => format!("Você joga com {mark} e começa."),
             (Language::Portuguese, Side::O) => {
@@ -605,49 +672,46 @@ impl Words {
         }
     }
 
-    fn your_turn(self, mark: &str) -> String {
+    pub fn your_turn(self, mark: &str) -> String {
         match self.0 {
             Language::Portuguese => format!("Sua vez ({mark})."),
             Language::English => format!("Your turn ({mark})."),
         }
     }
 
-    fn waiting_move(self) -> &'static str {
+    pub fn waiting_move(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "aguardando a jogada do adversário...",
             Language::English => "waiting for the opponent's move...",
         }
     }
 
-    fn waiting_answer(self) -> &'static str {
+    pub fn waiting_answer(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "aguardando a resposta do adversário...",
             Language::English => "waiting for the opponent's answer...",
         }
     }
 
-    fn declined(self) -> &'static str {
+    pub fn declined(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "O adversário não quer jogar de novo.",
             Language::English => "Your opponent does not want to play again.",
         }
     }
 
-    fn you_won(self) -> &'static str {
-        match self.0 {
-            Language::Portuguese => "Você venceu!",
-            Language::English => "You won!",
-        }
+    /// The winner said from this end's side; `None` for a draw.
+    pub fn verdict(self, status: super::protocol::Status, me: Side) -> Option<&'static str> {
+        let won = status.winner()? == me;
+        Some(match (self.0, won) {
+            (Language::Portuguese, true) => "Você venceu!",
+            (Language::Portuguese, false) => "O adversário venceu.",
+            (Language::English, true) => "You won!",
+            (Language::English, false) => "Your opponent won.",
+        })
     }
 
-    fn you_lost(self) -> &'static str {
-        match self.0 {
-            Language::Portuguese => "O adversário venceu.",
-            Language::English => "Your opponent won.",
-        }
-    }
-
-    fn score(self, tally: Tally) -> String {
+    pub fn score(self, tally: Tally) -> String {
         let (you, opponent) = match self.0 {
             Language::Portuguese => ("você", "adversário"),
             Language::English => ("you", "opponent"),
