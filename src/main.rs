@@ -377,6 +377,8 @@ fn main() -> ExitCode {
                 }
             })
         }
+        Command::Host(args) if args.peer.tui => boardkit::tui::host(&args),
+        Command::Join(args) if args.peer.tui => boardkit::tui::join(&args),
         Command::Host(args) => {
             args.peer.apply_color_choice();
             boardkit::net::run(|input, output, color| {
@@ -389,13 +391,7 @@ fn main() -> ExitCode {
                 boardkit::net::join(&args, input, output, color)
             })
         }
-        Command::Tui(args) => match boardkit::tui::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("boardkit: {e}");
-                ExitCode::from(1)
-            }
-        },
+        Command::Tui(args) => boardkit::tui::run(&args),
         Command::Scores { scoreboard, game } => scores(scoreboard, game),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {
             Ok(files) => {

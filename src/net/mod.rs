@@ -36,6 +36,12 @@ pub fn run(
     let mut output = anstream::stdout().lock();
     let result = command(&mut input, &mut output, color);
     let _ = output.flush();
+    exit_status(result)
+}
+
+/// The exit status of a network session, the error on stderr: 0 when the
+/// people are done, 2 for bad usage, 1 otherwise.
+pub fn exit_status<T>(result: Result<T, NetError>) -> ExitCode {
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(NetError::Usage(message)) => {

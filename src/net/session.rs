@@ -74,6 +74,9 @@ pub enum SessionError {
     /// This end's console could not be read or written.
     #[error("cannot read input or write output: {0}")]
     Local(#[from] io::Error),
+    /// This end's person left the game (the full-screen UI was closed).
+    #[error("you left the game")]
+    Left,
 }
 
 impl SessionError {
@@ -85,6 +88,7 @@ impl SessionError {
                 Some("their input ended before the game was over".to_owned())
             }
             SessionError::Local(e) => Some(format!("their terminal failed: {e}")),
+            SessionError::Left => Some("they left the game".to_owned()),
             SessionError::Remote(_)
             | SessionError::Disconnected(_)
             | SessionError::Connection(_) => None,

@@ -39,6 +39,10 @@ pub struct PeerArgs {
     /// Colours: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
+    /// Play full screen, as in `boardkit tui`: arrow keys and Enter, the
+    /// last move and the winning line highlighted, hints (needs a terminal).
+    #[arg(long, conflicts_with = "interactive")]
+    pub tui: bool,
 }
 
 impl PeerArgs {
@@ -53,7 +57,8 @@ impl PeerArgs {
         choice.write_global();
     }
 
-    fn timeouts(&self) -> Timeouts {
+    /// The waits these options set.
+    pub fn timeouts(&self) -> Timeouts {
         Timeouts {
             hello: HELLO_TIMEOUT.min(self.timeout),
             turn: self.timeout,

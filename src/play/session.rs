@@ -107,7 +107,7 @@ pub enum Language {
 }
 
 impl Language {
-    fn play_again(self) -> &'static str {
+    pub fn play_again(self) -> &'static str {
         match self {
             Language::Portuguese => "Jogar de novo? (s/n)",
             Language::English => "Play again? (y/n)",

@@ -36,6 +36,7 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "directories",
     "fd-lock",
     "ratatui",
+    "signal-hook",
 ];
 
 /// Dev-dependencies of the kit that a starter does not need: this module's

@@ -19,7 +19,10 @@ use crate::player::Strategy;
 use super::connect4::Connect4Game;
 use super::mastermind::MastermindGame;
 use super::menu::{GameKind, Menu, MenuAction, Setup};
+use super::network::{NetEvent, NetMatch, Phase as NetPhase};
 use super::velha::{VelhaGame, level_name};
+use crate::net::NetError;
+use crate::net::session::Tally as NetTally;
 
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
@@ -149,7 +152,7 @@ impl Game {
         }
     }
 
-    fn round_mut(&mut self) -> &mut dyn Round {
+    pub(crate) fn round_mut(&mut self) -> &mut dyn Round {
         match self {
             Game::Velha(game) => game,
             Game::Connect4(game) => game,
@@ -272,6 +275,8 @@ pub struct Answer {
 pub enum Screen {
     Menu(Menu),
     Playing(Box<Match>),
+    /// A game over the network (`host --tui`, `join --tui`): no menu.
+    Network(Box<NetMatch>),
 }
 
 /// The program's state: the screen, the session's scores and the seed.
@@ -298,6 +303,28 @@ impl App {
             seed,
             started: 0,
             quit: false,
+        }
+    }
+
+    /// The app for a network session: its screen only, no menu.
+    pub fn over_network(net: NetMatch) -> App {
+        let mut app = App::new(Menu::new(None, 3, 7, 6), 0);
+        app.screen = Screen::Network(Box::new(net));
+        app
+    }
+
+    /// News from the network session, if one is on screen.
+    pub fn network(&mut self, event: NetEvent) {
+        if let Screen::Network(net) = &mut self.screen {
+            net.event(event);
+        }
+    }
+
+    /// How the network session ended, once it has.
+    pub fn network_end(&mut self) -> Option<Result<NetTally, NetError>> {
+        match &mut self.screen {
+            Screen::Network(net) => net.take_end(),
+            _ => None,
         }
     }
 
@@ -334,6 +361,12 @@ impl App {
             return;
         }
         match &mut self.screen {
+            Screen::Network(net) => match key {
+                Key::Char('q') | Key::Esc => self.quit = true,
+                // Once the session is over, any key leaves.
+                _ if net.phase() == NetPhase::Ended => self.quit = true,
+                _ => net.handle(key),
+            },
             Screen::Menu(menu) => match menu.handle(key) {
                 MenuAction::Stay => {}
                 MenuAction::Quit => self.quit = true,
@@ -376,6 +409,7 @@ impl App {
     pub fn busy(&self) -> Option<Busy> {
         match &self.screen {
             Screen::Playing(game) => game.game.round().busy(),
+            Screen::Network(net) => net.game().and_then(|game| game.round().busy()),
             Screen::Menu(_) => None,
         }
     }
@@ -383,23 +417,36 @@ impl App {
     /// The work the game waits for, to run on another thread; `None` when
     /// nothing waits or its job is out already.
     pub fn job(&mut self) -> Option<Job> {
-        let Screen::Playing(game) = &mut self.screen else {
-            return None;
-        };
-        let work = game.game.round_mut().take_work()?;
-        Some(Job {
-            game: game.number,
-            work,
-        })
+        match &mut self.screen {
+            Screen::Playing(game) => {
+                let work = game.game.round_mut().take_work()?;
+                Some(Job {
+                    game: game.number,
+                    work,
+                })
+            }
+            Screen::Network(net) => {
+                let number = net.number();
+                let work = net.game_mut()?.round_mut().take_work()?;
+                Some(Job { game: number, work })
+            }
+            Screen::Menu(_) => None,
+        }
     }
 
     /// A job's result: the computer's move played, or the hint shown;
     /// dropped if its game was left.
     pub fn answer(&mut self, answer: Answer) {
-        if let Screen::Playing(game) = &mut self.screen {
-            if game.number == answer.game {
+        match &mut self.screen {
+            Screen::Playing(game) if game.number == answer.game => {
                 game.game.round_mut().finish_work(answer.result);
             }
+            Screen::Network(net) if net.number() == answer.game => {
+                if let Some(game) = net.game_mut() {
+                    game.round_mut().finish_work(answer.result);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -416,7 +463,7 @@ impl App {
     pub fn tick_interval(&self) -> Option<Duration> {
         match &self.screen {
             Screen::Playing(game) => game.game.round().tick_interval(),
-            Screen::Menu(_) => None,
+            Screen::Network(_) | Screen::Menu(_) => None,
         }
     }
 
@@ -481,7 +528,7 @@ mod tests {
                 Game::Velha(game) => game,
                 _ => panic!("not velha"),
             },
-            Screen::Menu(_) => panic!("on the menu"),
+            _ => panic!("not playing"),
         }
     }
 

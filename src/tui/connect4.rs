@@ -167,6 +167,24 @@ impl Connect4Game {
         }
     }
 
+    /// Every column played so far, in order (0-based).
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// Drops a disc in `col` for the side to move if it is legal (network
+    /// play: the opponent's moves, checked again here).
+    pub fn play_move(&mut self, col: usize) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        if col >= self.board.cols() || !self.board.can_play(col) {
+            return Err(format!("column {} cannot take a disc", col + 1));
+        }
+        self.play(col);
+        Ok(())
+    }
+
     /// The disc the computer plays, if there is a computer.
     pub fn computer_disc(&self) -> Option<Disc> {
         self.setup.opponent.map(|o| {

@@ -9,18 +9,23 @@
 //! - [`velha`], [`connect4`], [`mastermind`]: one game each, over the
 //!   library's rules and AIs.
 //! - [`ui`]: draws an [`App`] into a ratatui frame.
+//! - [`network`]: `host --tui` and `join --tui`, a network session on
+//!   its own thread feeding the screen.
 //! - [`terminal`]: the event loop, which owns the terminal.
 
 pub mod app;
 pub mod connect4;
 pub mod mastermind;
 pub mod menu;
+pub mod network;
 pub mod terminal;
 pub mod ui;
 pub mod velha;
 
 pub use app::App;
 pub use menu::GameKind;
+
+use std::process::ExitCode;
 
 use crate::connect4::board::{MAX_SIDE, MIN_SIDE};
 use crate::velha::board::{MAX_SIZE, MIN_SIZE};
@@ -60,6 +65,37 @@ pub fn app(args: &TuiArgs) -> App {
 }
 
 /// `boardkit tui`: runs the app full screen until the person quits.
-pub fn run(args: &TuiArgs) -> std::io::Result<()> {
-    terminal::run(app(args))
+pub fn run(args: &TuiArgs) -> ExitCode {
+    exit_status(terminal::run(app(args)).map_err(|e| e.to_string()))
+}
+
+/// `boardkit host <GAME> --tui`.
+pub fn host(args: &crate::net::HostArgs) -> ExitCode {
+    network_exit_status(network::host(args))
+}
+
+/// `boardkit join <HOST:PORT> --tui`.
+pub fn join(args: &crate::net::JoinArgs) -> ExitCode {
+    network_exit_status(network::join(args))
+}
+
+fn network_exit_status(result: Result<Option<i32>, crate::net::NetError>) -> ExitCode {
+    match result {
+        Ok(signal) => exit_status(Ok(signal)),
+        Err(error) => crate::net::exit_status::<()>(Err(error)),
+    }
+}
+
+/// The full screen's exit status: 0 when the person quit, 128 + the
+/// signal's number when a signal stopped it (as a shell reports it), 1
+/// with the error on stderr when the terminal failed.
+fn exit_status(result: Result<Option<i32>, String>) -> ExitCode {
+    match result {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(signal)) => ExitCode::from(128u8.saturating_add(signal as u8)),
+        Err(error) => {
+            eprintln!("boardkit: {error}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,11 +1,14 @@
 //! The event loop, the one part that touches the terminal: raw mode and the
 //! alternate screen on the way in, and on every way out (the loop's end, an
-//! error, Ctrl-C, which raw mode delivers as a key, and a panic, through a
-//! hook that restores the terminal before the panic message is printed).
+//! error, Ctrl-C, which raw mode delivers as a key, a panic, through a hook
+//! that restores the terminal before the panic message is printed, and
+//! SIGTERM, SIGHUP or SIGINT from outside, which end the loop).
 
 use std::io::{self, IsTerminal};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
@@ -14,19 +17,48 @@ use ratatui::crossterm::{cursor, execute, terminal};
 
 use super::app::{Answer, App, Key};
 
-/// How often the screen looks for a job's answer while the person waits.
-const WAITING_POLL: Duration = Duration::from_millis(50);
+use super::network::NetEvent;
 use super::ui;
 
-/// Runs `app` full screen until the person quits.
-pub fn run(app: App) -> io::Result<()> {
+/// How often the screen looks for a job's answer while the person waits,
+/// and for the network's news.
+const WAITING_POLL: Duration = Duration::from_millis(50);
+/// The longest wait for a key: a signal is noticed within it.
+const SIGNAL_POLL: Duration = Duration::from_millis(200);
+/// The signals that end the program with the terminal restored.
+const STOPPING_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGINT,
+];
+
+/// How the full screen ended: the app as it was, and the signal that
+/// stopped it, if one did (the exit status is then 128 + the signal).
+pub struct Stopped {
+    pub app: App,
+    pub signal: Option<i32>,
+}
+
+/// Runs `app` full screen until the person quits; returns the signal that
+/// stopped it, if one did.
+pub fn run(app: App) -> io::Result<Option<i32>> {
+    run_with_events(app, None).map(|stopped| stopped.signal)
+}
+
+/// [`run`], with the news of a network session handed to the app as they
+/// come.
+pub fn run_with_events(app: App, events: Option<&Receiver<NetEvent>>) -> io::Result<Stopped> {
     if !io::stdout().is_terminal() {
         return Err(io::Error::other(
-            "boardkit tui needs a terminal; boardkit play works through pipes",
+            "the full screen needs a terminal; without one, play in the plain mode",
         ));
     }
+    let signal = Arc::new(AtomicUsize::new(0));
+    for number in STOPPING_SIGNALS {
+        signal_hook::flag::register_usize(number, Arc::clone(&signal), number as usize)?;
+    }
     install_panic_hook();
-    let result = enter().and_then(|mut screen| event_loop(&mut screen, app));
+    let result = enter().and_then(|mut screen| event_loop(&mut screen, app, events, &signal));
     // Also after a failed `enter`: raw mode may be on already.
     restore();
     result
@@ -61,14 +93,28 @@ fn install_panic_hook() {
 /// Draws, reads a key, hands it to the app; runs the app's jobs (the
 /// computer's moves, hints) on their own threads and hands back their
 /// answers, keys still working meanwhile; ticks while waiting for keys.
-fn event_loop<B: Backend>(screen: &mut Terminal<B>, mut app: App) -> io::Result<()> {
+fn event_loop<B: Backend>(
+    screen: &mut Terminal<B>,
+    mut app: App,
+    events: Option<&Receiver<NetEvent>>,
+    signal: &AtomicUsize,
+) -> io::Result<Stopped> {
     let (answers_to, answers) = mpsc::channel::<Answer>();
+    let mut idle_since = Instant::now();
     loop {
         // Also after a resize: `draw` takes the terminal's new size.
         screen.draw(|frame| ui::draw(frame, &app))?;
-        if app.should_quit() {
+        let signal = match signal.load(Ordering::Relaxed) {
+            0 => None,
+            number => Some(number as i32),
+        };
+        if app.should_quit() || signal.is_some() {
             // A job still running ends with the process.
-            return Ok(());
+            return Ok(Stopped { app, signal });
+        }
+        if let Some(event) = events.and_then(|events| events.try_recv().ok()) {
+            app.network(event);
+            continue;
         }
         while let Some(job) = app.job() {
             let to = answers_to.clone();
@@ -81,20 +127,24 @@ fn event_loop<B: Backend>(screen: &mut Terminal<B>, mut app: App) -> io::Result<
             app.answer(answer);
             continue;
         }
-        let wait = match app.busy() {
-            Some(_) => Some(WAITING_POLL),
-            None => app.tick_interval(),
-        };
-        let key_waiting = match wait {
-            Some(wait) => event::poll(wait)?,
-            None => true,
-        };
-        if !key_waiting {
-            if app.busy().is_none() {
-                app.tick();
-            }
+        // A tick is due after its interval without a key.
+        let tick_in = app
+            .tick_interval()
+            .filter(|_| app.busy().is_none())
+            .map(|interval| interval.saturating_sub(idle_since.elapsed()));
+        if tick_in == Some(Duration::ZERO) {
+            app.tick();
+            idle_since = Instant::now();
             continue;
         }
+        let mut wait = SIGNAL_POLL.min(tick_in.unwrap_or(SIGNAL_POLL));
+        if app.busy().is_some() || events.is_some() {
+            wait = wait.min(WAITING_POLL);
+        }
+        if !event::poll(wait)? {
+            continue;
+        }
+        idle_since = Instant::now();
         if let Event::Key(event) = event::read()? {
             if let Some(key) = key_of(event) {
                 app.handle(key);

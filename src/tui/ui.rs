@@ -14,10 +14,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::app::{App, Busy, Ending, Game, Match, Round, Screen, Tally};
 use super::connect4::Connect4Game;
 use super::mastermind::MastermindGame;
-use super::menu::{Menu, Row};
+use super::menu::{GameKind, Menu, Row};
+use super::network::{NetMatch, Phase, Role};
 use super::velha::VelhaGame;
 use crate::connect4::Disc;
 use crate::mastermind::Score;
+use crate::net::protocol::{Game as NetGame, Side};
+use crate::play::session::Language;
 use crate::velha::board::{Mark, Position};
 
 /// Player one's colour (X), as on the terminal.
@@ -46,6 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let screen = match app.screen() {
         Screen::Menu(menu) => menu_screen(menu),
         Screen::Playing(game) => game_screen(game, app.score().unwrap_or_default(), app.busy()),
+        Screen::Network(net) => network_screen(net, app.busy()),
     };
     let (width, height) = screen.size();
     if area.width < width || area.height < height {
@@ -491,6 +495,140 @@ pub fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line<'stati
     }
     lines.push(Line::from(numbers));
     lines
+}
+
+/// A network game: whose turn it is, the result and the score in the
+/// game's language (velha's Portuguese), the opponent's answer awaited.
+fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
+    let mut screen = Layout::new();
+    let portuguese = net.language() == Language::Portuguese;
+    let words = net.words();
+    let mark = |side: Side| {
+        let style = match side {
+            Side::X => bold().fg(BLUE),
+            Side::O => bold().fg(RED),
+        };
+        Span::styled(side.as_char().to_string(), style)
+    };
+    let title = match net.role() {
+        Role::Host {
+            game: NetGame::Velha { .. },
+            ..
+        } => GameKind::Velha.title(),
+        Role::Host { .. } => GameKind::Connect4.title(),
+        Role::Join { .. } => match net.game() {
+            Some(Game::Velha(_)) => GameKind::Velha.title(),
+            Some(_) => GameKind::Connect4.title(),
+            None => "boardkit",
+        },
+    };
+    let subtitle = match (net.game().is_some(), portuguese) {
+        (false, _) => " · network play".to_owned(),
+        (true, true) => " · em rede, você joga com ".to_owned(),
+        (true, false) => " · over the network, you play ".to_owned(),
+    };
+    let mut heading = vec![
+        Span::styled(title, bold()),
+        Span::styled(subtitle, Style::new().fg(GREY)),
+    ];
+    if net.game().is_some() {
+        heading.push(mark(net.me()));
+    }
+    screen.centred(Line::from(heading));
+    screen.blank();
+    let my_turn = net.phase() == Phase::MyTurn && busy.is_none();
+    let hint = match net.game() {
+        Some(Game::Velha(g)) => {
+            screen.block(velha_board(g, my_turn));
+            g.hint().map(|pos| pos.to_string())
+        }
+        Some(Game::Connect4(g)) => {
+            screen.block(connect4_board(g, my_turn));
+            g.hint().map(|col| (col + 1).to_string())
+        }
+        Some(Game::Mastermind(_)) | None => None,
+    };
+    screen.blank();
+    let result = || {
+        let line = net.result_line().unwrap_or_default();
+        let verdict = net
+            .last_status()
+            .and_then(|status| words.verdict(status, net.me()));
+        let mut spans = vec![Span::styled(line, bold())];
+        if let Some(verdict) = verdict {
+            spans.push(Span::raw(format!(" · {verdict}")));
+        }
+        Line::from(spans)
+    };
+    let status = match net.phase() {
+        Phase::Connecting => Line::from(match (net.role(), portuguese) {
+            (Role::Host { address, .. }, true) => {
+                format!("aguardando um adversário em {address}...")
+            }
+            (Role::Host { address, .. }, false) => {
+                format!("waiting for an opponent on {address}...")
+            }
+            (Role::Join { address }, _) => format!("connecting to {address}..."),
+        }),
+        Phase::Connected => Line::from(format!(
+            "connected with {}; the game is starting...",
+            net.note().unwrap_or("the opponent")
+        )),
+        Phase::MyTurn if busy == Some(Busy::Hint) => Line::from(if portuguese {
+            "procurando uma dica... (Esc: parar de esperar)"
+        } else {
+            "Looking for a hint… (Esc: stop waiting)"
+        }),
+        Phase::MyTurn => Line::styled(words.your_turn(&net.me().as_char().to_string()), bold()),
+        Phase::TheirTurn | Phase::Sent => Line::from(words.waiting_move()),
+        Phase::Over | Phase::AskAgain | Phase::WaitingAnswer => result(),
+        Phase::Ended => match net.end() {
+            Some(Err(error)) => Line::styled(format!("{error}"), bold().fg(RED)),
+            _ if net.last_status().is_some() => result(),
+            _ => Line::from(""),
+        },
+    };
+    screen.centred(status);
+    screen.centred(
+        if net.last_status().is_some() || net.tally() != Default::default() {
+            Line::from(words.score(net.tally()))
+        } else {
+            Line::default()
+        },
+    );
+    let note = match net.phase() {
+        Phase::AskAgain => Some(Line::styled(net.language().play_again(), bold().fg(CURSOR))),
+        Phase::WaitingAnswer => Some(Line::from(words.waiting_answer())),
+        Phase::Connecting | Phase::Connected => None,
+        _ => net
+            .note()
+            .map(|note| Line::from(note.to_owned()))
+            .or_else(|| {
+                hint.map(|hint| {
+                    Line::styled(
+                        if portuguese {
+                            format!("Dica: {hint} (a jogada da IA, não jogada)")
+                        } else {
+                            format!("Hint: column {hint} (the AI's move, not played)")
+                        },
+                        bold().fg(HINT),
+                    )
+                })
+            }),
+    };
+    screen.centred(note.unwrap_or_default());
+    let keys = match (net.phase(), portuguese) {
+        (Phase::Ended, true) => "qualquer tecla sai",
+        (Phase::Ended, false) => "any key leaves",
+        (Phase::AskAgain, true) => "s sim · n não · q sai",
+        (Phase::AskAgain, false) => "y yes · n no · q quit",
+        (Phase::MyTurn, true) => "setas movem · Enter joga · h dica · q sai",
+        (Phase::MyTurn, false) => "left/right or 1-9 column · Enter drop · h hint · q quit",
+        (_, true) => "q sai",
+        (_, false) => "q quit",
+    };
+    screen.centred(help(keys));
+    screen
 }
 
 fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {

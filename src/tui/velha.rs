@@ -118,6 +118,22 @@ impl VelhaGame {
         crate::play::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
     }
 
+    /// Every move so far, in order.
+    pub fn moves(&self) -> &[Position] {
+        &self.moves
+    }
+
+    /// Plays `pos` for the side to move if it is legal (network play: the
+    /// opponent's moves, checked again here).
+    pub fn play_move(&mut self, pos: Position) -> Result<(), String> {
+        if self.board.status() != Status::InProgress {
+            return Err("the game is over".into());
+        }
+        self.board.clone().play(pos).map_err(|e| e.to_string())?;
+        self.play(pos);
+        Ok(())
+    }
+
     /// The mark the computer plays, if there is a computer.
     pub fn computer_mark(&self) -> Option<Mark> {
         self.setup
