@@ -4,7 +4,11 @@
 //! byte as a character, so the needles are ASCII; the screens themselves
 //! are the unit tests' snapshots (`src/tui/snapshots/`).
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use rexpect::session::{PtySession, spawn_command};
 
@@ -17,14 +21,20 @@ const RESTORED: &str = "\x1b[?1049l\x1b[?25h";
 const ENTER: &str = "\r";
 const UP: &str = "\x1b[A";
 const LEFT: &str = "\x1b[D";
+const RIGHT: &str = "\x1b[C";
 
 /// `boardkit tui ARGS` in a pseudo-terminal of 100 x 30 (rexpect's has no
 /// size until one is set).
 fn tui(args: &str) -> PtySession {
+    boardkit_in_a_terminal(&format!("tui {args}"))
+}
+
+/// `boardkit ARGS` in a pseudo-terminal of 100 x 30.
+fn boardkit_in_a_terminal(args: &str) -> PtySession {
     let mut command = Command::new("sh");
     command
         .arg("-c")
-        .arg(format!("stty rows 30 cols 100 && exec \"$0\" tui {args}"));
+        .arg(format!("stty rows 30 cols 100 && exec \"$0\" {args}"));
     command.arg(env!("CARGO_BIN_EXE_boardkit"));
     command.env("TERM", "xterm-256color");
     spawn_command(command, Some(TIMEOUT_MS)).unwrap()
@@ -94,4 +104,143 @@ fn without_a_terminal_it_says_so() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("needs a terminal"), "{stderr}");
     assert!(output.stdout.is_empty(), "no escape codes into a pipe");
+}
+
+#[test]
+fn sigterm_gives_the_terminal_back_and_exits_128_plus_15() {
+    let mut session = tui("--seed 1");
+    session.exp_string("Start").unwrap();
+    session
+        .process_mut()
+        .signal(rexpect::process::Signal::SIGTERM)
+        .unwrap();
+    let rest = session.exp_eof().unwrap();
+    assert_eq!(exited(&mut session), 143, "{rest:?}");
+    assert!(rest.ends_with(RESTORED), "{rest:?}");
+}
+
+/// A plain joiner (pipes), its moves typed ahead, its lines as they come.
+struct PlainJoiner {
+    child: std::process::Child,
+    lines: mpsc::Receiver<String>,
+    seen: String,
+}
+
+impl PlainJoiner {
+    fn spawn(address: &str, moves: &str) -> PlainJoiner {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(["join", address])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(moves.as_bytes())
+            .unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (to, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if to.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        PlainJoiner {
+            child,
+            lines,
+            seen: String::new(),
+        }
+    }
+
+    /// Waits for a line holding `needle`; every second without it, `nudge`
+    /// runs again (a key the screen may have taken before its turn came).
+    fn until(&mut self, needle: &str, mut nudge: impl FnMut()) {
+        let deadline = Instant::now() + Duration::from_millis(TIMEOUT_MS);
+        while Instant::now() < deadline {
+            match self.lines.recv_timeout(Duration::from_secs(1)) {
+                Ok(line) => {
+                    self.seen.push_str(&line);
+                    self.seen.push('\n');
+                    if line.contains(needle) {
+                        return;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => nudge(),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        panic!("the joiner never printed {needle:?}:\n{}", self.seen);
+    }
+}
+
+#[test]
+fn a_host_full_screen_plays_a_whole_game_against_a_plain_joiner() {
+    let mut host = boardkit_in_a_terminal("host velha --port 0 --tui");
+    let (_, address) = host
+        .exp_regex(r"waiting for an opponent on (127\.0\.0\.1:\d+)")
+        .unwrap();
+    let address = address
+        .trim_start_matches("waiting for an opponent on ")
+        .to_owned();
+    // The joiner (O) answers A1 then A2; the host (X) plays row B with the
+    // arrow keys: B2 (the cursor starts there), B1, B3.
+    let mut joiner = PlainJoiner::spawn(&address, "A1\nA2\n");
+    joiner.until("Você joga com O", || {});
+    // An Enter taken before the screen's turn is lost; sent again, it
+    // lands on the cell just played, which is taken: nothing happens.
+    let mut press = |keys: &str, needle: &str, joiner: &mut PlainJoiner| {
+        send(&mut host, keys);
+        joiner.until(needle, || send(&mut host, ENTER));
+    };
+    press(ENTER, "O adversário jogou em B2.", &mut joiner);
+    joiner.until("aguardando a jogada do adversário...", || {});
+    press(
+        &format!("{LEFT}{ENTER}"),
+        "O adversário jogou em B1.",
+        &mut joiner,
+    );
+    joiner.until("aguardando a jogada do adversário...", || {});
+    press(
+        &format!("{RIGHT}{RIGHT}{ENTER}"),
+        "O adversário jogou em B3.",
+        &mut joiner,
+    );
+    joiner.until("Vencedor: X", || {});
+    // The screen asks to play again; no. The joiner is told and ends.
+    host.exp_string("(s/n)").unwrap();
+    send(&mut host, "n");
+    let status = joiner.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{}", joiner.seen);
+    send(&mut host, "q");
+    let rest = host.exp_eof().unwrap();
+    assert_eq!(exited(&mut host), 0, "{rest:?}");
+    assert!(rest.contains(RESTORED), "{rest:?}");
+}
+
+#[test]
+fn a_joiner_full_screen_shows_a_bad_host_s_fault_and_exits_1() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let mut joiner = boardkit_in_a_terminal(&format!("join {address} --tui"));
+    let (stream, _) = listener.accept().unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(TIMEOUT_MS)))
+        .unwrap();
+    (&stream).write_all(b"this is not json\n").unwrap();
+    let mut told = String::new();
+    BufReader::new(&stream).read_line(&mut told).unwrap();
+    assert!(told.contains(r#""type":"error""#), "{told}");
+    send(&mut joiner, "q");
+    let rest = joiner.exp_eof().unwrap();
+    assert_eq!(exited(&mut joiner), 1, "{rest:?}");
+    let restored = rest.find(RESTORED).expect("the terminal given back");
+    assert!(
+        rest[restored..].contains("boardkit: "),
+        "the error after the screen: {rest:?}"
+    );
 }

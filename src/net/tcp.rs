@@ -22,7 +22,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// At the end, how long the peer's last bytes are read and dropped, so the
 /// close does not reset the connection before the peer has read ours.
-const LINGER: Duration = Duration::from_secs(1);
+pub const LINGER: Duration = Duration::from_secs(1);
 
 /// The options both ends share.
 #[derive(Debug, Clone, clap::Args)]

@@ -11,7 +11,7 @@
 //! of `boardkit tui`; keys reach it only on this end's turn, and every
 //! move of the session is replayed on it, checked by its rules.
 
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
@@ -458,8 +458,13 @@ fn new_board(game: NetGame) -> Game {
 }
 
 /// How long the screen waits, after the person left, for the session to
-/// tell the opponent so.
-const FAREWELL: Duration = Duration::from_secs(1);
+/// tell the opponent so (it does at once when it was waiting for the
+/// person; while it waits for the peer, the process ends without it).
+const FAREWELL: Duration = Duration::from_millis(300);
+
+/// How a session thread ends: the tally or the error, and the connection
+/// to close once the screen has heard.
+type SessionEnd = Result<(Tally, TcpStream), (NetError, Option<TcpStream>)>;
 
 /// `boardkit host <GAME> --tui`: listens (the address printed first, on
 /// the shell's screen), then plays full screen. Returns the signal that
@@ -503,22 +508,27 @@ fn host_session(
     timeouts: Timeouts,
     mut person: ScreenPerson,
     events: Sender<NetEvent>,
-) -> Result<Tally, NetError> {
-    let (stream, from) = tcp::accept_within(&listener, timeouts.turn).map_err(|e| match e {
-        None => NetError::NoOpponent(timeouts.turn.as_secs()),
-        Some(source) => NetError::Listen {
-            address: listener
-                .local_addr()
-                .map_or_else(|_| "?".into(), |a| a.to_string()),
-            source,
-        },
-    })?;
+) -> SessionEnd {
+    let (stream, from) = tcp::accept_within(&listener, timeouts.turn)
+        .map_err(|e| match e {
+            None => NetError::NoOpponent(timeouts.turn.as_secs()),
+            Some(source) => NetError::Listen {
+                address: listener
+                    .local_addr()
+                    .map_or_else(|_| "?".into(), |a| a.to_string()),
+                source,
+            },
+        })
+        .map_err(|e| (e, None))?;
     drop(listener);
     let _ = events.send(NetEvent::Connected(from.to_string()));
-    let mut link = tcp::link_over(&stream).map_err(SessionError::Connection)?;
-    let result = session::host_for(&mut link, game, &mut person, timeouts);
-    tcp::close(&stream);
-    Ok(result?)
+    let result = tcp::link_over(&stream)
+        .map_err(SessionError::Connection)
+        .and_then(|mut link| session::host_for(&mut link, game, &mut person, timeouts));
+    match result {
+        Ok(tally) => Ok((tally, stream)),
+        Err(error) => Err((error.into(), Some(stream))),
+    }
 }
 
 /// The joiner's session thread: the connection, then the host's games.
@@ -527,19 +537,25 @@ fn join_session(
     timeouts: Timeouts,
     mut person: ScreenPerson,
     events: Sender<NetEvent>,
-) -> Result<Tally, NetError> {
-    let stream = tcp::connect(address).map_err(|source| NetError::Connect {
-        address: address.to_owned(),
-        source,
+) -> SessionEnd {
+    let stream = tcp::connect(address).map_err(|source| {
+        let error = NetError::Connect {
+            address: address.to_owned(),
+            source,
+        };
+        (error, None)
     })?;
     let peer = stream
         .peer_addr()
         .map_or_else(|_| address.to_owned(), |a| a.to_string());
     let _ = events.send(NetEvent::Connected(peer));
-    let mut link = tcp::link_over(&stream).map_err(SessionError::Connection)?;
-    let result = session::join_for(&mut link, &mut person, timeouts);
-    tcp::close(&stream);
-    Ok(result?.1)
+    let result = tcp::link_over(&stream)
+        .map_err(SessionError::Connection)
+        .and_then(|mut link| session::join_for(&mut link, &mut person, timeouts));
+    match result {
+        Ok((_, tally)) => Ok((tally, stream)),
+        Err(error) => Err((error.into(), Some(stream))),
+    }
 }
 
 /// Runs the session on its thread and the screen here, until the person
@@ -547,16 +563,25 @@ fn join_session(
 /// (exit status 1), the people done or the person leaving is `Ok`.
 fn play(
     role: Role,
-    session: impl FnOnce(ScreenPerson, Sender<NetEvent>) -> Result<Tally, NetError> + Send + 'static,
+    session: impl FnOnce(ScreenPerson, Sender<NetEvent>) -> SessionEnd + Send + 'static,
 ) -> Result<Option<i32>, NetError> {
     let (events_to, events) = mpsc::channel();
     let (intents_to, intents) = mpsc::channel();
+    let (closed_to, closed) = mpsc::channel::<()>();
     let person = ScreenPerson::new(events_to.clone(), intents);
     let ends_to = events_to.clone();
     thread::spawn(move || {
-        let result = session(person, events_to);
-        // The screen may be gone: nobody is left to tell.
+        let (result, stream) = match session(person, events_to) {
+            Ok((tally, stream)) => (Ok(tally), Some(stream)),
+            Err((error, stream)) => (Err(error), stream),
+        };
+        // The screen hears of the end at once, before the close lingers
+        // for the peer's last bytes. It may be gone: nobody to tell then.
         let _ = ends_to.send(NetEvent::Ended(result));
+        if let Some(stream) = stream {
+            tcp::close(&stream);
+        }
+        let _ = closed_to.send(());
     });
     let app = App::over_network(NetMatch::new(role, intents_to));
     let stopped = super::terminal::run_with_events(app, Some(&events)).map_err(NetError::Output)?;
@@ -577,6 +602,9 @@ fn play(
             end = Some(Ok(Tally::default()));
         }
     }
+    // The last words reach the peer before the process ends with the
+    // socket: the close reads what the peer still sends, for a moment.
+    let _ = closed.recv_timeout(tcp::LINGER + FAREWELL);
     match end {
         Some(Err(error)) => Err(error),
         _ => Ok(stopped.signal),
@@ -780,6 +808,45 @@ mod tests {
             person.choose(rules, &round, Side::O),
             Err(SessionError::Left)
         ));
+    }
+
+    #[test]
+    fn connect_four_columns_go_out_numbered_from_one_and_come_back_replayed() {
+        let (intents_to, intents) = mpsc::channel();
+        let role = Role::Join {
+            address: "the host".into(),
+        };
+        let mut app = App::over_network(NetMatch::new(role, intents_to));
+        app.network(NetEvent::Connected("127.0.0.1:4774".into()));
+        app.network(NetEvent::Introduce {
+            game: NetGame::Connect4 { rows: 6, cols: 7 },
+            me: Side::O,
+        });
+        app.network(NetEvent::Moves(vec!["4".into()]));
+        app.network(NetEvent::YourTurn);
+        app.handle(Key::Char('7'));
+        app.handle(Key::Enter);
+        assert_eq!(intents.try_recv(), Ok(Intent::Move("7".into())));
+        app.network(NetEvent::Moves(vec!["4".into(), "7".into()]));
+        app.network(NetEvent::WaitingMove);
+        app.network(NetEvent::Moves(vec!["4".into(), "7".into(), "4".into()]));
+        let Some(Game::Connect4(game)) = net(&app).game() else {
+            panic!("connect four")
+        };
+        assert_eq!(game.moves(), [3, 6, 3]);
+        assert_eq!(game.last_move(), Some((1, 3)));
+        // A history the screen does not share is replayed from the start.
+        app.network(NetEvent::Moves(vec!["1".into()]));
+        let Some(Game::Connect4(game)) = net(&app).game() else {
+            panic!("connect four")
+        };
+        assert_eq!(game.moves(), [0]);
+        let screen = text(&app);
+        assert!(screen.contains("over the network, you play O"), "{screen}");
+        assert!(
+            screen.contains("waiting for the opponent's move..."),
+            "{screen}"
+        );
     }
 
     #[test]
