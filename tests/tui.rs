@@ -244,3 +244,21 @@ fn a_joiner_full_screen_shows_a_bad_host_s_fault_and_exits_1() {
         "the error after the screen: {rest:?}"
     );
 }
+
+#[test]
+fn network_play_full_screen_without_a_terminal_is_a_usage_error() {
+    for args in [
+        &["host", "velha", "--port", "0", "--tui"][..],
+        &["join", "127.0.0.1:9", "--tui"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("--tui needs a terminal"), "{stderr}");
+        assert!(output.stdout.is_empty(), "nothing listened: {args:?}");
+    }
+}

@@ -471,6 +471,7 @@ type SessionEnd = Result<(Tally, TcpStream), (NetError, Option<TcpStream>)>;
 /// stopped it, if one did.
 pub fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
     let game = args.game()?;
+    needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
     let address = std::net::SocketAddr::new(args.bind, args.port);
     let listen_error = |source| NetError::Listen {
@@ -491,6 +492,7 @@ pub fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
 
 /// `boardkit join <HOST:PORT> --tui`: connects and plays full screen.
 pub fn join(args: &JoinArgs) -> Result<Option<i32>, NetError> {
+    needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
     let address = args.address.clone();
     let role = Role::Join {
@@ -499,6 +501,18 @@ pub fn join(args: &JoinArgs) -> Result<Option<i32>, NetError> {
     play(role, move |person, events| {
         join_session(&address, timeouts, person, events)
     })
+}
+
+/// `--tui` without a terminal is a usage error, found before listening or
+/// connecting.
+fn needs_a_terminal() -> Result<(), NetError> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        Ok(())
+    } else {
+        Err(NetError::Usage(
+            "--tui needs a terminal; without it, host and join play in the plain mode".into(),
+        ))
+    }
 }
 
 /// The host's session thread: the opponent's arrival, then the games.
