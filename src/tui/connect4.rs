@@ -7,12 +7,12 @@ use std::any::Any;
 use crate::connect4::ai::{PerfectPlayer, RandomPlayer, SmartPlayer};
 use crate::connect4::solver::Shape;
 use crate::connect4::{Board, Disc};
-use crate::player::Strategy;
 
-use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
+use super::app::{Busy, Ending, Key, Round, Work};
+use super::thinkers::{Thinkers, last_person_move};
 
 /// A computer player, lent to a thread while it thinks.
-type Player = Box<dyn Strategy<Board, usize> + Send>;
+type Player = super::thinkers::Player<Board, usize>;
 
 /// The computer opponents of connect four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,15 +81,9 @@ pub struct Connect4Game {
     /// Every column played so far, in order: undo replays all but the last.
     moves: Vec<usize>,
     cursor: usize,
-    /// The computer opponent; `None` while it thinks on another thread.
-    computer: Option<Player>,
-    /// The hint's player, made on the first hint: perfect on 7 x 6, smart
-    /// elsewhere (the solver would take minutes on most other boards);
-    /// `None` while it thinks.
-    hinter: Option<Player>,
-    hint_out: bool,
-    hint: Option<usize>,
-    hint_wanted: bool,
+    /// The computer opponent, and the hint's player: perfect on 7 x 6,
+    /// smart elsewhere (the solver would take minutes on most other boards).
+    thinkers: Thinkers<Board, usize>,
     message: Option<String>,
     seed: u64,
     /// Counts the changes of the board, so a late answer is known stale.
@@ -104,11 +98,7 @@ impl Connect4Game {
             board: Board::new(setup.rows, setup.cols).expect("the menu offers supported sizes"),
             moves: Vec::new(),
             cursor: setup.cols / 2,
-            computer: setup.opponent.map(|o| strategy(o.level, seed)),
-            hinter: None,
-            hint_out: false,
-            hint: None,
-            hint_wanted: false,
+            thinkers: Thinkers::new(setup.opponent.map(|o| strategy(o.level, seed))),
             message: None,
             seed,
             version: 0,
@@ -130,7 +120,7 @@ impl Connect4Game {
 
     /// The hinted column (0-based), until a move is played.
     pub fn hint(&self) -> Option<usize> {
-        self.hint
+        self.thinkers.hint()
     }
 
     /// The level of the hint's player, as the hint line names it.
@@ -215,12 +205,9 @@ impl Connect4Game {
             .unwrap_or_else(|e| panic!("column {} was checked playable: {e}", col + 1));
         self.moves.push(col);
         self.version += 1;
-        self.hint = None;
         self.message = None;
-        if self.ending().is_some() {
-            // A hint asked for while the computer thought has no move to show.
-            self.hint_wanted = false;
-        }
+        let over = self.is_over();
+        self.thinkers.board_changed(over);
     }
 }
 
@@ -254,10 +241,10 @@ impl Round for Connect4Game {
     /// Takes back the last disc a person dropped, and the computer's reply
     /// after it.
     fn undo(&mut self) {
-        let last_person_move = (0..self.moves.len())
-            .rev()
-            .find(|&i| !self.is_computer(Self::disc_of_move(i)));
-        let Some(index) = last_person_move else {
+        let last = last_person_move(self.moves.len(), |i| {
+            self.is_computer(Self::disc_of_move(i))
+        });
+        let Some(index) = last else {
             self.message = Some("nothing to undo".into());
             return;
         };
@@ -269,68 +256,38 @@ impl Round for Connect4Game {
         }
         self.board = board;
         self.version += 1;
-        self.hint = None;
         self.message = None;
+        self.thinkers.board_changed(false);
     }
 
     fn request_hint(&mut self) {
         if !self.is_over() {
-            self.hint_wanted = true;
+            self.thinkers.request_hint();
         }
     }
 
     fn busy(&self) -> Option<Busy> {
-        if self.is_over() {
-            None
-        } else if self.is_computer(self.board.to_move()) {
-            Some(Busy::Computer)
-        } else if self.hint_wanted {
-            Some(Busy::Hint)
-        } else {
-            None
-        }
+        self.thinkers
+            .busy(self.is_over(), self.is_computer(self.board.to_move()))
     }
 
     fn cancel_hint(&mut self) {
-        self.hint_wanted = false;
+        self.thinkers.cancel_hint();
     }
 
     fn take_work(&mut self) -> Option<Work> {
-        let player = match self.busy()? {
-            Busy::Computer => self.computer.take()?,
-            Busy::Hint if self.hint_out => return None,
-            Busy::Hint => {
-                self.hint_out = true;
-                let (level, seed) = (self.hint_level(), self.seed);
-                self.hinter.take().unwrap_or_else(|| strategy(level, seed))
-            }
-        };
-        let busy = self.busy().expect("checked above");
-        Some(lend(busy, self.version, self.board.clone(), player))
+        let (level, seed) = (self.hint_level(), self.seed);
+        self.thinkers
+            .take_work(self.busy()?, self.version, self.board.clone(), move || {
+                strategy(level, seed)
+            })
     }
 
     fn finish_work(&mut self, result: Box<dyn Any + Send>) {
-        let Thought {
-            busy,
-            asked_at,
-            choice,
-            player,
-        } = thought::<Board, usize>(result);
-        let current = asked_at == self.version;
-        match busy {
-            Busy::Computer => {
-                self.computer = Some(player);
-                if current && self.busy() == Some(Busy::Computer) {
-                    self.play(choice);
-                }
-            }
-            Busy::Hint => {
-                self.hinter = Some(player);
-                self.hint_out = false;
-                if current && self.hint_wanted {
-                    self.hint = Some(choice);
-                    self.hint_wanted = false;
-                }
+        let computer_move = self.thinkers.finish_work(result, self.version);
+        if let Some(col) = computer_move {
+            if self.busy() == Some(Busy::Computer) {
+                self.play(col);
             }
         }
     }

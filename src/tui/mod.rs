@@ -8,6 +8,8 @@
 //! - [`menu`]: the game, the mode, the level, who starts, the size.
 //! - [`velha`], [`connect4`], [`mastermind`]: one game each, over the
 //!   library's rules and AIs.
+//! - [`thinkers`]: the computer opponent and the hint's player of velha
+//!   and connect four, lent to threads.
 //! - [`ui`]: draws an [`App`] into a ratatui frame.
 //! - [`network`]: `host --tui` and `join --tui`, a network session on
 //!   its own thread feeding the screen.
@@ -19,6 +21,7 @@ pub mod mastermind;
 pub mod menu;
 pub mod network;
 pub mod terminal;
+pub mod thinkers;
 pub mod ui;
 pub mod velha;
 

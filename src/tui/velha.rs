@@ -4,14 +4,14 @@
 
 use std::any::Any;
 
-use crate::player::Strategy;
 use crate::velha::ai::{Computer, Difficulty};
 use crate::velha::board::{Board, Mark, Position, Status};
 
-use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
+use super::app::{Busy, Ending, Key, Round, Work};
+use super::thinkers::{Thinkers, last_person_move};
 
 /// A computer player, lent to a thread while it thinks.
-type Player = Box<dyn Strategy<Board, Position> + Send>;
+type Player = super::thinkers::Player<Board, Position>;
 
 /// What the menu chose for a game of velha.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,14 +46,8 @@ pub struct VelhaGame {
     /// Every move so far, in order: undo replays all but the last ones.
     moves: Vec<Position>,
     cursor: Position,
-    /// The computer opponent; `None` while it thinks on another thread.
-    computer: Option<Player>,
-    /// The hard AI, made on the first hint (its search table is kept);
-    /// `None` while it thinks.
-    hinter: Option<Player>,
-    hint_out: bool,
-    hint: Option<Position>,
-    hint_wanted: bool,
+    /// The computer opponent, and the hard AI for hints.
+    thinkers: Thinkers<Board, Position>,
     message: Option<String>,
     seed: u64,
     /// Counts the changes of the board, so a late answer is known stale.
@@ -73,13 +67,11 @@ impl VelhaGame {
                 row: centre,
                 col: centre,
             },
-            computer: setup
-                .opponent
-                .map(|opponent| Box::new(Computer::new(opponent.level, seed)) as Player),
-            hinter: None,
-            hint_out: false,
-            hint: None,
-            hint_wanted: false,
+            thinkers: Thinkers::new(
+                setup
+                    .opponent
+                    .map(|opponent| Box::new(Computer::new(opponent.level, seed)) as Player),
+            ),
             message: None,
             seed,
             version: 0,
@@ -104,7 +96,7 @@ impl VelhaGame {
 
     /// The hint shown (the hard AI's move), until a move is played.
     pub fn hint(&self) -> Option<Position> {
-        self.hint
+        self.thinkers.hint()
     }
 
     /// What the last key did not do, and why.
@@ -156,12 +148,9 @@ impl VelhaGame {
             .unwrap_or_else(|e| panic!("{pos} was checked playable: {e}"));
         self.moves.push(pos);
         self.version += 1;
-        self.hint = None;
         self.message = None;
-        if self.ending().is_some() {
-            // A hint asked for while the computer thought has no move to show.
-            self.hint_wanted = false;
-        }
+        let over = self.ending().is_some();
+        self.thinkers.board_changed(over);
     }
 
     fn move_cursor(&mut self, key: Key) {
@@ -197,10 +186,10 @@ impl Round for VelhaGame {
     /// Takes back the last move made by a person, and the computer's reply
     /// after it: the person is to move again where they were.
     fn undo(&mut self) {
-        let person_moves = (0..self.moves.len())
-            .rev()
-            .find(|&i| !self.is_computer(Self::mark_of_move(i)));
-        let Some(index) = person_moves else {
+        let last = last_person_move(self.moves.len(), |i| {
+            self.is_computer(Self::mark_of_move(i))
+        });
+        let Some(index) = last else {
             self.message = Some("nothing to undo".into());
             return;
         };
@@ -212,70 +201,39 @@ impl Round for VelhaGame {
         }
         self.board = board;
         self.version += 1;
-        self.hint = None;
         self.message = None;
+        self.thinkers.board_changed(false);
     }
 
     fn request_hint(&mut self) {
         if self.board.status() == Status::InProgress {
-            self.hint_wanted = true;
+            self.thinkers.request_hint();
         }
     }
 
     fn busy(&self) -> Option<Busy> {
-        if self.board.status() != Status::InProgress {
-            None
-        } else if self.is_computer(self.board.to_move()) {
-            Some(Busy::Computer)
-        } else if self.hint_wanted {
-            Some(Busy::Hint)
-        } else {
-            None
-        }
+        self.thinkers.busy(
+            self.board.status() != Status::InProgress,
+            self.is_computer(self.board.to_move()),
+        )
     }
 
     fn cancel_hint(&mut self) {
-        self.hint_wanted = false;
+        self.thinkers.cancel_hint();
     }
 
     fn take_work(&mut self) -> Option<Work> {
-        let player = match self.busy()? {
-            Busy::Computer => self.computer.take()?,
-            Busy::Hint if self.hint_out => return None,
-            Busy::Hint => {
-                self.hint_out = true;
-                let seed = self.seed;
-                self.hinter
-                    .take()
-                    .unwrap_or_else(|| Box::new(Computer::new(Difficulty::Hard, seed)))
-            }
-        };
-        let busy = self.busy().expect("checked above");
-        Some(lend(busy, self.version, self.board, player))
+        let seed = self.seed;
+        let hard = move || Box::new(Computer::new(Difficulty::Hard, seed)) as Player;
+        self.thinkers
+            .take_work(self.busy()?, self.version, self.board, hard)
     }
 
     fn finish_work(&mut self, result: Box<dyn Any + Send>) {
-        let Thought {
-            busy,
-            asked_at,
-            choice,
-            player,
-        } = thought::<Board, Position>(result);
-        let current = asked_at == self.version;
-        match busy {
-            Busy::Computer => {
-                self.computer = Some(player);
-                if current && self.busy() == Some(Busy::Computer) {
-                    self.play(choice);
-                }
-            }
-            Busy::Hint => {
-                self.hinter = Some(player);
-                self.hint_out = false;
-                if current && self.hint_wanted {
-                    self.hint = Some(choice);
-                    self.hint_wanted = false;
-                }
+        let computer_move = self.thinkers.finish_work(result, self.version);
+        if let Some(pos) = computer_move {
+            if self.busy() == Some(Busy::Computer) {
+                self.play(pos);
             }
         }
     }
