@@ -640,3 +640,59 @@ fn on_a_terminal_the_host_is_coloured_and_asked_to_play_again() {
     );
     assert!(joiner.stdout.contains("Jogar de novo? (s/n)\n"));
 }
+
+/// This machine's address on its network (not loopback), if it has one:
+/// the one a datagram to another network would leave from (a UDP
+/// `connect` only picks the route; nothing is sent).
+fn network_address() -> Option<std::net::IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("203.0.113.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
+}
+
+#[test]
+fn bound_to_every_address_a_host_takes_an_opponent_from_the_network() {
+    let Some(ip) = network_address() else {
+        eprintln!("skipped: this machine has no address besides loopback");
+        return;
+    };
+    let mut host = spawn(
+        &["host", "velha", "--bind", "0.0.0.0", "--port", "0"],
+        "A1\nA2\nA3\n",
+    );
+    let listening = host.line_starting("waiting for an opponent on ");
+    let port = listening.rsplit(':').next().unwrap();
+    let joiner = spawn(&["join", &format!("{ip}:{port}")], "B1\nB2\n");
+    let (host, joiner) = (host.finish(), joiner.finish());
+    assert_eq!(host.code, Some(0), "{host:#?}");
+    assert_eq!(joiner.code, Some(0), "{joiner:#?}");
+    assert!(
+        joiner.stdout.ends_with("Vencedor: X\n"),
+        "{}",
+        joiner.stdout
+    );
+    assert!(
+        host.stdout
+            .contains(&format!("opponent connected from {ip}:")),
+        "{}",
+        host.stdout
+    );
+}
+
+#[test]
+fn by_default_a_host_is_out_of_the_network_s_reach() {
+    let Some(ip) = network_address() else {
+        eprintln!("skipped: this machine has no address besides loopback");
+        return;
+    };
+    let (mut host, address) = host(&["velha", "--timeout", "3"], "");
+    let port: u16 = address.rsplit(':').next().unwrap().parse().unwrap();
+    let from_the_network = TcpStream::connect_timeout(&(ip, port).into(), PROMPTLY);
+    assert!(
+        from_the_network.is_err(),
+        "{ip}:{port} took a connection though the host listens on {address}"
+    );
+    let _ = host.child.kill();
+    let _ = host.finish();
+}
