@@ -663,7 +663,10 @@ fn bound_to_every_address_a_host_takes_an_opponent_from_the_network() {
     );
     let listening = host.line_starting("waiting for an opponent on ");
     let port = listening.rsplit(':').next().unwrap();
-    let joiner = spawn(&["join", &format!("{ip}:{port}")], "B1\nB2\n");
+    // The host says where another machine reaches it.
+    let reachable = host.line_starting("from another machine: boardkit join ");
+    assert_eq!(reachable, format!("{ip}:{port}"));
+    let joiner = spawn(&["join", &reachable], "B1\nB2\n");
     let (host, joiner) = (host.finish(), joiner.finish());
     assert_eq!(host.code, Some(0), "{host:#?}");
     assert_eq!(joiner.code, Some(0), "{joiner:#?}");

@@ -199,6 +199,10 @@ pub fn host(
     let listener = TcpListener::bind(address).map_err(listen_error)?;
     let local = listener.local_addr().map_err(listen_error)?;
     writeln!(output, "waiting for an opponent on {local}").map_err(NetError::Output)?;
+    if let Some(reachable) = reachable_at(local) {
+        writeln!(output, "from another machine: boardkit join {reachable}")
+            .map_err(NetError::Output)?;
+    }
     output.flush().map_err(NetError::Output)?;
     let (stream, from) = accept_within(&listener, timeouts.turn).map_err(|e| match e {
         None => NetError::NoOpponent(timeouts.turn.as_secs()),
@@ -237,6 +241,26 @@ pub fn join(
     let result = session::join(&mut link, &mut console, terminal, timeouts);
     close(&stream);
     Ok(result?.1)
+}
+
+/// Where another machine reaches a host listening on every address
+/// (`--bind 0.0.0.0`): this machine's address on its network, the one a
+/// datagram to another network would leave from (a UDP `connect` only
+/// picks the route; nothing is sent). `None` for a host on one address,
+/// or a machine without a network.
+pub fn reachable_at(local: SocketAddr) -> Option<SocketAddr> {
+    if !local.ip().is_unspecified() {
+        return None;
+    }
+    let socket = std::net::UdpSocket::bind((local.ip(), 0)).ok()?;
+    let outside: SocketAddr = if local.is_ipv4() {
+        ([203, 0, 113, 1], 9).into()
+    } else {
+        (std::net::Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1), 9).into()
+    };
+    socket.connect(outside).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_loopback() && !ip.is_unspecified()).then_some(SocketAddr::new(ip, local.port()))
 }
 
 /// The first connection within `within`: `Err(None)` when none came.

@@ -481,6 +481,9 @@ pub fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
     let listener = TcpListener::bind(address).map_err(listen_error)?;
     let local = listener.local_addr().map_err(listen_error)?;
     println!("waiting for an opponent on {local}");
+    if let Some(reachable) = tcp::reachable_at(local) {
+        println!("from another machine: boardkit join {reachable}");
+    }
     let role = Role::Host {
         game,
         address: local.to_string(),
