@@ -29,9 +29,13 @@ fn tui(args: &str) -> PtySession {
     boardkit_in_a_terminal(&format!("tui {args}"))
 }
 
-/// `boardkit ARGS` in a pseudo-terminal of 100 x 30.
+/// `boardkit ARGS` in a pseudo-terminal of 100 x 30, with a data folder
+/// of its own (the scoreboard's default place), so no test writes the
+/// person's.
 fn boardkit_in_a_terminal(args: &str) -> PtySession {
+    let data = std::env::temp_dir().join(format!("boardkit-tui-test-{}", std::process::id()));
     let mut command = Command::new("sh");
+    command.env("XDG_DATA_HOME", &data);
     command
         .arg("-c")
         .arg(format!("stty rows 30 cols 100 && exec \"$0\" {args}"));
@@ -261,4 +265,33 @@ fn network_play_full_screen_without_a_terminal_is_a_usage_error() {
         assert!(stderr.contains("--tui needs a terminal"), "{stderr}");
         assert!(output.stdout.is_empty(), "nothing listened: {args:?}");
     }
+}
+
+#[test]
+fn a_finished_game_is_recorded_on_the_scoreboard() {
+    let folder = tempfile::tempdir().unwrap();
+    let scores = folder.path().join("scores.json");
+    let mut session = tui(&format!(
+        "connect4 --name ana --scoreboard {}",
+        scores.display()
+    ));
+    session.exp_string("Start").unwrap();
+    // Two players; X (ana) fills column 1 while O plays column 2.
+    send(&mut session, LEFT);
+    send(&mut session, ENTER);
+    session.exp_string("undo").unwrap();
+    send(&mut session, "1\r2\r1\r2\r1\r2\r1\r");
+    session.exp_string("wins!").unwrap();
+    send(&mut session, "q");
+    send(&mut session, "q");
+    let rest = session.exp_eof().unwrap();
+    assert_eq!(exited(&mut session), 0, "{rest:?}");
+    let board: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&scores).unwrap()).unwrap();
+    let entries = board["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{board}");
+    assert_eq!(entries[0]["game"], "connect4");
+    assert_eq!(entries[0]["mode"], "7x6 two players");
+    assert_eq!(entries[0]["player"], "ana");
+    assert_eq!(entries[0]["wins"], 1);
 }

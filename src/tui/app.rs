@@ -23,6 +23,7 @@ use super::network::{NetEvent, NetMatch, Phase as NetPhase};
 use super::velha::{VelhaGame, level_name};
 use crate::net::NetError;
 use crate::net::session::Tally as NetTally;
+use crate::play::scoreboard::{Outcome, Record};
 
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
@@ -290,6 +291,10 @@ pub struct App {
     /// Games started this session: game `k` uses seed `seed + k`.
     started: u64,
     quit: bool,
+    /// The person's name on the scoreboard; `None`: nothing is recorded.
+    player: Option<String>,
+    /// Results for the scoreboard, finished games only, not yet written.
+    records: Vec<Record>,
 }
 
 impl App {
@@ -303,7 +308,26 @@ impl App {
             seed,
             started: 0,
             quit: false,
+            player: None,
+            records: Vec::new(),
         }
+    }
+
+    /// Keeps each finished game's result for the scoreboard, under `name`
+    /// (seat 0: the person against the computer, X between two players).
+    pub fn record_as(&mut self, name: String) {
+        self.player = Some(name);
+    }
+
+    /// Counts the game on screen if it is over, and takes the results kept
+    /// for the scoreboard: what the program records when it ends.
+    pub fn close(&mut self) -> Vec<Record> {
+        self.finish();
+        // Counted once: the game is left for the menu.
+        if matches!(self.screen, Screen::Playing(_)) {
+            self.screen = Screen::Menu(self.menu.clone());
+        }
+        std::mem::take(&mut self.records)
     }
 
     /// The app for a network session: its screen only, no menu.
@@ -481,7 +505,8 @@ impl App {
         self.screen = Screen::Playing(Box::new(Match::new(setup, number, seed)));
     }
 
-    /// Counts the game on screen in the session's score, if it is over.
+    /// Counts the game on screen in the session's score, and keeps its
+    /// result for the scoreboard, if it is over.
     fn finish(&mut self) {
         if let Screen::Playing(game) = &self.screen {
             if let Some(ending) = game.game.round().ending() {
@@ -489,6 +514,10 @@ impl App {
                     .entry(score_key(&game.setup))
                     .or_default()
                     .add(ending);
+                if let Some(name) = &self.player {
+                    self.records
+                        .extend(scoreboard_record(&game.setup, ending, name));
+                }
             }
         }
     }
@@ -506,6 +535,59 @@ impl App {
 /// Games of the same setup share a score.
 fn score_key(setup: &Setup) -> String {
     format!("{setup:?}")
+}
+
+/// The scoreboard's record of a finished game for the person at seat 0,
+/// with the game and mode as `boardkit play` names them; `None` for the
+/// watched codebreaker, which is nobody's game.
+fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record> {
+    let (game, mode) = match *setup {
+        Setup::Velha(s) => {
+            let n = s.size;
+            let mode = match s.opponent {
+                Some(o) => format!(
+                    "{n}x{n} vs {}{}",
+                    level_name(o.level),
+                    if o.computer_first {
+                        " (computer first)"
+                    } else {
+                        ""
+                    }
+                ),
+                None => format!("{n}x{n} two players"),
+            };
+            ("velha", mode)
+        }
+        Setup::Connect4(s) => {
+            let mode = match s.opponent {
+                Some(o) => format!("{}x{} vs {}", s.cols, s.rows, o.level.name()),
+                None => format!("{}x{} two players", s.cols, s.rows),
+            };
+            ("connect4", mode)
+        }
+        Setup::Mastermind(s) if s.watch => return None,
+        Setup::Mastermind(_) => {
+            let rules = crate::mastermind::Rules::default();
+            let mode = format!(
+                "{} pegs, {} colours, {} turns",
+                rules.pegs(),
+                rules.colors(),
+                super::mastermind::TURNS
+            );
+            ("mastermind", mode)
+        }
+    };
+    let outcome = match ending {
+        Ending::Won(0) => Outcome::Win,
+        Ending::Won(_) => Outcome::Loss,
+        Ending::Draw => Outcome::Draw,
+    };
+    Some(Record {
+        game: game.to_owned(),
+        mode,
+        player: name.to_owned(),
+        outcome,
+    })
 }
 
 #[cfg(test)]
@@ -734,6 +816,59 @@ mod tests {
         assert_eq!(velha(&app).board().marks(), 0, "not played in the new game");
         app.settle();
         assert_eq!(velha(&app).board().marks(), 1, "its own computer opened");
+    }
+
+    #[test]
+    fn finished_games_are_kept_for_the_scoreboard_as_play_names_them() {
+        let menu = Menu {
+            connect4_level: Connect4Level::Perfect,
+            computer_first: true,
+            ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
+        };
+        let mut app = App::new(menu, 2);
+        app.record_as("ana".into());
+        press(&mut app, &[Key::Enter]);
+        // Always the leftmost open column: the perfect player wins.
+        while let Screen::Playing(m) = app.screen() {
+            let Game::Connect4(game) = &m.game else {
+                panic!("connect four")
+            };
+            if game.is_over() {
+                break;
+            }
+            let col = game.board().legal_columns()[0];
+            let digit = char::from_digit(col as u32 + 1, 10).unwrap();
+            press(&mut app, &[Key::Char(digit), Key::Enter]);
+        }
+        // A game left unfinished is not a result.
+        press(&mut app, &[Key::Char('n'), Key::Char('1'), Key::Enter]);
+        let records = app.close();
+        assert_eq!(
+            records,
+            [Record {
+                game: "connect4".into(),
+                mode: "7x6 vs perfect".into(),
+                player: "ana".into(),
+                outcome: Outcome::Loss,
+            }]
+        );
+        assert!(app.close().is_empty(), "taken once");
+        // Velha's modes are play's too; without a name nothing is kept.
+        let velha = Setup::Velha(crate::tui::velha::VelhaSetup {
+            size: 3,
+            opponent: Some(crate::tui::velha::VelhaOpponent {
+                level: Difficulty::Hard,
+                computer_first: true,
+            }),
+        });
+        let record = scoreboard_record(&velha, Ending::Draw, "bo").unwrap();
+        assert_eq!(record.mode, "3x3 vs hard (computer first)");
+        assert_eq!(record.outcome, Outcome::Draw);
+        let watched = Setup::Mastermind(crate::tui::mastermind::MastermindSetup { watch: true });
+        assert_eq!(scoreboard_record(&watched, Ending::Won(0), "bo"), None);
+        let mut nobody = velha_app(Difficulty::Easy);
+        press(&mut nobody, &[Key::Char('q')]);
+        assert!(nobody.close().is_empty());
     }
 
     #[test]

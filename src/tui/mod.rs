@@ -28,7 +28,11 @@ pub mod velha;
 pub use app::App;
 pub use menu::GameKind;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::play::scoreboard;
+use crate::play::session::login_name;
 
 use crate::connect4::board::{MAX_SIDE, MIN_SIDE};
 use crate::velha::board::{MAX_SIZE, MIN_SIZE};
@@ -54,6 +58,16 @@ pub struct TuiArgs {
     /// a session can be replayed (game k of the session uses seed + k).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Your name on the scoreboard (default: your login name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The scoreboard file (default: boardkit/scores.json in the platform's
+    /// data folder, as `boardkit play` on a terminal).
+    #[arg(long, value_name = "PATH")]
+    pub scoreboard: Option<PathBuf>,
+    /// Record nothing on the scoreboard.
+    #[arg(long, conflicts_with = "scoreboard")]
+    pub no_scoreboard: bool,
 }
 
 /// The app as the options set it up, on its menu.
@@ -67,9 +81,52 @@ pub fn app(args: &TuiArgs) -> App {
     App::new(menu, args.seed.unwrap_or_else(rand::random))
 }
 
-/// `boardkit tui`: runs the app full screen until the person quits.
+/// `boardkit tui`: runs the app full screen until the person quits, then
+/// records the finished games on the scoreboard (a failure to is said on
+/// stderr and changes nothing else).
 pub fn run(args: &TuiArgs) -> ExitCode {
-    exit_status(terminal::run(app(args)).map_err(|e| e.to_string()))
+    let mut app = app(args);
+    let scoreboard = if args.no_scoreboard {
+        None
+    } else {
+        Some(
+            args.scoreboard
+                .clone()
+                .map_or_else(scoreboard::default_path, Ok),
+        )
+    };
+    if scoreboard.is_some() {
+        app.record_as(args.name.clone().unwrap_or_else(login_name));
+    }
+    let mut stopped = terminal::run_with_events(app, None);
+    if let (Ok(stopped), Some(path)) = (&mut stopped, scoreboard) {
+        let records = stopped.app.close();
+        if !records.is_empty() {
+            save(path, &records);
+        }
+    }
+    exit_status(
+        stopped
+            .map(|stopped| stopped.signal)
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// Records the session's results; a failure is said on stderr.
+fn save(path: Result<PathBuf, scoreboard::ScoreboardError>, records: &[scoreboard::Record]) {
+    let recorded = path.and_then(|path| Ok((scoreboard::record(&path, records)?, path)));
+    match recorded {
+        Ok((recorded, path)) => {
+            if let Some(aside) = recorded.set_aside {
+                eprintln!(
+                    "boardkit: the scoreboard {} could not be read: it was kept as {} and a new one started",
+                    path.display(),
+                    aside.display()
+                );
+            }
+        }
+        Err(e) => eprintln!("boardkit: the results were not recorded: {e}"),
+    }
 }
 
 /// `boardkit host <GAME> --tui`.
