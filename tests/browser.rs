@@ -252,6 +252,7 @@ async fn velha_against_the_computer_by_keyboard(s: &Shared) -> Result<(), Failed
         .js("return document.querySelectorAll('#velha-board .cell.computer').length")
         .await?;
     assert_eq!(computer, json!(1), "the computer's move is highlighted");
+    s.screenshot("velha-computer-opened.png").await?;
 
     // The arrow keys move the focus over the grid.
     let focused = s

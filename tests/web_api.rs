@@ -390,6 +390,15 @@ async fn seeds_make_games_reproducible() {
     assert_ne!(secrets[0][0], secrets[0][1], "{:?}", secrets[0]);
 }
 
+/// A bad request: method, URL, body, content type, the status expected.
+type BadRequest<'a> = (
+    Method,
+    String,
+    Option<reqwest::Body>,
+    Option<&'a str>,
+    StatusCode,
+);
+
 /// A request that must be refused with `status` and a JSON error.
 async fn refused(
     client: &Client,
@@ -445,13 +454,7 @@ async fn every_bad_request_gets_a_4xx_json_error() {
     let mm = format!("{games}/{}", game_id(&mm));
 
     use StatusCode as S;
-    let cases: Vec<(
-        Method,
-        String,
-        Option<reqwest::Body>,
-        Option<&str>,
-        StatusCode,
-    )> = vec![
+    let cases: Vec<BadRequest> = vec![
         // Unknown ids.
         (
             Method::GET,

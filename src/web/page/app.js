@@ -373,7 +373,8 @@
     $("mastermind-secret").replaceChildren();
     drawPalette();
     drawSlots();
-    $("mastermind-solve").disabled = mm.solving || (s !== null && s.over);
+    // Once a game is over, the button starts a new one for the computer.
+    $("mastermind-solve").disabled = mm.solving;
     if (!s) return;
     for (let t = 0; t < s.turns; t++) {
       const g = s.guesses[t];
@@ -496,6 +497,14 @@
       pick(colourOf(key));
     }
   });
+
+  // "Who starts" means something against the computer only.
+  for (const game of ["velha", "connect4"]) {
+    const opponent = $(game + "-opponent");
+    const first = () => { $(game + "-first").disabled = opponent.value === ""; };
+    opponent.addEventListener("change", first);
+    first();
+  }
 
   // Every game starts ready to play.
   resetCompose();
