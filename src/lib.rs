@@ -13,8 +13,9 @@
 //!   [`level`], [`compare`], [`fixture`] and [`cli`].
 //! - **Kit-only tools**: the [`registry`] of games (above the games), the
 //!   reference's command line ([`play`]) and its full screen ([`tui`]),
-//!   network play ([`net`]), [`starter`] generation, the [`grader`], the
-//!   [`exercise`] manifests and the kit's [`check`].
+//!   network play ([`net`]), the browser ([`web`]), [`starter`]
+//!   generation, the [`grader`], the [`exercise`] manifests and the kit's
+//!   [`check`].
 
 pub mod check;
 pub mod cli;
@@ -36,3 +37,4 @@ pub mod registry;
 pub mod starter;
 pub mod tui;
 pub mod velha;
+pub mod web;

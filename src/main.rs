@@ -37,6 +37,12 @@ enum Command {
     Host(boardkit::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
     Join(boardkit::net::JoinArgs),
+    /// Serve the three games to a web browser, on 127.0.0.1 unless --bind.
+    ///
+    /// Prints the address it listens on; open it in a browser. The rules
+    /// and the computer players run here; the JSON API is in README.md,
+    /// "Browser". Ctrl-C stops it.
+    Serve(boardkit::web::ServeArgs),
     /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
     /// again (needs a terminal).
     Tui(boardkit::tui::TuiArgs),
@@ -391,6 +397,13 @@ fn main() -> ExitCode {
                 boardkit::net::join(&args, input, output, color)
             })
         }
+        Command::Serve(args) => match boardkit::web::serve(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("boardkit: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Tui(args) => boardkit::tui::run(&args),
         Command::Scores { scoreboard, game } => scores(scoreboard, game),
         Command::Starter { game, dir } => match boardkit::starter::write_starter(&game, &dir) {

@@ -37,11 +37,21 @@ const KIT_ONLY_DEPENDENCIES: &[&str] = &[
     "fd-lock",
     "ratatui",
     "signal-hook",
+    "tokio",
+    "axum",
 ];
 
 /// Dev-dependencies of the kit that a starter does not need: this module's
-/// own tests read the workflow with them.
-const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &["boon", "serde_norway", "rexpect"];
+/// own tests read the workflow with them, the browser's tests drive its API
+/// and a browser with them.
+const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &[
+    "boon",
+    "serde_norway",
+    "rexpect",
+    "fantoccini",
+    "hyper-util",
+    "reqwest",
+];
 
 /// Why a starter could not be written.
 #[derive(Debug, thiserror::Error)]
