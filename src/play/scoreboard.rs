@@ -86,6 +86,51 @@ pub fn default_path() -> Result<PathBuf, ScoreboardError> {
         .ok_or(ScoreboardError::NoDataFolder)
 }
 
+/// Where `play` and `tui` record results: the scoreboard options both take.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ScoreboardArgs {
+    /// The scoreboard file (default: boardkit/scores.json in the platform's
+    /// data folder). Results are recorded on a terminal, or when this is
+    /// given.
+    #[arg(long, value_name = "PATH")]
+    pub scoreboard: Option<PathBuf>,
+    /// Record nothing on the scoreboard.
+    #[arg(long, conflicts_with = "scoreboard")]
+    pub no_scoreboard: bool,
+}
+
+impl ScoreboardArgs {
+    /// The file to record in: the one given, else the default one when
+    /// `by_default` (a person at a terminal); `None` to record nothing.
+    pub fn path(&self, by_default: bool) -> Option<Result<PathBuf, ScoreboardError>> {
+        if self.no_scoreboard {
+            return None;
+        }
+        match &self.scoreboard {
+            Some(path) => Some(Ok(path.clone())),
+            None if by_default => Some(default_path()),
+            None => None,
+        }
+    }
+}
+
+/// Records `records` in `path`, saying on stderr what went wrong (a board
+/// set aside, a failure to write): a result not recorded never ends a game.
+pub fn record_and_report(path: &Path, records: &[Record]) {
+    match record(path, records) {
+        Ok(recorded) => {
+            if let Some(aside) = recorded.set_aside {
+                eprintln!(
+                    "boardkit: the scoreboard {} could not be read: it was kept as {} and a new one started",
+                    path.display(),
+                    aside.display()
+                );
+            }
+        }
+        Err(e) => eprintln!("boardkit: the result was not recorded: {e}"),
+    }
+}
+
 /// What [`record`] did besides adding the results.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Recorded {

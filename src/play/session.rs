@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use super::scoreboard::{self, Outcome, Record};
+use super::scoreboard::{self, Outcome, Record, ScoreboardArgs};
 use crate::cli::PlayError;
 use crate::console::{Console, InputError};
 
@@ -34,14 +34,8 @@ pub struct SessionArgs {
     /// Player two's name on the scoreboard, with two players.
     #[arg(long)]
     pub opponent: Option<String>,
-    /// The scoreboard file (default: boardkit/scores.json in the platform's
-    /// data folder). Results are recorded on a terminal, or when this is
-    /// given.
-    #[arg(long, value_name = "PATH")]
-    pub scoreboard: Option<PathBuf>,
-    /// Record nothing on the scoreboard.
-    #[arg(long, conflicts_with = "scoreboard")]
-    pub no_scoreboard: bool,
+    #[command(flatten)]
+    pub scoreboard: ScoreboardArgs,
 }
 
 /// When to colour the output.
@@ -86,16 +80,9 @@ impl SessionArgs {
     }
 
     fn scoreboard_path(&self, terminal: Terminal) -> Option<Result<PathBuf, PlayError>> {
-        if self.no_scoreboard {
-            return None;
-        }
-        match &self.scoreboard {
-            Some(path) => Some(Ok(path.clone())),
-            None if terminal.interactive => {
-                Some(scoreboard::default_path().map_err(|e| PlayError::Usage(e.to_string())))
-            }
-            None => None,
-        }
+        self.scoreboard
+            .path(terminal.interactive)
+            .map(|path| path.map_err(|e| PlayError::Usage(e.to_string())))
     }
 }
 
@@ -282,18 +269,7 @@ fn save(path: &std::path::Path, game: &Match, ending: Ending) {
             })
         })
         .collect();
-    match scoreboard::record(path, &records) {
-        Ok(recorded) => {
-            if let Some(aside) = recorded.set_aside {
-                eprintln!(
-                    "boardkit: the scoreboard {} could not be read: it was kept as {} and a new one started",
-                    path.display(),
-                    aside.display()
-                );
-            }
-        }
-        Err(e) => eprintln!("boardkit: the result was not recorded: {e}"),
-    }
+    scoreboard::record_and_report(path, &records);
 }
 
 #[cfg(test)]

@@ -621,6 +621,25 @@ mod tests {
         }
     }
 
+    /// Plays the leftmost open column until the connect-four game on
+    /// screen is over (against the perfect player: a loss).
+    fn play_the_leftmost_column_to_the_end(app: &mut App) {
+        loop {
+            let Screen::Playing(m) = app.screen() else {
+                panic!("playing")
+            };
+            let Game::Connect4(game) = &m.game else {
+                panic!("connect four")
+            };
+            if game.is_over() {
+                return;
+            }
+            let col = game.board().legal_columns()[0];
+            let digit = char::from_digit(col as u32 + 1, 10).unwrap();
+            press(app, &[Key::Char(digit), Key::Enter]);
+        }
+    }
+
     #[test]
     fn undo_against_the_computer_takes_back_its_reply_and_your_move() {
         let mut app = velha_app(Difficulty::Hard);
@@ -738,21 +757,7 @@ mod tests {
                 })
             })
         );
-        // Always the leftmost open column: the perfect player wins.
-        loop {
-            let Screen::Playing(m) = app.screen() else {
-                panic!("playing")
-            };
-            let Game::Connect4(game) = &m.game else {
-                panic!("connect four")
-            };
-            if game.is_over() {
-                break;
-            }
-            let col = game.board().legal_columns()[0];
-            let digit = char::from_digit(col as u32 + 1, 10).unwrap();
-            press(&mut app, &[Key::Char(digit), Key::Enter]);
-        }
+        play_the_leftmost_column_to_the_end(&mut app);
         assert_eq!(
             app.score(),
             Some(Tally {
@@ -828,18 +833,7 @@ mod tests {
         let mut app = App::new(menu, 2);
         app.record_as("ana".into());
         press(&mut app, &[Key::Enter]);
-        // Always the leftmost open column: the perfect player wins.
-        while let Screen::Playing(m) = app.screen() {
-            let Game::Connect4(game) = &m.game else {
-                panic!("connect four")
-            };
-            if game.is_over() {
-                break;
-            }
-            let col = game.board().legal_columns()[0];
-            let digit = char::from_digit(col as u32 + 1, 10).unwrap();
-            press(&mut app, &[Key::Char(digit), Key::Enter]);
-        }
+        play_the_leftmost_column_to_the_end(&mut app);
         // A game left unfinished is not a result.
         press(&mut app, &[Key::Char('n'), Key::Char('1'), Key::Enter]);
         let records = app.close();

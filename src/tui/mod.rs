@@ -28,7 +28,6 @@ pub mod velha;
 pub use app::App;
 pub use menu::GameKind;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::play::scoreboard;
@@ -61,13 +60,8 @@ pub struct TuiArgs {
     /// Your name on the scoreboard (default: your login name).
     #[arg(long)]
     pub name: Option<String>,
-    /// The scoreboard file (default: boardkit/scores.json in the platform's
-    /// data folder, as `boardkit play` on a terminal).
-    #[arg(long, value_name = "PATH")]
-    pub scoreboard: Option<PathBuf>,
-    /// Record nothing on the scoreboard.
-    #[arg(long, conflicts_with = "scoreboard")]
-    pub no_scoreboard: bool,
+    #[command(flatten)]
+    pub scoreboard: scoreboard::ScoreboardArgs,
 }
 
 /// The app as the options set it up, on its menu.
@@ -86,23 +80,18 @@ pub fn app(args: &TuiArgs) -> App {
 /// stderr and changes nothing else).
 pub fn run(args: &TuiArgs) -> ExitCode {
     let mut app = app(args);
-    let scoreboard = if args.no_scoreboard {
-        None
-    } else {
-        Some(
-            args.scoreboard
-                .clone()
-                .map_or_else(scoreboard::default_path, Ok),
-        )
-    };
+    // Full screen is always a person at a terminal.
+    let scoreboard = args.scoreboard.path(true);
     if scoreboard.is_some() {
         app.record_as(args.name.clone().unwrap_or_else(login_name));
     }
     let mut stopped = terminal::run_with_events(app, None);
     if let (Ok(stopped), Some(path)) = (&mut stopped, scoreboard) {
         let records = stopped.app.close();
-        if !records.is_empty() {
-            save(path, &records);
+        match path {
+            _ if records.is_empty() => {}
+            Ok(path) => scoreboard::record_and_report(&path, &records),
+            Err(e) => eprintln!("boardkit: the results were not recorded: {e}"),
         }
     }
     exit_status(
@@ -110,23 +99,6 @@ pub fn run(args: &TuiArgs) -> ExitCode {
             .map(|stopped| stopped.signal)
             .map_err(|e| e.to_string()),
     )
-}
-
-/// Records the session's results; a failure is said on stderr.
-fn save(path: Result<PathBuf, scoreboard::ScoreboardError>, records: &[scoreboard::Record]) {
-    let recorded = path.and_then(|path| Ok((scoreboard::record(&path, records)?, path)));
-    match recorded {
-        Ok((recorded, path)) => {
-            if let Some(aside) = recorded.set_aside {
-                eprintln!(
-                    "boardkit: the scoreboard {} could not be read: it was kept as {} and a new one started",
-                    path.display(),
-                    aside.display()
-                );
-            }
-        }
-        Err(e) => eprintln!("boardkit: the results were not recorded: {e}"),
-    }
 }
 
 /// `boardkit host <GAME> --tui`.

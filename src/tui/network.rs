@@ -300,6 +300,11 @@ impl NetMatch {
             NetEvent::Refused(why) => {
                 // The screen's board took the move: take it back by
                 // replaying the others.
+                if let (Some(net_game), Some(game)) = (self.net_game, &self.game) {
+                    let mut moves = board_moves(game, net_game);
+                    moves.pop();
+                    self.follow(&moves);
+                }
                 self.note = Some(why);
                 self.phase = Phase::MyTurn;
             }
@@ -321,17 +326,10 @@ impl NetMatch {
     /// Replays the session's moves on the screen's board where they differ
     /// from it (the opponent's move; a refused one of ours taken back).
     fn follow(&mut self, moves: &[String]) {
-        let Some(net_game) = self.net_game else {
+        let (Some(net_game), Some(game)) = (self.net_game, &mut self.game) else {
             return;
         };
-        let Some(game) = &mut self.game else {
-            return;
-        };
-        let known = match game {
-            Game::Velha(g) => g.moves().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            Game::Connect4(g) => g.moves().iter().map(|c| (c + 1).to_string()).collect(),
-            Game::Mastermind(_) => return,
-        };
+        let known = board_moves(game, net_game);
         let replay_from = if moves.starts_with(&known) {
             known.len()
         } else {
@@ -340,18 +338,7 @@ impl NetMatch {
             0
         };
         for notation in &moves[replay_from..] {
-            let played = match (&mut *game, net_game) {
-                (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
-                    .ok_or_else(|| "no such board".to_owned())
-                    .and_then(|rules| rules.parse(notation))
-                    .and_then(|pos| g.play_move(pos)),
-                (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
-                    .ok_or_else(|| "no such board".to_owned())
-                    .and_then(|rules| rules.parse(notation))
-                    .and_then(|col| g.play_move(col)),
-                _ => Err("another game".to_owned()),
-            };
-            if let Err(why) = played {
+            if let Err(why) = play_notation(game, net_game, notation) {
                 // The session checked these moves already: only a bug
                 // lands here, and the screen says so rather than panic.
                 self.note = Some(format!("the board could not follow {notation}: {why}"));
@@ -396,17 +383,16 @@ impl NetMatch {
             self.note = Some(undo_refused(self.language()).to_owned());
             return;
         }
-        let before = moves_played(game);
+        let Some(net_game) = self.net_game else {
+            return;
+        };
+        let before = board_moves(game, net_game).len();
         game.round_mut().handle(key);
-        if moves_played(game) == before {
+        let mut after = board_moves(game, net_game);
+        if after.len() == before {
             return;
         }
-        let notation = match game {
-            Game::Velha(g) => g.moves().last().map(|p| p.to_string()),
-            Game::Connect4(g) => g.moves().last().map(|c| (c + 1).to_string()),
-            Game::Mastermind(_) => None,
-        };
-        if let Some(notation) = notation {
+        if let Some(notation) = after.pop() {
             self.note = None;
             self.phase = Phase::Sent;
             // The session thread is gone only when the session ended; its
@@ -421,11 +407,33 @@ impl NetMatch {
     }
 }
 
-fn moves_played(game: &Game) -> usize {
-    match game {
-        Game::Velha(g) => g.moves().len(),
-        Game::Connect4(g) => g.moves().len(),
-        Game::Mastermind(_) => 0,
+/// The moves on the screen's board, in the wire's notation (the rules'
+/// own, as the session sends them).
+fn board_moves(game: &Game, net_game: NetGame) -> Vec<String> {
+    match (game, net_game) {
+        (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
+            .map(|rules| g.moves().iter().map(|&p| rules.notation(p)).collect())
+            .unwrap_or_default(),
+        (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
+            .map(|rules| g.moves().iter().map(|&c| rules.notation(c)).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Plays a move in the wire's notation on the screen's board, checked by
+/// its rules.
+fn play_notation(game: &mut Game, net_game: NetGame, notation: &str) -> Result<(), String> {
+    match (game, net_game) {
+        (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
+            .ok_or_else(|| "no such board".to_owned())
+            .and_then(|rules| rules.parse(notation))
+            .and_then(|pos| g.play_move(pos)),
+        (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
+            .ok_or_else(|| "no such board".to_owned())
+            .and_then(|rules| rules.parse(notation))
+            .and_then(|col| g.play_move(col)),
+        _ => Err("another game".to_owned()),
     }
 }
 
@@ -844,6 +852,14 @@ mod tests {
         app.handle(Key::Char('7'));
         app.handle(Key::Enter);
         assert_eq!(intents.try_recv(), Ok(Intent::Move("7".into())));
+        // Were the move refused, the screen's board would take it back.
+        app.network(NetEvent::Refused("column 7 is full".into()));
+        let Some(Game::Connect4(game)) = net(&app).game() else {
+            panic!("connect four")
+        };
+        assert_eq!(game.moves(), [3]);
+        assert_eq!(net(&app).phase(), Phase::MyTurn);
+        assert_eq!(net(&app).note(), Some("column 7 is full"));
         app.network(NetEvent::Moves(vec!["4".into(), "7".into()]));
         app.network(NetEvent::WaitingMove);
         app.network(NetEvent::Moves(vec!["4".into(), "7".into(), "4".into()]));
