@@ -790,6 +790,45 @@ fn chunked_post(url: &str, path: &str, bytes: usize) -> (String, String) {
     )
 }
 
+/// A client writes its whole body before it reads the answer: the server
+/// reads a refused body to its end (up to 1 MiB) before it answers, so the
+/// client reads the 413 every time, never a broken pipe or a reset. Each
+/// size is sent several times, fresh connections and reused ones alike.
+#[tokio::test]
+async fn an_oversized_body_is_read_before_it_is_refused() {
+    let server = Server::start(&[]);
+    let client = client();
+    let url = format!("{}/api/games", server.url);
+    for size in [16 * 1024 + 1, 100_000, 1 << 20] {
+        for _ in 0..5 {
+            let body = format!(r#"{{"game": "velha", "pad": "{}"}}"#, "x".repeat(size));
+            let error = refused(
+                &client,
+                Method::POST,
+                &url,
+                Some(body.into()),
+                Some("application/json"),
+                StatusCode::PAYLOAD_TOO_LARGE,
+            )
+            .await;
+            assert!(error.contains("16 KiB"), "{error}");
+        }
+    }
+    // The connection a refused body came on still serves.
+    create(&client, &server, json!({"game": "velha"})).await;
+    // A body just under the bound is read and judged as JSON.
+    let body = format!(r#"{{"game": "velha", "pad": "{}"}}"#, "x".repeat(16_000));
+    refused(
+        &client,
+        Method::POST,
+        &url,
+        Some(body.into()),
+        Some("application/json"),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn an_oversized_chunked_body_is_refused_too() {
     let server = Server::start(&[]);

@@ -15,9 +15,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::rejection::{JsonRejection, PathRejection};
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, extract::Request};
@@ -30,6 +32,13 @@ use super::store::{DEFAULT_MAX_GAMES, Limits, Store};
 
 /// The largest request body taken, in bytes (a move is a few dozen).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// How much of a refused (oversized) body is still read, and thrown away,
+/// before the 413 is sent. A client writes its whole body before it reads
+/// the answer; had the server closed with the body unread, the client's
+/// write would meet a reset and it would never see the 413. Past this bound
+/// the server stops reading and closes: it owes no client unbounded work.
+pub const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
 
 /// The port `boardkit serve` listens on by default.
 pub const DEFAULT_PORT: u16 = 8080;
@@ -175,8 +184,64 @@ fn router(app: Shared) -> Router {
                 ),
             )
         })
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(bounded_body))
         .with_state(app)
+}
+
+/// Reads every request's body before its handler runs, keeping at most
+/// [`MAX_BODY_BYTES`]. A longer body is read on to its end and thrown away
+/// (up to [`MAX_DRAINED_BYTES`]), then refused with 413: the client has
+/// finished writing by then, so it reads the answer whatever its timing.
+async fn bounded_body(request: Request, next: Next) -> Response {
+    use http_body_util::BodyExt as _;
+    let (parts, mut body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > MAX_DRAINED_BYTES) {
+        return too_large(true);
+    }
+    let mut kept = Vec::new();
+    let mut total: u64 = 0;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "the request's body could not be read",
+            )
+            .into_response();
+        };
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        total += data.len() as u64;
+        if total <= MAX_BODY_BYTES as u64 {
+            kept.extend_from_slice(&data);
+        } else if total > MAX_DRAINED_BYTES {
+            return too_large(true);
+        }
+    }
+    if total > MAX_BODY_BYTES as u64 {
+        return too_large(false);
+    }
+    next.run(Request::from_parts(parts, Body::from(kept))).await
+}
+
+/// 413; `close` when the body was not read to its end, so the connection
+/// cannot carry another request.
+fn too_large(close: bool) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the request's body is over {} KiB", MAX_BODY_BYTES / 1024),
+    )
+    .into_response();
+    if close {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 /// The router of a server with these limits and seed (for tests in the
