@@ -799,7 +799,9 @@ async fn an_oversized_body_is_read_before_it_is_refused() {
     let server = Server::start(&[]);
     let client = client();
     let url = format!("{}/api/games", server.url);
-    for size in [16 * 1024 + 1, 100_000, 1 << 20] {
+    // The largest body still under the 1 MiB the server reads to its end
+    // (a larger one is answered at once and the connection closed).
+    for size in [16 * 1024 + 1, 100_000, (1 << 20) - 64] {
         for _ in 0..5 {
             let body = format!(r#"{{"game": "velha", "pad": "{}"}}"#, "x".repeat(size));
             let error = refused(
