@@ -126,6 +126,16 @@ impl Starter<'_> {
         Ok(levels)
     }
 
+    /// The names of the starter's tests (`cargo test --test <game> -- --list`).
+    fn listed(&self) -> Result<std::collections::BTreeSet<String>, CheckError> {
+        let (_, text) = self.cargo(&["test", "--quiet", "--test", self.game.id, "--", "--list"])?;
+        Ok(text
+            .lines()
+            .filter_map(|line| line.strip_suffix(": test"))
+            .map(str::to_owned)
+            .collect())
+    }
+
     fn folder(&self) -> PathBuf {
         self.dir.join(&self.manifest.files.solution)
     }
@@ -216,6 +226,25 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             "{}: the starter compiles without a warning {}",
             game.id,
             own_warnings.join("; ")
+        ),
+    );
+    // One list of public cases: the starter's tests are the grader's cases
+    // that are not hidden, name for name.
+    let listed = starter.listed()?;
+    let graded: std::collections::BTreeSet<String> = crate::grader::cases::cases(game, false)
+        .into_iter()
+        .filter(|case| !case.hidden)
+        .map(|case| case.name)
+        .collect();
+    let only_local: Vec<&String> = listed.difference(&graded).collect();
+    let only_graded: Vec<&String> = graded.difference(&listed).collect();
+    tally.check(
+        only_local.is_empty() && only_graded.is_empty() && !listed.is_empty(),
+        format!(
+            "{}: the starter runs the grader's {} public cases, no more, no fewer \
+             (only in the starter: {only_local:?}; only in the grader: {only_graded:?})",
+            game.id,
+            graded.len()
         ),
     );
     let stubs = starter.test(None)?;

@@ -10,7 +10,8 @@
 //!   input layer ([`console`]), the one trait between a game and its players
 //!   ([`player`]), the types the statement gives ([`given`]), each game's
 //!   harness ([`harness`]: levels, comparison, options, function driver),
-//!   [`level`], [`compare`], [`fixture`] and [`cli`].
+//!   [`level`], [`compare`], [`fixture`], [`function_cases`], [`uniformity`] and
+//!   [`cli`].
 //! - **Kit-only tools**: the [`registry`] of games (above the games), the
 //!   reference's command line ([`play`]) and its full screen ([`tui`]),
 //!   network play ([`net`]), the browser ([`web`]), [`starter`]
@@ -25,6 +26,7 @@ pub mod console;
 pub mod embedded;
 pub mod exercise;
 pub mod fixture;
+pub mod function_cases;
 pub mod given;
 pub mod grader;
 pub mod harness;
@@ -36,5 +38,6 @@ pub mod player;
 pub mod registry;
 pub mod starter;
 pub mod tui;
+pub mod uniformity;
 pub mod velha;
 pub mod web;

@@ -12,8 +12,7 @@ use std::io::{BufRead, Write};
 use crate::cli::PlayError;
 use crate::level::{Level, LevelInfo};
 
-/// A function-level case: its level, name and driver requests.
-pub type FunctionCase = (Level, &'static str, Vec<String>);
+pub use crate::function_cases::FunctionCase;
 
 /// Plays the reference from the words after `play <game>`: input, output,
 /// whether colours may be used.
@@ -37,7 +36,8 @@ pub struct GameInfo {
     /// Every answer accepted for a request (several when any best move will
     /// do), computed with the reference.
     pub accepted: fn(&str) -> Vec<String>,
-    /// The function-level cases.
+    /// The public function-level cases, their calls' arguments only: the
+    /// accepted answers are the reference's ([`GameInfo::accepted`]).
     pub function_cases: fn() -> Vec<FunctionCase>,
 }
 

@@ -7,6 +7,7 @@
 //! reference game, a request through the reference driver.
 
 use crate::fixture::{Fixture, Visibility};
+use crate::function_cases::FunctionCase;
 use crate::level::{EventsFn, Level};
 use crate::registry::GameInfo;
 
@@ -158,30 +159,79 @@ pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (Str
     (stdout, result.is_err(), reads)
 }
 
+/// The public function cases of `game`, each call's accepted answers
+/// computed with the reference: what `fixtures/<game>/functions/` holds
+/// (a kit test proves it), and what the starter's tests run.
+pub fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
+    let mut cases = (game.function_cases)();
+    for case in &mut cases {
+        let requests = case.requests();
+        for (call, request) in case.calls.iter_mut().zip(&requests) {
+            call.truncate(1);
+            call.extend((game.accepted)(request));
+        }
+    }
+    crate::function_cases::sort(&mut cases);
+    cases
+}
+
+/// The points of one level of a game: those of its public cases (the
+/// starter's) and of its hidden ones (the grader's alone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LevelPoints {
+    pub level: Level,
+    pub public: u32,
+    pub hidden: u32,
+}
+
+/// The points of each level of `game`, in level order, as `boardkit grade`
+/// gives them: the one count that README, the starter's README and the
+/// reports show.
+pub fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
+    let all = cases(game, false);
+    game.levels
+        .iter()
+        .map(|info| {
+            let of = |hidden: bool| {
+                all.iter()
+                    .filter(|c| c.level == info.level && c.hidden == hidden)
+                    .map(|c| c.points)
+                    .sum()
+            };
+            LevelPoints {
+                level: info.level,
+                public: of(false),
+                hidden: of(true),
+            }
+        })
+        .collect()
+}
+
 /// Every case of `game` at the levels this run grades.
 pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
     let levels = gradable_levels(game, program_only);
     let mut cases = Vec::new();
     if !program_only {
-        for (level, name, requests) in (game.function_cases)() {
-            if !levels.contains(&level) {
+        for case in public_function_cases(game) {
+            if !levels.contains(&case.level) {
                 continue;
             }
-            let accepted = requests.iter().map(|r| (game.accepted)(r)).collect();
             cases.push(Case {
-                name: format!("{level}::{name}"),
-                level,
+                name: case.test_name(),
+                level: case.level,
                 points: 1,
                 hidden: false,
-                description: format!("function cases: {name}"),
-                kind: CaseKind::Functions { requests },
-                expected: Expected::Answers(accepted),
+                description: case.description.clone(),
+                kind: CaseKind::Functions {
+                    requests: case.requests(),
+                },
+                expected: Expected::Answers(case.accepted()),
             });
         }
     }
     let prefix = format!("fixtures/{}/", game.id);
     let mut fixtures: Vec<Fixture> = crate::embedded::under(&prefix)
-        .filter(|(p, _)| p.ends_with(".toml"))
+        .filter(|(p, _)| p.ends_with(".toml") && !p[prefix.len()..].contains('/'))
         .filter_map(|(p, bytes)| {
             let name = p[prefix.len()..].trim_end_matches(".toml");
             Fixture::parse(std::str::from_utf8(bytes).ok()?, name, game.id).ok()
@@ -247,6 +297,75 @@ mod tests {
                 .iter()
                 .any(|c| c.hidden)
         );
+    }
+
+    /// The public function cases the grader runs are, call for call and
+    /// answer for answer, those `fixtures/<game>/functions/` holds: the
+    /// files the starter's tests read. `BOARDKIT_BLESS=1` writes them anew.
+    #[test]
+    fn public_function_cases_are_the_fixtures() {
+        let bless = std::env::var_os("BOARDKIT_BLESS").is_some();
+        for game in crate::registry::GAMES {
+            let generated = public_function_cases(game);
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures")
+                .join(game.id)
+                .join("functions");
+            if bless {
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                for case in &generated {
+                    std::fs::write(dir.join(format!("{}.toml", case.name)), case.to_toml())
+                        .unwrap();
+                }
+            }
+            let stored = FunctionCase::discover(&dir).unwrap();
+            let names = |cases: &[FunctionCase]| -> Vec<String> {
+                cases.iter().map(FunctionCase::test_name).collect()
+            };
+            assert_eq!(
+                names(&stored),
+                names(&generated),
+                "{}: run BOARDKIT_BLESS=1 cargo test --lib public_function_cases",
+                game.id
+            );
+            for (stored, generated) in stored.iter().zip(&generated) {
+                let differs = stored
+                    .calls
+                    .iter()
+                    .zip(&generated.calls)
+                    .find(|(a, b)| a != b);
+                assert!(
+                    stored == generated,
+                    "{} {}: the stored case differs from the reference's (first: {differs:?}); \
+                     run BOARDKIT_BLESS=1 cargo test --lib public_function_cases",
+                    game.id,
+                    stored.name
+                );
+            }
+        }
+    }
+
+    /// The uniformity requests' false alarms add up to at most one in a
+    /// million per case: each request's share assumes at most this many.
+    #[test]
+    fn uniformity_cases_keep_to_their_false_alarm_budget() {
+        let c4 = crate::registry::find("connect4").unwrap();
+        for case in (c4.function_cases)() {
+            if case.function.ends_with("_uniform") {
+                assert!(
+                    (1..=crate::harness::connect4::UNIFORM_POSITIONS).contains(&case.calls.len()),
+                    "{}",
+                    case.name
+                );
+            }
+        }
+        let mm = crate::registry::find("mastermind").unwrap();
+        for case in (mm.function_cases)() {
+            if case.function == "random_secret" {
+                assert!(case.calls.len() <= crate::harness::mastermind::SECRET_REQUESTS);
+            }
+        }
     }
 
     #[test]

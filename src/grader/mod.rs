@@ -213,24 +213,14 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
                     format!("exit status {code}\n{}", crash_report(&outcome.stderr)),
                 );
             }
-            if let Some(i) = (0..expected.len())
-                .find(|&i| answers.get(i).is_none_or(|a| !expected[i].contains(a)))
+            let requests = match &case.kind {
+                CaseKind::Functions { requests } => requests.as_slice(),
+                CaseKind::Program { .. } => &[],
+            };
+            if let Some((_, message)) =
+                crate::function_cases::first_wrong(requests, &answers, expected)
             {
-                let request = match &case.kind {
-                    CaseKind::Functions { requests } => {
-                        requests.get(i).cloned().unwrap_or_default()
-                    }
-                    CaseKind::Program { .. } => String::new(),
-                };
-                let got = answers.get(i).map_or("(no answer)", String::as_str);
-                let wanted = match expected[i].as_slice() {
-                    [one] => one.clone(),
-                    many => format!("one of: {}", many.join(", ")),
-                };
-                return (
-                    Verdict::WrongOutput,
-                    format!("{request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
-                );
+                return (Verdict::WrongOutput, message);
             }
             (Verdict::Passed, String::new())
         }

@@ -26,12 +26,12 @@ pub const LEVELS: &[LevelInfo] = &[
     LevelInfo {
         level: Level::Proficient,
         graded: Graded::Program(events),
-        summary: "the two-player game program: board, prompt, result",
+        summary: "the two-player game program: board, prompt, result; an invalid column re-asked",
     },
     LevelInfo {
         level: Level::Advanced,
         graded: Graded::Program(events),
-        summary: "computer opponents: random, and smart (win, else block, else random)",
+        summary: "computer opponents: random (uniform), and smart (win, else block, else random)",
     },
     LevelInfo {
         level: Level::Expert,
@@ -155,30 +155,76 @@ pub fn standard_board(moves: &str) -> Option<Board> {
     Some(board)
 }
 
-/// How many times the random player is asked in a `random_spread` request.
-pub const SPREAD_DRAWS: usize = 280;
+/// How many times, per legal column, a player is asked in a uniformity
+/// request (`random_uniform`, `smart_uniform`).
+pub const DRAWS_PER_COLUMN: usize = 2000;
 
-/// The columns (from 1) one random player chooses over [`SPREAD_DRAWS`]
-/// draws on one position, in order; a column drawn less than a third of its
-/// fair share is marked `?`.
-fn random_spread(board: &Board) -> String {
-    let mut player = connect4::RandomPlayer::new(2026);
-    let mut counts = std::collections::BTreeMap::<usize, usize>::new();
-    for _ in 0..SPREAD_DRAWS {
-        *counts.entry(player.choose(board) + 1).or_default() += 1;
+/// The most positions a public case asks a uniformity request on.
+pub const UNIFORM_POSITIONS: usize = 32;
+
+/// One request's chance of failing a uniform player: the public case (at
+/// most [`UNIFORM_POSITIONS`] positions) fails a correct player at most
+/// once in a million runs.
+const FALSE_ALARM: f64 = 1e-6 / UNIFORM_POSITIONS as f64;
+
+/// Asks `player` [`DRAWS_PER_COLUMN`] times per legal column on one
+/// position: `uniform` and the columns (from 1) drawn, when every column
+/// drawn is legal and each comes up as often as a uniform draw allows (see
+/// [`crate::uniformity`]); else what is wrong.
+fn uniform(player: &mut dyn Strategy<Board, usize>, board: &Board, legal: &[usize]) -> String {
+    let mut counts = vec![0usize; legal.len()];
+    for _ in 0..DRAWS_PER_COLUMN * legal.len() {
+        let col = player.choose(board);
+        match legal.iter().position(|&c| c == col) {
+            Some(i) => counts[i] += 1,
+            None => return format!("illegal column {}", col + 1),
+        }
     }
-    let fair = SPREAD_DRAWS / counts.len();
-    counts
-        .iter()
-        .map(|(col, &n)| {
-            if n * 3 < fair {
-                format!("{col}?")
-            } else {
-                col.to_string()
+    let columns: Vec<String> = legal.iter().map(|c| (c + 1).to_string()).collect();
+    match crate::uniformity::check(&counts, FALSE_ALARM) {
+        Ok(()) => format!("uniform over {}", columns.join(" ")),
+        Err(skew) => format!(
+            "not uniform over {}: column {} {skew}",
+            columns.join(" "),
+            legal[skew.index] + 1
+        ),
+    }
+}
+
+/// The legal columns of `board`, through the statement's API: those a disc
+/// can drop into (tried on a copy).
+fn legal_columns(board: &Board, cols: usize) -> Vec<usize> {
+    (0..cols)
+        .filter(|&c| board.clone().drop_piece(c, Disc::One).is_ok())
+        .collect()
+}
+
+/// Two random players made with the same seed, each asked for a whole game
+/// on the standard board: `same` when they play the same columns.
+fn replay(seed: u64) -> String {
+    let game = || {
+        let mut player = connect4::RandomPlayer::new(seed);
+        let mut board = Board::new(6, 7).expect("the standard size");
+        let mut disc = Disc::One;
+        let mut columns = Vec::new();
+        for _ in 0..42 {
+            let col = player.choose(&board);
+            let Ok(row) = board.drop_piece(col, disc) else {
+                return Err(format!("illegal column {}", col + 1));
+            };
+            columns.push(col + 1);
+            if board.connects_four(row, col) || board.is_full() {
+                break;
             }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+            disc = disc.other();
+        }
+        Ok(columns)
+    };
+    match (game(), game()) {
+        (Err(e), _) | (_, Err(e)) => e,
+        (Ok(a), Ok(b)) if a == b => "same".to_owned(),
+        (Ok(a), Ok(b)) => format!("the same seed played {a:?} then {b:?}"),
+    }
 }
 
 /// The function driver: one request in, one answer out, through the
@@ -188,17 +234,30 @@ fn random_spread(board: &Board) -> String {
 ///   `r<row>`, plus `+4` when it connects four and `+full` when the board is
 ///   then full, or `full` / `out` for a refused drop; `new:err` when the size
 ///   is refused.
+/// - `four <rows> <cols> <columns...>`: the drops, then `connects_four` asked
+///   of every cell: the rows from the bottom, `/` between them, each cell
+///   `4` (its disc is part of four in a row), `-` (a disc that is not) or `.`
+///   (empty).
 /// - `smart <seed> <moves>`, `random <seed> <moves>` and `best_move <moves>`
 ///   (moves as the columns played from 1, on 7 x 6): the column (from 1)
 ///   that player chooses.
-/// - `random_spread <moves>`: the columns one random player chooses (see
-///   [`SPREAD_DRAWS`]).
+/// - `random_uniform <moves>`, `smart_uniform <moves>`: whether that
+///   player's draws are uniform over the legal columns (see [`uniform`]).
+/// - `random_replay <seed>`: whether one seed replays one game.
 pub fn answer(request: &str) -> String {
     let bad = || format!("bad request: {request}");
     let mut words = request.split_whitespace();
     let kind = words.next().unwrap_or("");
-    if kind == "game" {
-        return game(words).unwrap_or_else(bad);
+    match kind {
+        "game" => return game(words).unwrap_or_else(bad),
+        "four" => return four(words).unwrap_or_else(bad),
+        "random_replay" => {
+            return match words.next().and_then(|w| w.parse::<u64>().ok()) {
+                Some(seed) => replay(seed),
+                None => bad(),
+            };
+        }
+        _ => {}
     }
     let seed = match kind {
         "smart" | "random" => match words.next().and_then(|w| w.parse::<u64>().ok()) {
@@ -214,10 +273,51 @@ pub fn answer(request: &str) -> String {
         "smart" => connect4::SmartPlayer::new(seed).choose(&board),
         "random" => connect4::RandomPlayer::new(seed).choose(&board),
         "best_move" => connect4::best_move(&board),
-        "random_spread" => return random_spread(&board),
+        "random_uniform" | "smart_uniform" => {
+            let legal = legal_columns(&board, 7);
+            let mut player: Box<dyn Strategy<Board, usize>> = if kind == "random_uniform" {
+                Box::new(connect4::RandomPlayer::new(2026))
+            } else {
+                Box::new(connect4::SmartPlayer::new(2026))
+            };
+            return uniform(player.as_mut(), &board, &legal);
+        }
         _ => return bad(),
     };
     (col + 1).to_string()
+}
+
+/// The board after the drops of a `four` request, and `connects_four` of
+/// every cell.
+fn four<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let rows: usize = words.next()?.parse().ok()?;
+    let cols: usize = words.next()?.parse().ok()?;
+    let mut board = Board::new(rows, cols).ok()?;
+    let mut heights = vec![0usize; cols];
+    let mut disc = Disc::One;
+    for word in words {
+        let col: usize = word.parse().ok()?;
+        board.drop_piece(col, disc).ok()?;
+        *heights.get_mut(col)? += 1;
+        disc = disc.other();
+    }
+    let lines: Vec<String> = (0..rows)
+        .map(|row| {
+            (0..cols)
+                .map(|col| {
+                    match (
+                        row < heights[col],
+                        row < heights[col] && board.connects_four(row, col),
+                    ) {
+                        (false, _) => '.',
+                        (true, true) => '4',
+                        (true, false) => '-',
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Some(lines.join("/"))
 }
 
 fn game<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {

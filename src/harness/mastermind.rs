@@ -154,11 +154,18 @@ fn codebreaker_guesses(secret: &Code) -> String {
 }
 
 /// How many secrets a `random_secret` request draws.
-pub const SECRET_DRAWS: usize = 12_960;
+pub const SECRET_DRAWS: usize = 36_000;
+
+/// How many `random_secret` requests a public case makes at most: together
+/// they fail a uniform draw at most once in a million runs.
+pub const SECRET_REQUESTS: usize = 4;
 
 /// Draws [`SECRET_DRAWS`] secrets with `seed`: `ok` when every one is a code
-/// of the rules, each colour shows at each place about as often as any
-/// other, and the same seed draws the same secrets; else what is wrong.
+/// of the rules, each colour shows at each place, and each pair of colours
+/// at each pair of places, as often as a uniform draw allows (see
+/// [`crate::uniformity`]: a draw that favours a colour, or ties one place to
+/// another, fails), and the same seed draws the same secrets; else what is
+/// wrong.
 fn random_secret_check(seed: u64) -> String {
     let rules = Rules::default();
     let draw = |n: usize| {
@@ -174,20 +181,36 @@ fn random_secret_check(seed: u64) -> String {
     {
         return format!("not a code of 4 pegs A to F: {:?}", bad.pegs());
     }
-    let mut counts = [[0usize; 6]; 4];
-    for secret in &secrets {
-        for (place, &peg) in secret.pegs().iter().enumerate() {
-            counts[place][peg as usize] += 1;
+    let letter = |colour: usize| char::from(b'A' + colour as u8);
+    // Four places, and six pairs of places: ten tests sharing the false alarm.
+    let false_alarm = 1e-6 / (SECRET_REQUESTS * 10) as f64;
+    for place in 0..4 {
+        let mut counts = [0usize; 6];
+        for secret in &secrets {
+            counts[secret.pegs()[place] as usize] += 1;
+        }
+        if let Err(skew) = crate::uniformity::check(&counts, false_alarm) {
+            return format!(
+                "not uniform: colour {} at place {} {skew}",
+                letter(skew.index),
+                place + 1
+            );
         }
     }
-    // 2,160 expected each; a fair draw stays within 10% by a wide margin.
-    for (place, colours) in counts.iter().enumerate() {
-        for (colour, &n) in colours.iter().enumerate() {
-            if !(1944..=2376).contains(&n) {
+    for first in 0..4 {
+        for second in first + 1..4 {
+            let mut counts = [0usize; 36];
+            for secret in &secrets {
+                let pegs = secret.pegs();
+                counts[pegs[first] as usize * 6 + pegs[second] as usize] += 1;
+            }
+            if let Err(skew) = crate::uniformity::check(&counts, false_alarm) {
                 return format!(
-                    "not uniform: colour {} at place {} drawn {n} times in {SECRET_DRAWS} (about 2160 expected)",
-                    (b'A' + colour as u8) as char,
-                    place + 1
+                    "not uniform: colours {}{} at places {} and {} {skew}",
+                    letter(skew.index / 6),
+                    letter(skew.index % 6),
+                    first + 1,
+                    second + 1
                 );
             }
         }
@@ -198,11 +221,57 @@ fn random_secret_check(seed: u64) -> String {
     "ok".into()
 }
 
+/// The student's `score` on many pairs of codes of `pegs` pegs and
+/// `colors` colours, against the kit's own rules: `agrees`, or the first
+/// pair scored otherwise. Every pair when `seed` is `None`, else 20,000
+/// pairs drawn from it.
+fn score_against_the_rules(pegs: usize, colors: usize, seed: Option<u64>) -> String {
+    let Ok(rules) = Rules::new(pegs, colors) else {
+        return format!("no game of {pegs} pegs and {colors} colours");
+    };
+    let pairs: Vec<(Code, Code)> = match seed {
+        None => {
+            let all = Code::all(rules);
+            all.iter()
+                .flat_map(|s| all.iter().map(move |g| (s.clone(), g.clone())))
+                .collect()
+        }
+        Some(seed) => {
+            use rand::{RngExt, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let count = rules.code_count();
+            (0..20_000)
+                .map(|_| {
+                    (
+                        Code::from_index(rules, rng.random_range(0..count)),
+                        Code::from_index(rules, rng.random_range(0..count)),
+                    )
+                })
+                .collect()
+        }
+    };
+    for (secret, guess) in pairs {
+        let got = mastermind::score(&secret, &guess);
+        let right = kit_score(secret.pegs(), guess.pegs());
+        if got != right {
+            return format!(
+                "secret {secret}, guess {guess}: {} black, {} white where the rules give {} black, {} white",
+                got.black, got.white, right.black, right.white
+            );
+        }
+    }
+    "agrees".to_owned()
+}
+
 /// The function driver: one request in, one answer out, through the
 /// statement's API only.
 ///
 /// - `score <secret> <guess>`: `<black> <white>`.
-/// - `parse <text>`: the code, or `length` / `colour` for the error.
+/// - `score_every_pair <pegs> <colors>`, `score_sample <pegs> <colors>
+///   <seed>`: whether `score` agrees with the rules on every pair of codes,
+///   or on 20,000 drawn from the seed (see [`score_against_the_rules`]).
+/// - `parse <text>`: the code, or the error with its fields:
+///   `length <expected> <got>`, `colour <found> <last>`.
 /// - `random_secret <seed>`: `ok`, or what is wrong with the draws.
 /// - `codebreaker <secret>`: how many guesses the codebreaker needs (scored
 ///   by the kit's own rules, not the student's `score`).
@@ -223,9 +292,25 @@ pub fn answer(request: &str) -> String {
         }
         "parse" => match mastermind::parse_guess(argument, rules) {
             Ok(code) => code.to_string(),
-            Err(GuessError::WrongLength { .. }) => "length".to_owned(),
-            Err(GuessError::UnknownColor { .. }) => "colour".to_owned(),
+            Err(GuessError::WrongLength { expected, got }) => format!("length {expected} {got}"),
+            Err(GuessError::UnknownColor { found, last }) => format!("colour {found} {last}"),
         },
+        "score_every_pair" | "score_sample" => {
+            let numbers: Vec<u64> = argument
+                .split_whitespace()
+                .map(|w| w.parse().ok())
+                .collect::<Option<_>>()
+                .unwrap_or_default();
+            match (function, numbers.as_slice()) {
+                ("score_every_pair", &[pegs, colors]) => {
+                    score_against_the_rules(pegs as usize, colors as usize, None)
+                }
+                ("score_sample", &[pegs, colors, seed]) => {
+                    score_against_the_rules(pegs as usize, colors as usize, Some(seed))
+                }
+                _ => bad(),
+            }
+        }
         "random_secret" => argument
             .trim()
             .parse()

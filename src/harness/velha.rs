@@ -13,8 +13,13 @@ use crate::velha;
 pub const LEVELS: &[LevelInfo] = &[
     LevelInfo {
         level: Level::Basic,
-        graded: Graded::Functions(&["extrai_linha", "extrai_coluna", "verifica_vencedor"]),
-        summary: "the functions extrai_linha, extrai_coluna and verifica_vencedor",
+        graded: Graded::Functions(&[
+            "extrai_linha",
+            "extrai_coluna",
+            "verifica_vencedor",
+            "verifica_vencedor_9",
+        ]),
+        summary: "the functions extrai_linha, extrai_coluna, verifica_vencedor and its nine-argument form verifica_vencedor_9",
     },
     LevelInfo {
         level: Level::Proficient,

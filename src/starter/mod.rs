@@ -100,6 +100,10 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
         let snapshot = format!("tests/snapshots/{id}__{}.snap", fixture.name);
         files.push((snapshot.clone(), kit_file(&snapshot)?.to_vec()));
     }
+    // The public function cases, which the grader runs too.
+    for (path, bytes) in crate::embedded::under(&format!("fixtures/{id}/functions/")) {
+        files.push((path.to_owned(), bytes.to_vec()));
+    }
     let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
     files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
     files.push(("README.md".into(), readme_md(game, &points).into_bytes()));
@@ -123,7 +127,10 @@ fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError
     let prefix = format!("fixtures/{}/", game.id);
     let mut shipped = Vec::new();
     for (path, bytes) in crate::embedded::under(&prefix) {
-        let Some(name) = path[prefix.len()..].strip_suffix(".toml") else {
+        let Some(name) = path[prefix.len()..]
+            .strip_suffix(".toml")
+            .filter(|name| !name.contains('/'))
+        else {
             continue;
         };
         let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
@@ -150,8 +157,8 @@ fn level_points<'a>(
             *total += n;
         }
     };
-    for (level, _, _) in (game.function_cases)() {
-        add(level, 1);
+    for case in (game.function_cases)() {
+        add(case.level, 1);
     }
     // As the grader and the starter's tests: a session counts at a level of
     // the program only.
@@ -417,13 +424,23 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
          The run ends with one line per level: how many of its tests passed.\n\n",
         title = game.title
     );
+    let graded = crate::grader::cases::level_points(game);
     for level in game.levels {
         let points = points
             .iter()
             .find(|(l, _)| *l == level.level)
             .map_or(0, |(_, p)| *p);
+        let hidden = graded
+            .iter()
+            .find(|p| p.level == level.level)
+            .map_or(0, |p| p.hidden);
+        let hidden = if hidden > 0 {
+            format!(", and {hidden} more in the grader's hidden cases, which vary the inputs")
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "- `cargo test {}` ({points} points): {}\n",
+            "- `cargo test {}` ({points} points{hidden}): {}\n",
             level.level, level.summary
         ));
     }
@@ -437,6 +454,43 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
          to Classroom the points of each level whose tests all passed (those listed\n\
          above; a level not reached scores 0).\n",
     ));
+    out
+}
+
+/// README's table of every game's levels: what each grades and its points
+/// (public, then hidden), from each game's definition. A test checks that
+/// README.md holds it (`BOARDKIT_BLESS=1` writes it).
+pub fn readme_levels_table() -> String {
+    let games = crate::registry::GAMES;
+    let mut out = String::from("| level |");
+    for game in games {
+        out.push_str(&format!(" {} |", game.title));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(games.len()));
+    out.push('\n');
+    let points: Vec<Vec<crate::grader::cases::LevelPoints>> = games
+        .iter()
+        .map(crate::grader::cases::level_points)
+        .collect();
+    for level in Level::ALL {
+        out.push_str(&format!("| {level} |"));
+        for (game, points) in games.iter().zip(&points) {
+            let Some(info) = game.level(level) else {
+                out.push_str(" |");
+                continue;
+            };
+            let p = points.iter().find(|p| p.level == level);
+            let (public, hidden) = p.map_or((0, 0), |p| (p.public, p.hidden));
+            let hidden = if hidden > 0 {
+                format!(" + {hidden} hidden")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(" {} ({public}{hidden} points) |", info.summary));
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -895,6 +949,83 @@ mod tests {
         jobs.remove("advanced").unwrap();
         let dropped = serde_norway::to_string(&workflow).unwrap();
         assert!(caught(&dropped));
+    }
+
+    #[test]
+    fn readme_shows_every_games_levels_and_points_as_defined() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let (start, end) = ("<!-- levels: begin -->\n", "<!-- levels: end -->");
+        let from = readme.find(start).expect("README has the levels markers") + start.len();
+        let to = readme[from..].find(end).unwrap() + from;
+        let table = readme_levels_table();
+        if std::env::var_os("BOARDKIT_BLESS").is_some() {
+            let written = format!("{}{table}{}", &readme[..from], &readme[to..]);
+            std::fs::write(&path, written).unwrap();
+            return;
+        }
+        assert_eq!(
+            readme[from..to],
+            table,
+            "README's levels table: run BOARDKIT_BLESS=1 cargo test --lib readme_shows"
+        );
+    }
+
+    /// The starter's README gives each level the grader's points.
+    #[test]
+    fn the_starters_readme_gives_the_graders_points() {
+        for game in crate::registry::GAMES {
+            let fixtures = shipped_fixtures(game).unwrap();
+            let public = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+            let graded = crate::grader::cases::level_points(game);
+            for (p, g) in public.iter().zip(&graded) {
+                assert_eq!((p.0, p.1), (g.level, g.public), "{}", game.id);
+            }
+            let readme = readme_md(game, &public);
+            for g in &graded {
+                assert!(
+                    readme.contains(&format!("`cargo test {}` ({} points", g.level, g.public)),
+                    "{}: {readme}",
+                    game.id
+                );
+            }
+        }
+    }
+
+    /// The starter's tests read its fixtures and function cases: those must
+    /// be the grader's public cases, name for name (`boardkit dev check`
+    /// also lists the built starter's tests).
+    #[test]
+    fn a_starter_ships_the_graders_public_cases_and_no_other() {
+        for game in crate::registry::GAMES {
+            let sessions = format!("fixtures/{}/", game.id);
+            let functions = format!("fixtures/{}/functions/", game.id);
+            let mut shipped = BTreeSet::new();
+            for (path, bytes) in starter_files(game).unwrap() {
+                let text = String::from_utf8(bytes).unwrap();
+                if let Some(name) = path
+                    .strip_prefix(&functions)
+                    .and_then(|n| n.strip_suffix(".toml"))
+                {
+                    let case = crate::function_cases::FunctionCase::parse(&text, name).unwrap();
+                    shipped.insert(case.test_name());
+                } else if let Some(name) = path
+                    .strip_prefix(&sessions)
+                    .and_then(|n| n.strip_suffix(".toml"))
+                {
+                    let fixture = Fixture::parse(&text, name, game.id).unwrap();
+                    if game.level(fixture.level).and_then(|l| l.events()).is_some() {
+                        shipped.insert(fixture.test_name());
+                    }
+                }
+            }
+            let graded: BTreeSet<String> = crate::grader::cases::cases(game, false)
+                .into_iter()
+                .filter(|c| !c.hidden)
+                .map(|c| c.name)
+                .collect();
+            assert_eq!(shipped, graded, "{}", game.id);
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! Shared by every game's test binary: turns each fixture file into one test
-//! named `<level>::<name>` (so that `cargo test basic` runs one level), which
-//! runs the `boardkit` binary on the fixture's stdin and compares what it
-//! prints with the expected transcript, by the graded events its level
-//! declares (`boardkit::compare`, the grader's comparison too).
+//! Shared by every game's test binary: turns each public case into one test
+//! named `<level>::<name>` (so that `cargo test basic` runs one level), the
+//! same cases the grader runs, judged the same way. A fixture file runs the
+//! `boardkit` binary on its stdin and compares what it prints with the
+//! expected transcript, by the graded events its level declares
+//! (`boardkit::compare`); a function case sends its calls through the
+//! game's driver (`boardkit::function_cases`).
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
@@ -12,6 +14,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use boardkit::fixture::{Fixture, Transcript};
+use boardkit::function_cases::{FunctionCase, first_wrong};
 use boardkit::level::{EventsFn, Level, LevelInfo};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -36,14 +39,7 @@ pub fn trial(
         }
         match outcome {
             Ok(result) => result,
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("a panic");
-                Err(format!("panicked: {message}").into())
-            }
+            Err(panic) => Err(format!("panicked: {}", panic_message(&*panic)).into()),
         }
     })
 }
@@ -202,6 +198,61 @@ fn shorten(bytes: &[u8]) -> String {
     } else {
         text
     }
+}
+
+/// The public function cases of `game` (`fixtures/<game>/functions/`), the
+/// same the grader runs: one test each, every call sent through the game's
+/// driver (`answer`, the grader's too) and judged as the grader judges it.
+pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Trial> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(game)
+        .join("functions");
+    let cases = FunctionCase::discover(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!cases.is_empty(), "no function cases in {}", dir.display());
+    cases
+        .into_iter()
+        .map(|case| {
+            trial(case.test_name(), move || {
+                let requests = case.requests();
+                let mut answers = Vec::with_capacity(requests.len());
+                for request in &requests {
+                    let answered = std::panic::catch_unwind(|| answer(request));
+                    match answered {
+                        Ok(answer) => answers.push(answer),
+                        Err(panic) => {
+                            return Err(format!(
+                                "{}
+{request}
+panicked: {}",
+                                case.description,
+                                panic_message(&*panic)
+                            )
+                            .into());
+                        }
+                    }
+                }
+                match first_wrong(&requests, &answers, &case.accepted()) {
+                    None => Ok(()),
+                    Some((_, message)) => Err(format!(
+                        "{}
+{message}",
+                        case.description
+                    )
+                    .into()),
+                }
+            })
+        })
+        .collect()
+}
+
+/// A panic's message.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic")
 }
 
 /// `Ok` when `ok`, else a failure with the message.

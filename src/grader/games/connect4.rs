@@ -4,6 +4,7 @@
 
 use crate::connect4::board::Board;
 use crate::connect4::solver::{Position, Shape, Solver};
+use crate::function_cases::FunctionCase;
 use crate::harness::connect4::{answer, standard_board};
 use crate::level::Level;
 
@@ -73,15 +74,28 @@ const BENCHMARK_POSITIONS: &[&str] = &[
 
 /// Every answer accepted for a request, computed with the reference in the
 /// grader's process: `smart` must win if it can, else block, else play;
-/// `random` any legal column; `random_spread` every legal column, each often
-/// enough; `best_move` a column of best exact score.
+/// `random` any legal column; `random_uniform` and `smart_uniform` a
+/// uniform draw over the legal columns (and, for `smart_uniform`, positions
+/// with no win to take or block); `random_replay` the same game twice;
+/// `best_move` a column of best exact score.
 pub fn accepted(request: &str) -> Vec<String> {
     let mut words = request.split_whitespace();
     let kind = words.next().unwrap_or("");
-    if !["smart", "random", "random_spread", "best_move"].contains(&kind) {
+    if kind == "random_replay" {
+        return vec!["same".to_owned()];
+    }
+    if ![
+        "smart",
+        "random",
+        "random_uniform",
+        "smart_uniform",
+        "best_move",
+    ]
+    .contains(&kind)
+    {
         return vec![answer(request)];
     }
-    let moves = if kind == "best_move" || kind == "random_spread" {
+    let moves = if ["best_move", "random_uniform", "smart_uniform"].contains(&kind) {
         words.next()
     } else {
         words.nth(1)
@@ -113,9 +127,9 @@ pub fn accepted(request: &str) -> Vec<String> {
             }
         }
         "random" => legal,
-        "random_spread" => {
+        "random_uniform" | "smart_uniform" => {
             let all: Vec<String> = legal.iter().map(|c| (c + 1).to_string()).collect();
-            return vec![all.join(" ")];
+            return vec![format!("uniform over {}", all.join(" "))];
         }
         _ => {
             let shape = Shape::standard();
@@ -126,6 +140,106 @@ pub fn accepted(request: &str) -> Vec<String> {
         }
     };
     columns.iter().map(|c| (c + 1).to_string()).collect()
+}
+
+/// Whether either side could win at once on `board`: a position where the
+/// smart player must not draw at random.
+fn has_threat(board: &Board) -> bool {
+    let me = board.to_move();
+    board
+        .legal_columns()
+        .iter()
+        .any(|&c| board.is_winning_drop(c, me) || board.is_winning_drop(c, me.other()))
+}
+
+/// Random positions of the 7 x 6 board with at least one full column and
+/// two legal ones, no four yet, as moves from 1: where a player that skips
+/// full columns by taking a neighbour would show its bias.
+fn positions_with_full_columns(count: usize, seed: u64, quiet: bool) -> Vec<String> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut board = Board::standard();
+        let mut moves = String::new();
+        let length = rng.random_range(8..34);
+        // Filling one column first makes full columns common.
+        let favourite = rng.random_range(0..7);
+        while moves.len() < length {
+            let legal = board.legal_columns();
+            let col = if legal.contains(&favourite) && rng.random_bool(0.5) {
+                favourite
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
+            let mut next = board.clone();
+            let row = next.play(col).expect("legal");
+            if next.connects_four(row, col) || next.is_full() {
+                break;
+            }
+            board = next;
+            moves.push(char::from(b'1' + col as u8));
+        }
+        let legal = board.legal_columns().len();
+        if (2..7).contains(&legal) && !(quiet && has_threat(&board)) {
+            found.push(moves);
+        }
+    }
+    found
+}
+
+/// Random games on boards of 4 to 9 rows and columns, as `game` requests'
+/// arguments: every drop, refused ones too, until four in a row.
+fn random_games(count: usize, seed: u64) -> Vec<String> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let rows = rng.random_range(4..=9);
+            let cols = rng.random_range(4..=9);
+            let mut board = crate::connect4::board::Board::new(rows, cols).expect("a valid size");
+            let mut columns = Vec::new();
+            for _ in 0..rng.random_range(0..90) {
+                let col = rng.random_range(0..cols);
+                columns.push(col.to_string());
+                if let Ok(row) = board.play(col) {
+                    if board.connects_four(row, col) || board.is_full() {
+                        break;
+                    }
+                }
+            }
+            format!("{rows} {cols} {}", columns.join(" "))
+        })
+        .collect()
+}
+
+/// Random games on boards of 4 to 8 rows and columns that end in four in
+/// a row, as `four` requests' arguments: fours in every direction, asked of
+/// every cell, not only of the last disc.
+fn won_games(count: usize, seed: u64) -> Vec<String> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let rows = rng.random_range(4..=8);
+        let cols = rng.random_range(4..=8);
+        let mut board = crate::connect4::board::Board::new(rows, cols).expect("a valid size");
+        let mut columns = Vec::new();
+        loop {
+            let legal = board.legal_columns();
+            if legal.is_empty() {
+                break;
+            }
+            let col = legal[rng.random_range(0..legal.len())];
+            let row = board.play(col).expect("legal");
+            columns.push(col.to_string());
+            if board.connects_four(row, col) {
+                found.push(format!("{rows} {cols} {}", columns.join(" ")));
+                break;
+            }
+        }
+    }
+    found
 }
 
 /// Random positions of the 7 x 6 board with no four yet, as moves from 1.
@@ -153,11 +267,29 @@ fn random_positions(count: usize, seed: u64) -> Vec<String> {
         .collect()
 }
 
-/// The function-level cases: (level, name, requests).
-pub fn cases() -> Vec<crate::registry::FunctionCase> {
+/// A public case: `function` on each of `arguments`.
+fn case(
+    level: Level,
+    name: &str,
+    description: &str,
+    function: &str,
+    arguments: Vec<String>,
+) -> FunctionCase {
+    FunctionCase {
+        name: name.to_owned(),
+        level,
+        description: description.to_owned(),
+        function: function.to_owned(),
+        calls: arguments.into_iter().map(|a| vec![a]).collect(),
+    }
+}
+
+/// The function-level cases, their calls' arguments only (the accepted
+/// answers are the reference's, added by the grader).
+pub fn cases() -> Vec<FunctionCase> {
     let game = |rows: usize, cols: usize, moves: &[usize]| {
         let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-        format!("game {rows} {cols} {}", moves.join(" "))
+        format!("{rows} {cols} {}", moves.join(" "))
     };
     // Every column of every size filled up, then one more: fills, full columns, a full board.
     let mut fill = Vec::new();
@@ -172,28 +304,88 @@ pub fn cases() -> Vec<crate::registry::FunctionCase> {
     let smart = random_positions(400, 7)
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("smart {i} {m}"))
+        .map(|(i, m)| format!("{i} {m}"))
         .collect();
     let random = random_positions(200, 8)
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("random {i} {m}"))
+        .map(|(i, m)| format!("{i} {m}"))
         .collect();
-    let spread = random_positions(40, 9)
-        .iter()
-        .map(|m| format!("random_spread {m}"))
-        .collect();
+    let mut uniform = random_positions(8, 9);
+    uniform.extend(positions_with_full_columns(16, 10, false));
+    let quiet = positions_with_full_columns(12, 11, true);
     let (end, middle) = BENCHMARK_POSITIONS.split_at(BENCHMARK_POSITIONS.len() / 2);
-    let best = |set: &[&str]| set.iter().map(|m| format!("best_move {m}")).collect();
+    let best = |set: &[&str]| set.iter().map(|m| (*m).to_owned()).collect();
+    use Level::{Advanced, Basic, Expert};
     vec![
-        (Level::Advanced, "smart_wins_else_blocks", smart),
-        (Level::Advanced, "random_plays_legal_columns", random),
-        (Level::Advanced, "random_reaches_every_legal_column", spread),
-        (Level::Expert, "best_move_end_positions", best(end)),
-        (Level::Expert, "best_move_middle_positions", best(middle)),
-        (
-            Level::Basic,
+        case(
+            Advanced,
+            "smart_wins_else_blocks",
+            "SmartPlayer (seed, then the columns played from 1) wins at once if it can, else blocks, else plays a legal column",
+            "smart",
+            smart,
+        ),
+        case(
+            Advanced,
+            "random_plays_legal_columns",
+            "RandomPlayer (seed, then the columns played from 1) plays a legal column",
+            "random",
+            random,
+        ),
+        case(
+            Advanced,
+            "random_is_uniform",
+            "RandomPlayer draws every legal column equally often, full columns or not (2,000 draws a column; a uniform player fails once in a million runs)",
+            "random_uniform",
+            uniform,
+        ),
+        case(
+            Advanced,
+            "smart_is_uniform_with_nothing_to_win_or_block",
+            "SmartPlayer with no win to take or block draws every legal column equally often",
+            "smart_uniform",
+            quiet,
+        ),
+        case(
+            Advanced,
+            "random_replays_a_game",
+            "two RandomPlayers made with one seed play one game",
+            "random_replay",
+            (0..10).map(|s| s.to_string()).collect(),
+        ),
+        case(
+            Basic,
+            "random_games_on_every_size",
+            "random drops on boards of 4 to 9 rows and columns: the row, four in a row, full columns, a full board",
+            "game",
+            random_games(400, 12),
+        ),
+        case(
+            Basic,
+            "four_through_every_cell",
+            "connects_four asked of every cell after games won in every direction, not only of the last disc",
+            "four",
+            won_games(150, 13),
+        ),
+        case(
+            Expert,
+            "best_move_end_positions",
+            "best_move plays a column of best exact score (end-game positions)",
+            "best_move",
+            best(end),
+        ),
+        case(
+            Expert,
+            "best_move_middle_positions",
+            "best_move plays a column of best exact score (middle-game positions)",
+            "best_move",
+            best(middle),
+        ),
+        case(
+            Basic,
             "four_in_a_row_every_direction",
+            "drops (rows, columns, then columns from 0) answer the row, and +4 on four in a row in every direction",
+            "game",
             vec![
                 game(6, 7, &[3, 0, 3, 0, 3, 0, 3]),
                 game(6, 7, &[0, 0, 1, 1, 2, 2, 3]),
@@ -206,10 +398,18 @@ pub fn cases() -> Vec<crate::registry::FunctionCase> {
                 game(4, 7, &[5, 5, 6, 6, 0, 1, 3, 3]),
             ],
         ),
-        (Level::Basic, "full_columns_and_full_boards", fill),
-        (
-            Level::Basic,
+        case(
+            Basic,
+            "full_columns_and_full_boards",
+            "every column of every size filled, then one more: full columns and a full board",
+            "game",
+            fill,
+        ),
+        case(
+            Basic,
             "columns_out_of_range_and_sizes",
+            "columns off the board, and sizes below 4 or above the bound",
+            "game",
             vec![
                 game(6, 7, &[7, 8, 100, 3]),
                 game(3, 7, &[0]),

@@ -2,6 +2,7 @@
 //! the driver (`crate::harness::mastermind::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
+use crate::function_cases::FunctionCase;
 use crate::harness::mastermind::answer;
 use crate::level::Level;
 use crate::mastermind::Rules;
@@ -17,22 +18,45 @@ pub fn accepted(request: &str) -> Vec<String> {
     vec![answer(request)]
 }
 
-/// The function-level cases: (level, name, requests).
-pub fn cases() -> Vec<crate::registry::FunctionCase> {
+/// A public case: `function` on each of `arguments`.
+fn case(
+    level: Level,
+    name: &str,
+    description: &str,
+    function: &str,
+    arguments: Vec<String>,
+) -> FunctionCase {
+    FunctionCase {
+        name: name.to_owned(),
+        level,
+        description: description.to_owned(),
+        function: function.to_owned(),
+        calls: arguments.into_iter().map(|a| vec![a]).collect(),
+    }
+}
+
+/// The function-level cases, their calls' arguments only (the accepted
+/// answers are the reference's, added by the grader).
+pub fn cases() -> Vec<FunctionCase> {
     use rand::SeedableRng;
     let rules = Rules::default();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
     let mut pairs = vec![
-        "score AABB ABAC".to_owned(),
-        "score ABCD ABCD".to_owned(),
-        "score AAAA ABCD".to_owned(),
+        "AABB ABAC".to_owned(),
+        "ABCD ABCD".to_owned(),
+        "AAAA ABCD".to_owned(),
     ];
     for _ in 0..3000 {
         let secret = crate::mastermind::random_secret(rules, &mut rng);
         let guess = crate::mastermind::random_secret(rules, &mut rng);
-        pairs.push(format!("score {secret} {guess}"));
+        pairs.push(format!("{secret} {guess}"));
     }
     let repeated = [
+        "AABB ABAC",
+        "ABCD DCBA",
+        "ABCD EEFF",
+        "ABCD AAAA",
+        "AAAA ABCD",
         "AABB BBAA",
         "ABBB BAAA",
         "FFFA AFFF",
@@ -45,10 +69,12 @@ pub fn cases() -> Vec<crate::registry::FunctionCase> {
         "abcd",
         " a b c d ",
         "a\tbcd",
+        " a B\tc D ",
         "ABC",
         "ABCDE",
         "",
         "ABCG",
+        "abcg",
         "AB1D",
         "A-CD",
         "ÁBCD",
@@ -60,31 +86,72 @@ pub fn cases() -> Vec<crate::registry::FunctionCase> {
                 .map(|k| char::from(b'A' + (i / 6u32.pow(k) % 6) as u8))
                 .collect::<String>()
         });
-        all.filter(|s| first.contains(&s[..1]))
-            .map(|s| format!("codebreaker {s}"))
-            .collect()
+        all.filter(|s| first.contains(&s[..1])).collect()
     };
+    use Level::{Basic, Expert};
     vec![
-        (Level::Basic, "score_random_pairs", pairs),
-        (
-            Level::Basic,
+        case(
+            Basic,
+            "score_random_pairs",
+            "score (secret, then guess) on random pairs",
+            "score",
+            pairs,
+        ),
+        case(
+            Basic,
             "score_repeated_colours",
-            repeated.iter().map(|p| format!("score {p}")).collect(),
+            "score when colours repeat: whites count each colour at most as often as the secret holds it",
+            "score",
+            repeated.iter().map(|p| (*p).to_owned()).collect(),
         ),
-        (
-            Level::Basic,
+        case(
+            Basic,
+            "score_every_pair",
+            "score agrees with the rules on every pair of the 1,296 codes",
+            "score_every_pair",
+            vec!["4 6".to_owned()],
+        ),
+        case(
+            Basic,
+            "score_other_sizes",
+            "score agrees with the rules on 20,000 pairs of games of other sizes",
+            "score_sample",
+            vec!["3 2 1".to_owned(), "5 8 2".to_owned(), "6 3 3".to_owned()],
+        ),
+        case(
+            Basic,
             "parse_guess",
-            parses.iter().map(|p| format!("parse {p}")).collect(),
+            "parse_guess: either case, whitespace ignored; wrong lengths and unknown colours refused",
+            "parse",
+            parses.iter().map(|p| (*p).to_owned()).collect(),
         ),
-        (
-            Level::Basic,
-            "random_secret_is_uniform_and_seeded",
-            (1..=3)
-                .map(|seed| format!("random_secret {seed}"))
-                .collect(),
+        case(
+            Basic,
+            "random_secret_is_uniform_and_reproducible",
+            "random_secret draws valid codes, uniformly, the same for the same generator",
+            "random_secret",
+            (1..=3).map(|seed: usize| seed.to_string()).collect(),
         ),
-        (Level::Expert, "codebreaker_secrets_a_b", secrets("AB")),
-        (Level::Expert, "codebreaker_secrets_c_d", secrets("CD")),
-        (Level::Expert, "codebreaker_secrets_e_f", secrets("EF")),
+        case(
+            Expert,
+            "codebreaker_secrets_a_b",
+            "the codebreaker finds every secret starting with A or B in at most 5 guesses",
+            "codebreaker",
+            secrets("AB"),
+        ),
+        case(
+            Expert,
+            "codebreaker_secrets_c_d",
+            "the codebreaker finds every secret starting with C or D in at most 5 guesses",
+            "codebreaker",
+            secrets("CD"),
+        ),
+        case(
+            Expert,
+            "codebreaker_secrets_e_f",
+            "the codebreaker finds every secret starting with E or F in at most 5 guesses",
+            "codebreaker",
+            secrets("EF"),
+        ),
     ]
 }

@@ -2,6 +2,7 @@
 //! of the driver (`crate::harness::velha::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
+use crate::function_cases::FunctionCase;
 use crate::harness::velha::{answer, grid};
 use crate::level::Level;
 use crate::velha::ai::Searcher;
@@ -45,24 +46,35 @@ fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &
     }
 }
 
-/// The function-level cases: (level, name, requests).
-pub fn cases() -> Vec<crate::registry::FunctionCase> {
+/// A public case: `function` on each of `arguments`.
+fn case(
+    level: Level,
+    name: &str,
+    description: &str,
+    function: &str,
+    arguments: Vec<String>,
+) -> FunctionCase {
+    FunctionCase {
+        name: name.to_owned(),
+        level,
+        description: description.to_owned(),
+        function: function.to_owned(),
+        calls: arguments.into_iter().map(|a| vec![a]).collect(),
+    }
+}
+
+/// The function-level cases, their calls' arguments only (the accepted
+/// answers are the reference's, added by the grader).
+pub fn cases() -> Vec<FunctionCase> {
     let mut spellings = Vec::new();
     for letter in ['A', 'B', 'C', 'a', 'b', 'c'] {
         for digit in ['1', '2', '3'] {
             spellings.push(format!("{letter}{digit}"));
             spellings.push(format!(" {letter} {digit} "));
+            spellings.push(format!("  {letter}{digit}   "));
         }
     }
-    let linha = spellings
-        .iter()
-        .map(|p| format!("extrai_linha {p}"))
-        .collect();
-    let coluna = spellings
-        .iter()
-        .map(|p| format!("extrai_coluna {p}"))
-        .collect();
-    let named = [
+    let named: Vec<String> = [
         "XXXOO....",
         "OO.XXX...",
         "OO....XXX",
@@ -79,46 +91,103 @@ pub fn cases() -> Vec<crate::registry::FunctionCase> {
         "XO.......",
         "XX.OO....",
         "XOXXOOOX.",
-    ];
-    let named_9 = named
-        .iter()
-        .map(|b| format!("verifica_vencedor_9 {b}"))
-        .collect();
-    let named = named
-        .iter()
-        .map(|b| format!("verifica_vencedor {b}"))
-        .collect();
-    let all = (0..3usize.pow(9))
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let every_board: Vec<String> = (0..3usize.pow(9))
         .map(|mut code| {
-            let cells: String = (0..9)
+            (0..9)
                 .map(|_| {
                     let c = ['.', 'X', 'O'][code % 3];
                     code /= 3;
                     c
                 })
-                .collect();
-            format!("verifica_vencedor {cells}")
+                .collect()
         })
         .collect();
-    // The expert level: a best move in every position a game can reach.
+    // The expert level: a best move in every position a game can reach,
+    // by any play: lost positions ask for the slowest loss, won ones for
+    // the fastest win.
     let mut positions = Vec::new();
     reachable(Board::default(), &mut Default::default(), &mut positions);
     let best = |range: std::ops::RangeInclusive<usize>| -> Vec<String> {
         positions
             .iter()
             .filter(|b| range.contains(&b.marks()))
-            .map(|b| format!("melhor_jogada {}", cells(b)))
+            .map(cells)
             .collect()
     };
+    use Level::{Basic, Expert};
     vec![
-        (Level::Basic, "extrai_linha", linha),
-        (Level::Basic, "extrai_coluna", coluna),
-        (Level::Basic, "verifica_vencedor_named_boards", named),
-        (Level::Basic, "verifica_vencedor_every_board", all),
-        (Level::Basic, "verifica_vencedor_9_named_boards", named_9),
-        (Level::Expert, "melhor_jogada_opening", best(0..=2)),
-        (Level::Expert, "melhor_jogada_middle_game", best(3..=4)),
-        (Level::Expert, "melhor_jogada_late_middle_game", best(5..=6)),
-        (Level::Expert, "melhor_jogada_end_game", best(7..=8)),
+        case(
+            Basic,
+            "extrai_linha",
+            "the row of every position, in upper and lower case, with spaces anywhere",
+            "extrai_linha",
+            spellings.clone(),
+        ),
+        case(
+            Basic,
+            "extrai_coluna",
+            "the column of every position, in upper and lower case, with spaces anywhere",
+            "extrai_coluna",
+            spellings,
+        ),
+        case(
+            Basic,
+            "verifica_vencedor_named_boards",
+            "the winner of boards of every shape: rows, columns, diagonals, a draw, a game going on",
+            "verifica_vencedor",
+            named.clone(),
+        ),
+        case(
+            Basic,
+            "verifica_vencedor_every_board",
+            "the winner of every one of the 3^9 boards",
+            "verifica_vencedor",
+            every_board.clone(),
+        ),
+        case(
+            Basic,
+            "verifica_vencedor_9_named_boards",
+            "the nine-argument form on boards of every shape",
+            "verifica_vencedor_9",
+            named,
+        ),
+        case(
+            Basic,
+            "verifica_vencedor_9_every_board",
+            "the nine-argument form on every one of the 3^9 boards",
+            "verifica_vencedor_9",
+            every_board,
+        ),
+        case(
+            Expert,
+            "melhor_jogada_opening",
+            "a best move with 0 to 2 marks on the board",
+            "melhor_jogada",
+            best(0..=2),
+        ),
+        case(
+            Expert,
+            "melhor_jogada_middle_game",
+            "a best move with 3 or 4 marks: never a loss given away, never a win missed",
+            "melhor_jogada",
+            best(3..=4),
+        ),
+        case(
+            Expert,
+            "melhor_jogada_late_middle_game",
+            "a best move with 5 or 6 marks: the fastest win, the slowest loss",
+            "melhor_jogada",
+            best(5..=6),
+        ),
+        case(
+            Expert,
+            "melhor_jogada_end_game",
+            "a best move with 7 or 8 marks",
+            "melhor_jogada",
+            best(7..=8),
+        ),
     ]
 }

@@ -1,0 +1,209 @@
+//! The public function cases of a game, as data: one file per case in
+//! `fixtures/<game>/functions/<name>.toml`, each a function of the
+//! statement called on many arguments, with every answer accepted for each.
+//!
+//! Shipped with every starter. They are the one list of public function
+//! cases: the starter's tests run them through the game's driver
+//! (`harness::<game>::answer`) linked to the student's code, and the grader
+//! runs the same requests through the same driver and judges them with
+//! [`first_wrong`], the same judgement. The grader computes its accepted
+//! answers with the reference; a kit test proves the files hold exactly
+//! those (`BOARDKIT_BLESS=1 cargo test --lib public_function_cases` writes
+//! them anew).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::level::Level;
+
+/// One public function case: a function of the statement on many arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionCase {
+    /// Its name in test runs and reports is `<level>::<name>` (the name is
+    /// the file's, without `.toml`).
+    #[serde(skip)]
+    pub name: String,
+    pub level: Level,
+    /// What it checks, in one line.
+    pub description: String,
+    /// The driver's request word (`extrai_linha`, `smart`, ...).
+    pub function: String,
+    /// Each call: its arguments, then every answer accepted for it.
+    pub calls: Vec<Vec<String>>,
+}
+
+/// Why the cases could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum FunctionCaseError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is malformed: {message}")]
+    Malformed { path: String, message: String },
+}
+
+impl FunctionCase {
+    /// The case's name in test runs and reports: `<level>::<name>`.
+    pub fn test_name(&self) -> String {
+        format!("{}::{}", self.level, self.name)
+    }
+
+    /// The driver's requests, one per call: `<function> <arguments>`.
+    pub fn requests(&self) -> Vec<String> {
+        self.calls
+            .iter()
+            .map(|call| {
+                format!(
+                    "{} {}",
+                    self.function,
+                    call.first().map_or("", String::as_str)
+                )
+            })
+            .collect()
+    }
+
+    /// The answers accepted for each call, in order.
+    pub fn accepted(&self) -> Vec<Vec<String>> {
+        self.calls
+            .iter()
+            .map(|call| call.get(1..).unwrap_or_default().to_vec())
+            .collect()
+    }
+
+    /// Reads one case from its file's text.
+    pub fn parse(text: &str, name: &str) -> Result<FunctionCase, FunctionCaseError> {
+        let mut case: FunctionCase =
+            toml::from_str(text).map_err(|e| FunctionCaseError::Malformed {
+                path: format!("{name}.toml"),
+                message: e.to_string(),
+            })?;
+        case.name = name.to_owned();
+        Ok(case)
+    }
+
+    /// The file's text: one call a line, so a change reads as a diff.
+    pub fn to_toml(&self) -> String {
+        let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
+        let mut text = format!(
+            "# Generated from the reference (`BOARDKIT_BLESS=1 cargo test --lib public_function_cases`).\n\
+             # Each call: the arguments of `{function}`, then every answer accepted.\n\
+             level = {level}\ndescription = {description}\nfunction = {function_quoted}\ncalls = [\n",
+            function = self.function,
+            level = quoted(self.level.name()),
+            description = quoted(&self.description),
+            function_quoted = quoted(&self.function),
+        );
+        for call in &self.calls {
+            let fields: Vec<String> = call.iter().map(|s| quoted(s)).collect();
+            text.push_str(&format!("  [{}],\n", fields.join(", ")));
+        }
+        text.push_str("]\n");
+        text
+    }
+
+    /// Every case in `dir` (a game's `fixtures/<game>/functions`), in level
+    /// and name order.
+    pub fn discover(dir: &Path) -> Result<Vec<FunctionCase>, FunctionCaseError> {
+        let read_error = |source| FunctionCaseError::Read {
+            path: dir.display().to_string(),
+            source,
+        };
+        let mut cases = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(read_error)? {
+            let path = entry.map_err(read_error)?.path();
+            let Some(name) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".toml"))
+            else {
+                continue;
+            };
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| FunctionCaseError::Read {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+            cases.push(FunctionCase::parse(&text, name)?);
+        }
+        sort(&mut cases);
+        Ok(cases)
+    }
+}
+
+/// Level order, then name order: the order of test runs and reports.
+pub fn sort(cases: &mut [FunctionCase]) {
+    cases.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
+}
+
+/// The first call whose answer is not accepted: its index and what to tell
+/// the student (the request, the answers expected, the answer given). The
+/// one judgement of a function case, in the starter's tests and the grader.
+pub fn first_wrong(
+    requests: &[String],
+    answers: &[String],
+    accepted: &[Vec<String>],
+) -> Option<(usize, String)> {
+    let i = (0..accepted.len()).find(|&i| {
+        answers
+            .get(i)
+            .is_none_or(|answer| !accepted[i].contains(answer))
+    })?;
+    let request = requests.get(i).map_or("", String::as_str);
+    let got = answers.get(i).map_or("(no answer)", String::as_str);
+    let wanted = match accepted[i].as_slice() {
+        [one] => one.clone(),
+        many => format!("one of: {}", many.join(", ")),
+    };
+    Some((
+        i,
+        format!("{request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_case_survives_its_file() {
+        let case = FunctionCase {
+            name: "parse_guess".into(),
+            level: Level::Basic,
+            description: "tabs \"quotes\" and accents: Á".into(),
+            function: "parse".into(),
+            calls: vec![
+                vec!["a\tbcd".into(), "ok ABCD".into()],
+                vec!["".into(), "err".into()],
+                vec![" A 1 ".into(), "0".into(), "1".into()],
+            ],
+        };
+        let back = FunctionCase::parse(&case.to_toml(), "parse_guess").unwrap();
+        assert_eq!(back, case);
+        assert_eq!(back.requests()[0], "parse a\tbcd");
+        assert_eq!(back.requests()[1], "parse ");
+        assert_eq!(back.accepted()[2], ["0", "1"]);
+    }
+
+    #[test]
+    fn the_first_wrong_answer_is_named() {
+        let requests = vec!["f a".to_owned(), "f b".to_owned()];
+        let accepted = vec![vec!["1".to_owned()], vec!["2".to_owned(), "3".to_owned()]];
+        assert_eq!(
+            first_wrong(&requests, &["1".into(), "3".into()], &accepted),
+            None
+        );
+        let (i, message) = first_wrong(&requests, &["1".into(), "4".into()], &accepted).unwrap();
+        assert_eq!(i, 1);
+        assert!(
+            message.contains("f b") && message.contains("one of: 2, 3") && message.contains('4')
+        );
+        assert_eq!(
+            first_wrong(&requests, &["1".into()], &accepted).unwrap().0,
+            1
+        );
+    }
+}
