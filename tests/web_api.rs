@@ -845,7 +845,9 @@ async fn an_oversized_chunked_body_is_refused_too() {
 
 #[tokio::test]
 async fn the_store_is_capped_and_idle_games_expire() {
-    let server = Server::start(&["--max-games", "3", "--idle-timeout", "1"]);
+    // The cap, on a server whose games never idle out during the test: a
+    // slow machine cannot turn a full store into an expired one.
+    let server = Server::start(&["--max-games", "3", "--idle-timeout", "3600"]);
     let client = client();
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -873,8 +875,17 @@ async fn the_store_is_capped_and_idle_games_expire() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     create(&client, &server, json!({"game": "velha"})).await;
 
+    // Expiry, on a server whose games idle out after a second: only "at
+    // least this long untouched" is waited for, which no delay can undo.
+    let server = Server::start(&["--max-games", "3", "--idle-timeout", "1"]);
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(game_id(
+            &create(&client, &server, json!({"game": "mastermind"})).await,
+        ));
+    }
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    for id in &ids[1..] {
+    for id in &ids {
         refused(
             &client,
             Method::GET,
@@ -885,6 +896,7 @@ async fn the_store_is_capped_and_idle_games_expire() {
         )
         .await;
     }
+    // Expired games free their places.
     for _ in 0..3 {
         create(&client, &server, json!({"game": "velha"})).await;
     }
