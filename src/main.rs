@@ -66,7 +66,7 @@ enum Command {
         dir: std::path::PathBuf,
     },
     /// Grade a class: every submission's cases, in isolation, with reports
-    /// (grades.csv, <name>/results.json, junit.xml, report.html) in --out.
+    /// (grades.csv, students/<name>/results.json, junit.xml, report.html) in --out.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Grade {
         #[command(subcommand)]
@@ -207,8 +207,9 @@ struct GradeArgs {
     /// Submission folders or .zip archives; each one's name is the student's.
     #[arg(required = true)]
     submissions: Vec<std::path::PathBuf>,
-    /// The output folder. Finished submissions found there are kept: a
-    /// stopped run continues; delete a submission's folder to grade it again.
+    /// The output folder. A submission graded there before whose files,
+    /// options and kit are unchanged keeps its results (a stopped run
+    /// continues); a changed one is graded again; --fresh grades all again.
     #[arg(long, required = true)]
     out: Option<std::path::PathBuf>,
     /// Grade any program through stdin/stdout, run in a copy of each
@@ -221,7 +222,8 @@ struct GradeArgs {
     /// Seconds a case may run.
     #[arg(long, default_value_t = 5.0)]
     timeout: f64,
-    /// Seconds the whole class may take to compile.
+    /// Seconds one crate may take to compile (and the class's shared
+    /// dependencies, built once before the crates).
     #[arg(long, default_value_t = 1200)]
     compile_timeout: u64,
     /// Memory a case may use, in MiB.

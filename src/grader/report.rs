@@ -1,6 +1,6 @@
 //! Results and reports.
 //!
-//! A submission's results are written as `<out>/<name>/results.json` in
+//! A submission's results are written as `<out>/students/<name>/results.json` in
 //! Gradescope's format (`score`, `tests[]` with `name`, `score`,
 //! `max_score`, `status`, `output`, `visibility`, plus `extra_data` with the
 //! level and the verdict). Every other report (`grades.csv`, `junit.xml`,
