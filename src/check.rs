@@ -215,7 +215,8 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     };
 
     println!("== {}: the starter, as a student gets it", game.id);
-    let (built, text) = starter.cargo(&["build", "--tests", "--message-format=short"])?;
+    let (built, text) =
+        starter.cargo(&["build", "--tests", "--locked", "--message-format=short"])?;
     let own_warnings: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("src/") || l.starts_with("tests/"))

@@ -53,6 +53,10 @@ pub struct Files {
     pub kit: Vec<String>,
     /// The student's tests and the data they read, shipped as is.
     pub test: Vec<String>,
+    /// The starter's own `Cargo.lock`: only the packages its manifest
+    /// needs, at the kit's versions (`BOARDKIT_BLESS=1 cargo test --lib
+    /// a_starter_has_a_lock_of_its_own` writes it anew).
+    pub lock: String,
 }
 
 impl Files {

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use boardkit::function_cases::FunctionCase;
 use boardkit::given::connect4::Disc;
+use libtest_mimic::Failed;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -176,12 +177,12 @@ fn velha_best_moves_are_the_oracles_in_every_reachable_position() {
 
 #[test]
 fn velha_arbitrary_bytes_never_crash_or_hang() {
-    common::survives_arbitrary_input("velha", b"ABCabc123 \r\n", 60).unwrap();
+    survives_arbitrary_input("velha", b"ABCabc123 \r\n", 60).unwrap();
 }
 
 #[test]
 fn velha_every_game_of_valid_moves_ends_with_a_result() {
-    let mut runner = TestRunner::new(common::cases(40));
+    let mut runner = TestRunner::new(cases(40));
     runner
         .run(
             &Just(vec!["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"]).prop_shuffle(),
@@ -381,7 +382,7 @@ fn connect4_drops_and_fours_are_judged_as_a_full_scan_judges_them() {
 
 #[test]
 fn connect4_arbitrary_bytes_never_crash_or_hang() {
-    common::survives_arbitrary_input("connect4", b"12345678 \r\n", 60).unwrap();
+    survives_arbitrary_input("connect4", b"12345678 \r\n", 60).unwrap();
 }
 
 // Mastermind: scores against a peg-by-peg count.
@@ -433,7 +434,7 @@ fn mastermind_scores_are_a_plain_peg_by_peg_count() {
 
 #[test]
 fn mastermind_arbitrary_bytes_never_crash_or_hang() {
-    common::survives_arbitrary_input("mastermind", b"ABCDEFabcdefg \t\r\n", 60).unwrap();
+    survives_arbitrary_input("mastermind", b"ABCDEFabcdefg \t\r\n", 60).unwrap();
 }
 
 /// `boardkit grade --help` and README tell the same facts: where results
@@ -450,4 +451,51 @@ fn grade_help_and_readme_agree() {
     assert!(help.contains("one crate may take to compile"), "{help}");
     assert!(readme.contains("with its own timeout (`--compile-timeout`"));
     assert!(help.contains("--fresh") && readme.contains("`--fresh` grades everyone again"));
+}
+
+// The reference's programs on arbitrary input.
+
+/// A proptest configuration of `n` cases without failure files (a failing
+/// case is printed in the message).
+fn cases(n: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: n,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// Arbitrary bytes, mostly from `alphabet`, as a game's stdin.
+fn arbitrary_input(
+    alphabet: &'static [u8],
+    max_len: usize,
+) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    prop::collection::vec(
+        prop_oneof![1 => any::<u8>(), 4 => prop::sample::select(alphabet.to_vec())],
+        0..max_len,
+    )
+}
+
+/// The program on arbitrary input never crashes and never hangs: it ends
+/// with status 0 (a finished game) or 1 (input ended first).
+fn survives_arbitrary_input(
+    game: &'static str,
+    alphabet: &'static [u8],
+    runs: u32,
+) -> Result<(), Failed> {
+    let mut runner = proptest::test_runner::TestRunner::new(cases(runs));
+    runner
+        .run(&arbitrary_input(alphabet, 400), |input| {
+            let transcript = common::play(game, &[], &input);
+            proptest::prop_assert!(
+                matches!(transcript.exit_code, Some(0 | 1)),
+                "exit status {:?} on input {:?}\n{}",
+                transcript.exit_code,
+                String::from_utf8_lossy(&input),
+                transcript.stderr
+            );
+            Ok(())
+        })
+        .map_err(|e| Failed::from(e.to_string()))
 }

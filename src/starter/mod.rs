@@ -21,37 +21,20 @@ use crate::fixture::{Fixture, Visibility};
 use crate::level::Level;
 use crate::registry::GameInfo;
 
-/// Dependencies of the kit that a starter does not need.
-const KIT_ONLY_DEPENDENCIES: &[&str] = &[
-    "zip",
-    "quick-junit",
-    "indicatif",
-    "rayon",
-    "tempfile",
-    "serde_json",
-    "anyhow",
-    "sha2",
-    "chrono",
-    "base64",
-    "directories",
-    "fd-lock",
-    "ratatui",
-    "signal-hook",
-    "tokio",
-    "axum",
-];
-
-/// Dev-dependencies of the kit that a starter does not need: this module's
-/// own tests read the workflow with them, the browser's tests drive its API
-/// and a browser with them.
-const KIT_ONLY_DEV_DEPENDENCIES: &[&str] = &[
-    "boon",
-    "serde_norway",
-    "rexpect",
-    "fantoccini",
-    "hyper-util",
-    "reqwest",
-];
+/// The kit's dependencies a starter takes: those its files name (the kit's
+/// modules it ships, its tests, the generated entry points, and the
+/// example's folder, so a solution may use what the reference uses), with
+/// the kit's versions and features. Nothing else is compiled by a student.
+fn used_dependencies(table: &toml::Table, texts: &[&str]) -> toml::Table {
+    table
+        .iter()
+        .filter(|(name, _)| {
+            let path = format!("{}::", name.replace('-', "_"));
+            texts.iter().any(|text| text.contains(&path))
+        })
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
 
 /// Why a starter could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -216,7 +199,10 @@ pub fn kit_owned_files(
     ));
     files.push(("src/main.rs".into(), main_rs(game).into_bytes()));
     files.push(("Cargo.toml".into(), cargo_toml(game)?.into_bytes()));
-    files.push(("Cargo.lock".into(), kit_file("Cargo.lock")?.to_vec()));
+    files.push((
+        "Cargo.lock".into(),
+        kit_file(&manifest.files.lock)?.to_vec(),
+    ));
     Ok(files)
 }
 
@@ -362,10 +348,32 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
             .cloned()
             .unwrap_or_default()
     };
-    let mut dependencies = table("dependencies");
-    dependencies.retain(|name, _| !KIT_ONLY_DEPENDENCIES.contains(&name));
-    let mut dev_dependencies = table("dev-dependencies");
-    dev_dependencies.retain(|name, _| !KIT_ONLY_DEV_DEPENDENCIES.contains(&name));
+    let manifest = exercise::manifest(game.id)?;
+    let mut shipped: Vec<&'static [u8]> = Vec::new();
+    for path in manifest.files.kit.iter().chain(&manifest.files.test) {
+        shipped.push(kit_file(path)?);
+    }
+    shipped.extend(
+        exercise::folder(&manifest.files.example)
+            .into_iter()
+            .map(|(_, b)| b),
+    );
+    let generated = [main_rs(game), lib_rs(game, &BTreeSet::new())];
+    let mut texts: Vec<&str> = shipped
+        .iter()
+        .filter_map(|b| std::str::from_utf8(b).ok())
+        .collect();
+    texts.extend(generated.iter().map(String::as_str));
+    let dependencies = used_dependencies(&table("dependencies"), &texts);
+    // The tests are the kit's files under `tests/`; the library's own code
+    // never needs a dev-dependency.
+    let test_texts: Vec<&str> = manifest
+        .files
+        .test
+        .iter()
+        .filter_map(|path| std::str::from_utf8(kit_file(path).ok()?).ok())
+        .collect();
+    let dev_dependencies = used_dependencies(&table("dev-dependencies"), &test_texts);
     let manifest = CargoManifest {
         package: Package {
             name: format!("{}-exercise", game.id),
@@ -1028,14 +1036,83 @@ mod tests {
         }
     }
 
+    /// A starter's lock holds just what its manifest needs, at the kit's
+    /// versions: cargo takes it as it is (`--locked`), offline. With
+    /// `BOARDKIT_BLESS=1`, it is made from the kit's lock by cargo itself
+    /// (`cargo update --workspace --offline` drops the unused packages and
+    /// moves no other).
+    #[test]
+    fn a_starter_has_a_lock_of_its_own() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let bless = std::env::var_os("BOARDKIT_BLESS").is_some();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for game in crate::registry::GAMES {
+            let dir = tempfile::tempdir().unwrap();
+            let files = starter_files(game).unwrap();
+            write_files(dir.path(), &files).unwrap();
+            let lock = exercise::manifest(game.id).unwrap().files.lock;
+            let run = |args: &[&str]| {
+                let output = std::process::Command::new(&cargo)
+                    .args(args)
+                    .current_dir(dir.path())
+                    .env_remove("CARGO_TARGET_DIR")
+                    .output()
+                    .unwrap();
+                assert!(
+                    output.status.success(),
+                    "{}: cargo {args:?}: {}",
+                    game.id,
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            };
+            if bless {
+                std::fs::copy(root.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+                run(&["update", "--workspace", "--offline", "--quiet"]);
+                std::fs::copy(dir.path().join("Cargo.lock"), root.join(&lock)).unwrap();
+            }
+            run(&[
+                "metadata",
+                "--locked",
+                "--offline",
+                "--format-version",
+                "1",
+                "--quiet",
+            ]);
+            let text = std::fs::read_to_string(dir.path().join("Cargo.lock")).unwrap();
+            let packages = text.matches("[[package]]").count();
+            assert!(packages < 100, "{}: {packages} packages", game.id);
+        }
+    }
+
     #[test]
     fn a_starter_lacks_the_kits_own_dev_dependencies() {
         let game = crate::registry::find("velha").unwrap();
         let manifest: toml::Table = cargo_toml(game).unwrap().parse().unwrap();
         let dev = manifest["dev-dependencies"].as_table().unwrap();
         assert!(dev.contains_key("libtest-mimic"), "{dev:?}");
-        for kit_only in KIT_ONLY_DEV_DEPENDENCIES {
-            assert!(!dev.contains_key(*kit_only), "{kit_only}");
+        for kit_only in [
+            "boon",
+            "reqwest",
+            "fantoccini",
+            "insta",
+            "rstest",
+            "proptest",
+        ] {
+            assert!(!dev.contains_key(kit_only), "{kit_only}");
+        }
+        let deps = manifest["dependencies"].as_table().unwrap();
+        for kit_only in [
+            "axum",
+            "tokio",
+            "ratatui",
+            "zip",
+            "http-body-util",
+            "serde_json",
+        ] {
+            assert!(!deps.contains_key(kit_only), "{kit_only}");
+        }
+        for needed in ["clap", "rand", "rand_chacha", "serde", "toml", "thiserror"] {
+            assert!(deps.contains_key(needed), "{needed}: {deps:?}");
         }
     }
 
