@@ -182,6 +182,11 @@ impl Toolchain {
 pub struct Class<'a> {
     game: &'a GameInfo,
     dir: PathBuf,
+    /// The built dependencies: `<dir>/deps/<key>`, the key naming the
+    /// manifest and lock they were built from, so starters of other
+    /// dependencies (two games graded with one build folder, a new kit)
+    /// never take each other's.
+    deps: PathBuf,
     toolchain: Toolchain,
     /// The lock file of the class's crates: the kit's, for the crate's own
     /// name, written once by `cargo fetch`.
@@ -215,14 +220,32 @@ impl<'a> Class<'a> {
         timeout: Duration,
         progress: &indicatif::ProgressBar,
     ) -> Result<Class<'a>, String> {
+        let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
+        let key = {
+            use sha2::Digest as _;
+            let kit =
+                crate::starter::kit_owned_files(game, &manifest).map_err(|e| e.to_string())?;
+            let mut hasher = sha2::Sha256::new();
+            for (path, bytes) in &kit {
+                if path == "Cargo.toml" || path == "Cargo.lock" {
+                    hasher.update(path.as_bytes());
+                    hasher.update(bytes);
+                }
+            }
+            let digest = hasher.finalize();
+            digest[..8]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        let deps = dir.join("deps").join(key);
         let mut class = Class {
             game,
             dir: dir.to_owned(),
+            deps: deps.clone(),
             toolchain: Toolchain::find()?,
             lock: Vec::new(),
         };
-        let deps = dir.join("deps");
-        let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
         let stub: Vec<(String, Vec<u8>)> = crate::exercise::folder(&manifest.files.stub)
             .into_iter()
             .map(|(p, b)| (p.to_owned(), b.to_vec()))
@@ -450,7 +473,7 @@ impl<'a> Class<'a> {
         // adds its own files beside them.
         let target = self.dir.join("targets").join(name);
         let _ = std::fs::remove_dir_all(&target);
-        link_tree(&self.dir.join("deps/target"), &target)
+        link_tree(&self.deps.join("target"), &target)
             .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
         // Submissions build side by side, one job each.
         let outcome = self
