@@ -12,11 +12,13 @@
 //!   harness ([`harness`]: levels, comparison, options, function driver),
 //!   [`level`], [`compare`], [`fixture`], [`function_cases`], [`uniformity`] and
 //!   [`cli`].
-//! - **Kit-only tools**: the [`registry`] of games (above the games), the
-//!   reference's command line ([`play`]) and its full screen ([`tui`]),
-//!   network play ([`net`]), the browser ([`web`]), [`starter`]
-//!   generation, the [`grader`], the [`exercise`] manifests and the kit's
-//!   [`check`].
+//! - **Kit-only tools**: the [`registry`] of games (above the games, and
+//!   below the grader, the starter and the check, which read it), each
+//!   game's public function cases answered by the reference
+//!   ([`reference_cases`]), the reference's command line ([`play`]) and its
+//!   full screen ([`tui`]), network play ([`net`]), the browser ([`web`]),
+//!   [`starter`] generation, the [`grader`], the [`exercise`] manifests and
+//!   the kit's [`check`].
 
 pub mod check;
 pub mod cli;
@@ -35,6 +37,7 @@ pub mod mastermind;
 pub mod net;
 pub mod play;
 pub mod player;
+pub mod reference_cases;
 pub mod registry;
 pub mod starter;
 pub mod tui;

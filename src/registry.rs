@@ -73,8 +73,8 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: crate::harness::velha::answer,
-        accepted: crate::grader::games::velha::accepted,
-        function_cases: crate::grader::games::velha::cases,
+        accepted: crate::reference_cases::velha::accepted,
+        function_cases: crate::reference_cases::velha::cases,
     },
     GameInfo {
         id: "connect4",
@@ -91,8 +91,8 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: crate::harness::connect4::answer,
-        accepted: crate::grader::games::connect4::accepted,
-        function_cases: crate::grader::games::connect4::cases,
+        accepted: crate::reference_cases::connect4::accepted,
+        function_cases: crate::reference_cases::connect4::cases,
     },
     GameInfo {
         id: "mastermind",
@@ -109,8 +109,8 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: crate::harness::mastermind::answer,
-        accepted: crate::grader::games::mastermind::accepted,
-        function_cases: crate::grader::games::mastermind::cases,
+        accepted: crate::reference_cases::mastermind::accepted,
+        function_cases: crate::reference_cases::mastermind::cases,
     },
 ];
 

@@ -207,6 +207,40 @@ pub fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
         .collect()
 }
 
+/// README's table of every game's levels: what each grades and its points
+/// (public, then hidden), from each game's definition. A test checks that
+/// README.md holds it (`BOARDKIT_BLESS=1` writes it).
+pub fn readme_levels_table() -> String {
+    let games = crate::registry::GAMES;
+    let mut out = String::from("| level |");
+    for game in games {
+        out.push_str(&format!(" {} |", game.title));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(games.len()));
+    out.push('\n');
+    let points: Vec<Vec<LevelPoints>> = games.iter().map(level_points).collect();
+    for level in Level::ALL {
+        out.push_str(&format!("| {level} |"));
+        for (game, points) in games.iter().zip(&points) {
+            let Some(info) = game.level(level) else {
+                out.push_str(" |");
+                continue;
+            };
+            let p = points.iter().find(|p| p.level == level);
+            let (public, hidden) = p.map_or((0, 0), |p| (p.public, p.hidden));
+            let hidden = if hidden > 0 {
+                format!(" + {hidden} hidden")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(" {} ({public}{hidden} points) |", info.summary));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Every case of `game` at the levels this run grades.
 pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
     let levels = gradable_levels(game, program_only);
@@ -366,6 +400,26 @@ mod tests {
                 assert!(case.calls.len() <= crate::harness::mastermind::SECRET_REQUESTS);
             }
         }
+    }
+
+    #[test]
+    fn readme_shows_every_games_levels_and_points_as_defined() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let (start, end) = ("<!-- levels: begin -->\n", "<!-- levels: end -->");
+        let from = readme.find(start).expect("README has the levels markers") + start.len();
+        let to = readme[from..].find(end).unwrap() + from;
+        let table = readme_levels_table();
+        if std::env::var_os("BOARDKIT_BLESS").is_some() {
+            let written = format!("{}{table}{}", &readme[..from], &readme[to..]);
+            std::fs::write(&path, written).unwrap();
+            return;
+        }
+        assert_eq!(
+            readme[from..to],
+            table,
+            "README's levels table: run BOARDKIT_BLESS=1 cargo test --lib readme_shows"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 pub mod cases;
 pub mod compile;
-pub mod games;
+
 pub mod report;
 pub mod sandbox;
 pub mod submission;

@@ -1,0 +1,108 @@
+//! The kit's architecture, checked: no import cycle between the library's
+//! top-level modules (the registry sits above the games and below the
+//! grader, the starter and the check). Test code (`#[cfg(test)] mod tests`)
+//! and comments do not count.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Every `.rs` file below `dir`.
+fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Top-level module -> the top-level modules its code names (`crate::m`).
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let relative = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let module = relative
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_owned();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+        for line in code.lines() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            for (i, _) in line.match_indices("crate::") {
+                let name: String = line[i + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    edges.entry(module.clone()).or_default().insert(name);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The modules reachable from `from`.
+fn reachable(edges: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![from.to_owned()];
+    while let Some(module) = stack.pop() {
+        for next in edges.get(&module).into_iter().flatten() {
+            if seen.insert(next.clone()) {
+                stack.push(next.clone());
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn no_top_level_module_imports_itself_through_others() {
+    let edges = imports();
+    assert!(edges.contains_key("grader") && edges.contains_key("registry"));
+    let cycles: Vec<String> = edges
+        .keys()
+        .filter(|m| reachable(&edges, m).contains(*m))
+        .cloned()
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "modules in an import cycle: {cycles:?}\n{edges:#?}"
+    );
+}
+
+#[test]
+fn the_registry_sits_above_the_games_and_below_the_tools() {
+    let edges = imports();
+    let below = reachable(&edges, "registry");
+    for tool in ["grader", "starter", "check", "tui", "net", "web"] {
+        assert!(
+            !below.contains(tool),
+            "the registry reaches {tool}: {below:?}"
+        );
+    }
+    for game in ["velha", "connect4", "mastermind"] {
+        assert!(
+            !reachable(&edges, game).contains("registry"),
+            "{game} reaches the registry"
+        );
+    }
+}
