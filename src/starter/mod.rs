@@ -454,8 +454,11 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
          wholly yours: every function the statement asks for is there, saying `todo!()`\n\
          and naming its section; add modules, types and helpers as you like. The other\n\
          files are the kit's: the tests, the fixtures (`fixtures/{id}/`, one scripted session\n\
-         each) and their expected transcripts (`tests/snapshots/`). Editing them changes\n\
-         nothing for your grade: the grader uses its own copies, and hidden cases too.\n\n\
+         each, and `fixtures/{id}/functions/`, the calls each function is asked with and the\n\
+         answers accepted) and the sessions' expected transcripts (`tests/snapshots/`). The\n\
+         grader runs these same public cases, judged the same way, and hidden cases that\n\
+         only vary their inputs. Editing them changes nothing for your grade: the grader\n\
+         uses its own copies.\n\n\
          ## Levels\n\nRun one level with `cargo test <level>`; a test's name starts with its level.\n\
          The run ends with one line per level: how many of its tests passed.\n\n",
         title = game.title
