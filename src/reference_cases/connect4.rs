@@ -2,6 +2,7 @@
 //! of the driver (`crate::harness::connect4::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
+use super::case;
 use crate::connect4::board::Board;
 use crate::connect4::solver::{Position, Shape, Solver};
 use crate::function_cases::FunctionCase;
@@ -160,32 +161,45 @@ fn positions_with_full_columns(count: usize, seed: u64, quiet: bool) -> Vec<Stri
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut found = Vec::new();
     while found.len() < count {
-        let mut board = Board::standard();
-        let mut moves = String::new();
         let length = rng.random_range(8..34);
         // Filling one column first makes full columns common.
         let favourite = rng.random_range(0..7);
-        while moves.len() < length {
-            let legal = board.legal_columns();
-            let col = if legal.contains(&favourite) && rng.random_bool(0.5) {
-                favourite
-            } else {
-                legal[rng.random_range(0..legal.len())]
-            };
-            let mut next = board.clone();
-            let row = next.play(col).expect("legal");
-            if next.connects_four(row, col) || next.is_full() {
-                break;
-            }
-            board = next;
-            moves.push(char::from(b'1' + col as u8));
-        }
+        let (board, moves) = random_walk(&mut rng, length, Some(favourite));
         let legal = board.legal_columns().len();
         if (2..7).contains(&legal) && !(quiet && has_threat(&board)) {
             found.push(moves);
         }
     }
     found
+}
+
+/// Up to `length` random moves on the 7 x 6 board, stopping before a move
+/// that would connect four or fill the board: the position and its moves
+/// (columns from 1). With a `favourite`, each move takes it half the time
+/// while it is open.
+fn random_walk(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    length: usize,
+    favourite: Option<usize>,
+) -> (Board, String) {
+    use rand::RngExt;
+    let mut board = Board::standard();
+    let mut moves = String::new();
+    while moves.len() < length {
+        let legal = board.legal_columns();
+        let col = match favourite {
+            Some(f) if legal.contains(&f) && rng.random_bool(0.5) => f,
+            _ => legal[rng.random_range(0..legal.len())],
+        };
+        let mut next = board.clone();
+        let row = next.play(col).expect("legal");
+        if next.connects_four(row, col) || next.is_full() {
+            break;
+        }
+        board = next;
+        moves.push(char::from(b'1' + col as u8));
+    }
+    (board, moves)
 }
 
 /// Random games on boards of 4 to 9 rows and columns, as `game` requests'
@@ -248,40 +262,10 @@ fn random_positions(count: usize, seed: u64) -> Vec<String> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
-            let mut board = Board::standard();
-            let mut moves = String::new();
             let length = rng.random_range(0..36);
-            while moves.len() < length {
-                let legal = board.legal_columns();
-                let col = legal[rng.random_range(0..legal.len())];
-                let mut next = board.clone();
-                let row = next.play(col).expect("legal");
-                if next.connects_four(row, col) || next.is_full() {
-                    break;
-                }
-                board = next;
-                moves.push(char::from(b'1' + col as u8));
-            }
-            moves
+            random_walk(&mut rng, length, None).1
         })
         .collect()
-}
-
-/// A public case: `function` on each of `arguments`.
-fn case(
-    level: Level,
-    name: &str,
-    description: &str,
-    function: &str,
-    arguments: Vec<String>,
-) -> FunctionCase {
-    FunctionCase {
-        name: name.to_owned(),
-        level,
-        description: description.to_owned(),
-        function: function.to_owned(),
-        calls: arguments.into_iter().map(|a| vec![a]).collect(),
-    }
 }
 
 /// The function-level cases, their calls' arguments only (the accepted

@@ -2,6 +2,7 @@
 //! the driver (`crate::harness::mastermind::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
+use super::case;
 use crate::function_cases::FunctionCase;
 use crate::harness::mastermind::answer;
 use crate::level::Level;
@@ -16,23 +17,6 @@ pub fn accepted(request: &str) -> Vec<String> {
         return vec!["ok".to_owned()];
     }
     vec![answer(request)]
-}
-
-/// A public case: `function` on each of `arguments`.
-fn case(
-    level: Level,
-    name: &str,
-    description: &str,
-    function: &str,
-    arguments: Vec<String>,
-) -> FunctionCase {
-    FunctionCase {
-        name: name.to_owned(),
-        level,
-        description: description.to_owned(),
-        function: function.to_owned(),
-        calls: arguments.into_iter().map(|a| vec![a]).collect(),
-    }
 }
 
 /// The function-level cases, their calls' arguments only (the accepted

@@ -7,3 +7,24 @@
 pub mod connect4;
 pub mod mastermind;
 pub mod velha;
+
+use crate::function_cases::FunctionCase;
+use crate::level::Level;
+
+/// A public case: `function` on each of `arguments`, the accepted answers
+/// still to be computed (by the grader, with the reference).
+fn case(
+    level: Level,
+    name: &str,
+    description: &str,
+    function: &str,
+    arguments: Vec<String>,
+) -> FunctionCase {
+    FunctionCase {
+        name: name.to_owned(),
+        level,
+        description: description.to_owned(),
+        function: function.to_owned(),
+        calls: arguments.into_iter().map(|a| vec![a]).collect(),
+    }
+}

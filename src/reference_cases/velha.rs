@@ -2,6 +2,7 @@
 //! of the driver (`crate::harness::velha::answer`), computed with the
 //! reference in the grader's process. Kit-only.
 
+use super::case;
 use crate::function_cases::FunctionCase;
 use crate::harness::velha::{answer, grid};
 use crate::level::Level;
@@ -43,23 +44,6 @@ fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &
     out.push(board);
     for pos in board.empty_cells() {
         reachable(board.with_move(pos), seen, out);
-    }
-}
-
-/// A public case: `function` on each of `arguments`.
-fn case(
-    level: Level,
-    name: &str,
-    description: &str,
-    function: &str,
-    arguments: Vec<String>,
-) -> FunctionCase {
-    FunctionCase {
-        name: name.to_owned(),
-        level,
-        description: description.to_owned(),
-        function: function.to_owned(),
-        calls: arguments.into_iter().map(|a| vec![a]).collect(),
     }
 }
 
