@@ -65,10 +65,24 @@ fn oracle_winner(cells: &[[char; 3]; 3]) -> char {
 
 /// The oracle's depth-aware value of `cells` for `to_move` (a win with `m`
 /// marks on the board scores `10 - m`; a loss the negative; a draw 0), by
-/// plain minimax over the exam's representation.
+/// plain minimax over the exam's representation: each empty cell's value,
+/// the best.
 fn oracle_value(cells: &mut [[char; 3]; 3], to_move: char, marks: i32) -> i32 {
+    oracle_move_values(cells, to_move, marks)
+        .into_iter()
+        .map(|(value, _, _)| value)
+        .max()
+        .unwrap_or(i32::MIN)
+}
+
+/// The value for `to_move` of playing each empty cell: (value, row, column).
+fn oracle_move_values(
+    cells: &mut [[char; 3]; 3],
+    to_move: char,
+    marks: i32,
+) -> Vec<(i32, usize, usize)> {
     let other = if to_move == 'X' { 'O' } else { 'X' };
-    let mut best = i32::MIN;
+    let mut values = Vec::new();
     for i in 0..9 {
         let (r, c) = (i / 3, i % 3);
         if cells[r][c] != ' ' {
@@ -81,9 +95,9 @@ fn oracle_value(cells: &mut [[char; 3]; 3], to_move: char, marks: i32) -> i32 {
             _ => 10 - (marks + 1),
         };
         cells[r][c] = ' ';
-        best = best.max(value);
+        values.push((value, r, c));
     }
-    best
+    values
 }
 
 /// Every move of best oracle value for the player to move on `cells`.
@@ -91,22 +105,10 @@ fn oracle_best_moves(cells: &mut [[char; 3]; 3]) -> Vec<String> {
     let marks = cells.iter().flatten().filter(|&&c| c != ' ').count() as i32;
     let xs = cells.iter().flatten().filter(|&&c| c == 'X').count() as i32;
     let to_move = if 2 * xs == marks { 'X' } else { 'O' };
-    let other = if to_move == 'X' { 'O' } else { 'X' };
-    let mut scored = Vec::new();
-    for i in 0..9 {
-        let (r, c) = (i / 3, i % 3);
-        if cells[r][c] != ' ' {
-            continue;
-        }
-        cells[r][c] = to_move;
-        let value = match oracle_winner(cells) {
-            'E' => 0,
-            'N' => -oracle_value(cells, other, marks + 1),
-            _ => 10 - (marks + 1),
-        };
-        cells[r][c] = ' ';
-        scored.push((value, format!("{r} {c}")));
-    }
+    let scored: Vec<(i32, String)> = oracle_move_values(cells, to_move, marks)
+        .into_iter()
+        .map(|(value, r, c)| (value, format!("{r} {c}")))
+        .collect();
     let best = scored.iter().map(|(v, _)| *v).max().expect("a move left");
     scored
         .into_iter()
