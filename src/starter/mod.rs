@@ -89,7 +89,11 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
     }
     let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
     files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
-    files.push(("README.md".into(), readme_md(game, &points).into_bytes()));
+    let hidden = hidden_level_points(game)?;
+    files.push((
+        "README.md".into(),
+        readme_md(game, &points, &hidden).into_bytes(),
+    ));
     files.push((
         ".github/workflows/levels.yml".into(),
         workflow(game, &points).into_bytes(),
@@ -104,11 +108,10 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
 /// A fixture a starter ships: its embedded path and bytes, and what they say.
 type ShippedFixture = (&'static str, &'static [u8], Fixture);
 
-/// The fixtures of `game` a starter ships: the public ones that do not pin
-/// the reference.
-fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
+/// Every session fixture of `game` (`fixtures/<game>/*.toml`), parsed.
+fn session_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
     let prefix = format!("fixtures/{}/", game.id);
-    let mut shipped = Vec::new();
+    let mut sessions = Vec::new();
     for (path, bytes) in crate::embedded::under(&prefix) {
         let Some(name) = path[prefix.len()..]
             .strip_suffix(".toml")
@@ -118,11 +121,16 @@ fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError
         };
         let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
         let fixture = Fixture::parse(text, name, game.id).map_err(|e| malformed(path, e))?;
-        if fixture.visibility == Visibility::Hidden || fixture.reference_only {
-            continue;
-        }
-        shipped.push((path, bytes, fixture));
+        sessions.push((path, bytes, fixture));
     }
+    Ok(sessions)
+}
+
+/// The fixtures of `game` a starter ships: the public ones that do not pin
+/// the reference.
+fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
+    let mut shipped = session_fixtures(game)?;
+    shipped.retain(|(_, _, f)| f.visibility != Visibility::Hidden && !f.reference_only);
     Ok(shipped)
 }
 
@@ -155,22 +163,9 @@ fn level_points<'a>(
 
 /// The points of each level of `game` in its hidden sessions, which the
 /// grader alone runs (a test checks them against the grader's count).
-fn hidden_level_points(game: &GameInfo) -> Vec<(Level, u32)> {
-    let prefix = format!("fixtures/{}/", game.id);
+fn hidden_level_points(game: &GameInfo) -> Result<Vec<(Level, u32)>, StarterError> {
     let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
-    for (path, bytes) in crate::embedded::under(&prefix) {
-        let Some(name) = path[prefix.len()..]
-            .strip_suffix(".toml")
-            .filter(|name| !name.contains('/'))
-        else {
-            continue;
-        };
-        let Some(fixture) = std::str::from_utf8(bytes)
-            .ok()
-            .and_then(|text| Fixture::parse(text, name, game.id).ok())
-        else {
-            continue;
-        };
+    for (_, _, fixture) in session_fixtures(game)? {
         let program_level = game.level(fixture.level).and_then(|l| l.events()).is_some();
         if fixture.visibility == Visibility::Hidden && !fixture.reference_only && program_level {
             if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == fixture.level) {
@@ -178,7 +173,7 @@ fn hidden_level_points(game: &GameInfo) -> Vec<(Level, u32)> {
             }
         }
     }
-    points
+    Ok(points)
 }
 
 /// The files of a starter that are the kit's and never the student's: the
@@ -446,7 +441,7 @@ fn exercise_md(game: &GameInfo) -> Result<String, StarterError> {
     Ok(format!("{}\n\n---\n{}", sections[0].trim_end(), section))
 }
 
-fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
+fn readme_md(game: &GameInfo, points: &[(Level, u32)], hidden_points: &[(Level, u32)]) -> String {
     let id = game.id;
     let mut out = format!(
         "# {title}\n\n```sh\ncargo run -- play {id}   # play your program\ncargo test                # check every level\n```\n\n\
@@ -463,7 +458,6 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)]) -> String {
          The run ends with one line per level: how many of its tests passed.\n\n",
         title = game.title
     );
-    let hidden_points = hidden_level_points(game);
     for level in game.levels {
         let points = points
             .iter()
@@ -960,7 +954,7 @@ mod tests {
             let fixtures = shipped_fixtures(game).unwrap();
             let public = level_points(game, fixtures.iter().map(|(_, _, f)| f));
             let graded = crate::grader::cases::level_points(game);
-            let hidden = hidden_level_points(game);
+            let hidden = hidden_level_points(game).unwrap();
             for ((p, h), g) in public.iter().zip(&hidden).zip(&graded) {
                 assert_eq!(
                     (p.0, p.1, h.1),
@@ -969,7 +963,7 @@ mod tests {
                     game.id
                 );
             }
-            let readme = readme_md(game, &public);
+            let readme = readme_md(game, &public, &hidden);
             for g in &graded {
                 assert!(
                     readme.contains(&format!("`cargo test {}` ({} points", g.level, g.public)),
