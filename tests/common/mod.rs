@@ -99,11 +99,19 @@ pub fn events_of(levels: &[LevelInfo], level: Level) -> Option<EventsFn> {
         .and_then(LevelInfo::events)
 }
 
+/// The folder holding `fixtures/` and `tests/snapshots/`: the crate's own in
+/// a starter; the workspace's root when the kit runs these tests from `cli/`.
+fn crate_root() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match manifest.parent() {
+        Some(root) if !manifest.join("fixtures").is_dir() => root,
+        _ => manifest,
+    }
+}
+
 /// The fixtures of `game` (`fixtures/<game>/`), in level and name order.
 pub fn fixtures(game: &str) -> Vec<Fixture> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(game);
+    let dir = crate_root().join("fixtures").join(game);
     let fixtures = Fixture::discover(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
     fixtures
@@ -111,7 +119,7 @@ pub fn fixtures(game: &str) -> Vec<Fixture> {
 
 /// The expected transcript of a fixture, from its snapshot file.
 pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = crate_root()
         .join("tests/snapshots")
         .join(format!("{game}__{name}.snap"));
     let text = std::fs::read_to_string(path).ok()?;
@@ -204,10 +212,7 @@ fn shorten(bytes: &[u8]) -> String {
 /// same the grader runs: one test each, every call sent through the game's
 /// driver (`answer`, the grader's too) and judged as the grader judges it.
 pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Trial> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(game)
-        .join("functions");
+    let dir = crate_root().join("fixtures").join(game).join("functions");
     let cases = FunctionCase::discover(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(!cases.is_empty(), "no function cases in {}", dir.display());
     cases

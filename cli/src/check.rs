@@ -1,0 +1,468 @@
+//! `boardkit dev check`: proves that every game's tests discriminate, as
+//! rustlings' `dev check` and Exercism's CI do. For each game of the registry:
+//!
+//! 1. the starter compiles without a warning, and its stubs fail every level;
+//! 2. the example (the reference's folder) in place of the stubs passes every
+//!    level;
+//! 3. each seeded mutation of the example (`exercises/<game>/mutations.toml`)
+//!    is caught by its level, and each harmless change (a prompt's wording)
+//!    keeps every level;
+//! 4. each independent solution (`exercises/<game>/solutions/`) reaches its
+//!    level locally;
+//! 5. `boardkit grade` gives the stubs no level, the example and every Rust
+//!    solution their level, and every program in another language its level
+//!    through `--program`.
+//!
+//! Each check runs the starter's own `cargo test`, exactly as a student or
+//! the starter's CI would.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::exercise::{self, ExerciseError, Manifest};
+use crate::registry::GameInfo;
+use boardkit::level::Level;
+
+/// Why the check could not run (a failed check is not an error: it is
+/// counted and reported).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Kit(#[from] ExerciseError),
+    #[error(transparent)]
+    Starter(#[from] crate::starter::StarterError),
+    #[error("cannot use {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot run cargo: {0}")]
+    Cargo(std::io::Error),
+    #[error(transparent)]
+    Grade(#[from] crate::grader::GradeError),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckError + '_ {
+    move |source| CheckError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// What a `cargo test` run of a starter said, level by level.
+#[derive(Debug, Default)]
+struct Levels {
+    /// Level -> (passed, run), from the tests' summary lines.
+    counts: BTreeMap<Level, (u32, u32)>,
+    /// The run's last lines, for a failure report.
+    tail: String,
+}
+
+impl Levels {
+    /// Whether every test of `level` ran and passed.
+    fn passes(&self, level: Level) -> bool {
+        self.counts
+            .get(&level)
+            .is_some_and(|&(passed, run)| run > 0 && passed == run)
+    }
+
+    fn summary(&self, level: Level) -> String {
+        match self.counts.get(&level) {
+            Some((passed, run)) => format!("{level} {passed}/{run}"),
+            None => format!("{level}: no summary ({})", self.tail.trim()),
+        }
+    }
+}
+
+/// One starter being checked: its folder and the cargo it runs.
+struct Starter<'a> {
+    game: &'a GameInfo,
+    manifest: Manifest,
+    dir: PathBuf,
+    target: PathBuf,
+}
+
+impl Starter<'_> {
+    fn cargo(&self, args: &[&str]) -> Result<(bool, String), CheckError> {
+        let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(args)
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env("CARGO_TERM_COLOR", "never")
+            .env_remove("RUSTFLAGS")
+            .output()
+            .map_err(CheckError::Cargo)?;
+        let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&output.stderr));
+        Ok((output.status.success(), text))
+    }
+
+    /// `cargo test --test <game> [filter]`, read level by level.
+    fn test(&self, filter: Option<Level>) -> Result<Levels, CheckError> {
+        let name = filter.map(Level::name).unwrap_or_default();
+        let mut args = vec!["test", "--quiet", "--test", self.game.id];
+        if !name.is_empty() {
+            args.push(name);
+        }
+        let (_, text) = self.cargo(&args)?;
+        let mut levels = Levels::default();
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(level), Some(count)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let (Ok(level), Some((passed, run))) = (level.parse::<Level>(), count.split_once('/'))
+            else {
+                continue;
+            };
+            if let (Ok(passed), Ok(run)) = (passed.parse(), run.parse()) {
+                levels.counts.insert(level, (passed, run));
+            }
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        levels.tail = lines[lines.len().saturating_sub(6)..].join("\n");
+        Ok(levels)
+    }
+
+    /// The names of the starter's tests (`cargo test --test <game> -- --list`).
+    fn listed(&self) -> Result<std::collections::BTreeSet<String>, CheckError> {
+        let (_, text) = self.cargo(&["test", "--quiet", "--test", self.game.id, "--", "--list"])?;
+        Ok(text
+            .lines()
+            .filter_map(|line| line.strip_suffix(": test"))
+            .map(str::to_owned)
+            .collect())
+    }
+
+    fn folder(&self) -> PathBuf {
+        self.dir.join(&self.manifest.files.solution)
+    }
+
+    /// Replaces the student's folder with `files` (path below it, contents).
+    fn set_folder<'f>(
+        &self,
+        files: impl IntoIterator<Item = (&'f str, &'f [u8])>,
+    ) -> Result<(), CheckError> {
+        let folder = self.folder();
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder).map_err(io_error(&folder))?;
+        }
+        write_below(&folder, files)
+    }
+
+    fn example(&self) -> Vec<(&'static str, &'static [u8])> {
+        exercise::folder(&self.manifest.files.example)
+    }
+}
+
+/// Counts and prints the checks.
+#[derive(Default)]
+struct Tally {
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn check(&mut self, ok: bool, what: impl std::fmt::Display) {
+        if ok {
+            println!("   ok: {what}");
+        } else {
+            println!("   FAILED: {what}");
+            self.failures.push(what.to_string());
+        }
+    }
+}
+
+/// Runs every check for the games named (all of them when `games` is
+/// empty), in `work` (a new temporary folder when `None`). Returns the
+/// failed checks.
+pub fn run(games: &[String], work: Option<&Path>) -> Result<Vec<String>, CheckError> {
+    let temporary;
+    let work = match work {
+        Some(dir) => dir.to_owned(),
+        None => {
+            temporary = tempfile::Builder::new()
+                .prefix("boardkit-check-")
+                .tempdir()
+                .map_err(io_error(Path::new("a temporary folder")))?;
+            temporary.path().to_owned()
+        }
+    };
+    let mut tally = Tally::default();
+    for game in crate::registry::GAMES {
+        if games.is_empty() || games.iter().any(|g| g == game.id) {
+            check_game(game, &work, &mut tally)?;
+        }
+    }
+    Ok(tally.failures)
+}
+
+fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), CheckError> {
+    let levels: Vec<Level> = game.levels.iter().map(|l| l.level).collect();
+    let top = *levels.last().expect("a game has levels");
+    let dir = work.join(game.id).join("starter");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
+    }
+    crate::starter::write_starter(game.id, &dir)?;
+    // One target folder for every starter: dependencies build once.
+    let starter = Starter {
+        game,
+        manifest: exercise::manifest(game.id)?,
+        dir,
+        target: work.join("target"),
+    };
+
+    println!("== {}: the starter, as a student gets it", game.id);
+    let (built, text) =
+        starter.cargo(&["build", "--tests", "--locked", "--message-format=short"])?;
+    let own_warnings: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("src/") || l.starts_with("tests/"))
+        .collect();
+    tally.check(
+        built && own_warnings.is_empty(),
+        format!(
+            "{}: the starter compiles without a warning {}",
+            game.id,
+            own_warnings.join("; ")
+        ),
+    );
+    // One list of public cases: the starter's tests are the grader's cases
+    // that are not hidden, name for name.
+    let listed = starter.listed()?;
+    let graded: std::collections::BTreeSet<String> = crate::grader::cases::cases(game, false)
+        .into_iter()
+        .filter(|case| !case.hidden)
+        .map(|case| case.name)
+        .collect();
+    let only_local: Vec<&String> = listed.difference(&graded).collect();
+    let only_graded: Vec<&String> = graded.difference(&listed).collect();
+    tally.check(
+        only_local.is_empty() && only_graded.is_empty() && !listed.is_empty(),
+        format!(
+            "{}: the starter runs the grader's {} public cases, no more, no fewer \
+             (only in the starter: {only_local:?}; only in the grader: {only_graded:?})",
+            game.id,
+            graded.len()
+        ),
+    );
+    let stubs = starter.test(None)?;
+    for &level in &levels {
+        tally.check(
+            !stubs.passes(level),
+            format!("{}: the stubs fail {}", game.id, stubs.summary(level)),
+        );
+    }
+
+    println!("== {}: the example in place of the stubs", game.id);
+    starter.set_folder(starter.example())?;
+    let example = starter.test(None)?;
+    for &level in &levels {
+        tally.check(
+            example.passes(level),
+            format!("{}: the example passes {}", game.id, example.summary(level)),
+        );
+    }
+
+    println!("== {}: seeded mutations and harmless changes", game.id);
+    let mutations = exercise::mutations(game.id)?;
+    for mutation in &mutations.mutation {
+        let Some(files) = changed(&starter, &mutation.file, &mutation.find, &mutation.replace)
+        else {
+            tally.check(
+                false,
+                format!("{}: the mutation '{}' applies", game.id, mutation.breaks),
+            );
+            continue;
+        };
+        starter.set_folder(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+        let result = starter.test(Some(mutation.level))?;
+        tally.check(
+            !result.passes(mutation.level),
+            format!(
+                "{}: '{}' is caught by {}",
+                game.id,
+                mutation.breaks,
+                result.summary(mutation.level)
+            ),
+        );
+    }
+    for harmless in &mutations.harmless {
+        let Some(files) = changed(&starter, &harmless.file, &harmless.find, &harmless.replace)
+        else {
+            tally.check(
+                false,
+                format!("{}: the change '{}' applies", game.id, harmless.why),
+            );
+            continue;
+        };
+        starter.set_folder(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+        let result = starter.test(None)?;
+        tally.check(
+            levels.iter().all(|&l| result.passes(l)),
+            format!(
+                "{}: '{}' keeps every level ({})",
+                game.id,
+                harmless.why,
+                levels
+                    .iter()
+                    .map(|&l| result.summary(l))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+
+    println!("== {}: independent solutions, locally", game.id);
+    let solutions = exercise::solutions(game.id)?;
+    for solution in solutions.iter().filter(|s| s.info.program.is_none()) {
+        starter.set_folder(solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
+        let result = starter.test(None)?;
+        let reached = levels.iter().filter(|&&l| l <= solution.info.reaches);
+        tally.check(
+            reached.clone().all(|&l| result.passes(l)),
+            format!(
+                "{}: the solution '{}' ({}) reaches {} locally ({})",
+                game.id,
+                solution.name,
+                solution.info.style,
+                solution.info.reaches,
+                reached
+                    .map(|&l| result.summary(l))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+
+    println!("== {}: the same class in boardkit grade", game.id);
+    let class = work.join(game.id).join("class");
+    if class.exists() {
+        std::fs::remove_dir_all(&class).map_err(io_error(&class))?;
+    }
+    let crate_at = |name: &str, files: Vec<(&str, &[u8])>| -> Result<PathBuf, CheckError> {
+        let root = class.join("crates").join(name);
+        write_below(&root.join(&starter.manifest.files.solution), files)?;
+        Ok(root)
+    };
+    let mut expected: BTreeMap<String, Option<Level>> = BTreeMap::new();
+    let mut crates = vec![crate_at("example", starter.example())?];
+    expected.insert("example".into(), Some(top));
+    crates.push(crate_at(
+        "stubs",
+        exercise::folder(&starter.manifest.files.stub),
+    )?);
+    expected.insert("stubs".into(), None);
+    for solution in solutions.iter().filter(|s| s.info.program.is_none()) {
+        let files = solution
+            .files
+            .iter()
+            .map(|(p, b)| (p.as_str(), *b))
+            .collect();
+        crates.push(crate_at(&solution.name, files)?);
+        expected.insert(solution.name.clone(), Some(solution.info.reaches));
+    }
+    // Every grading run of the check shares its compiled dependencies.
+    let build = work.join("grade-build");
+    let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
+    for solution in solutions.iter().filter(|s| s.info.program.is_some()) {
+        let root = class.join("programs").join(&solution.name);
+        write_below(&root, solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
+        let out = class.join(format!("grades-{}", solution.name));
+        graded.extend(grade(
+            game,
+            &[root],
+            solution.info.program.as_deref(),
+            &out,
+            &build,
+        )?);
+        expected.insert(solution.name.clone(), Some(solution.info.reaches));
+    }
+    for (name, want) in &expected {
+        let got = graded.get(name).copied().flatten();
+        tally.check(
+            got == *want,
+            format!(
+                "{}: boardkit grade gives '{name}' level {} (expected {})",
+                game.id,
+                got.map_or("none", Level::name),
+                want.map_or("none", Level::name)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Writes `files` (paths below `dir`, contents) into `dir`.
+fn write_below<'f>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'f str, &'f [u8])>,
+) -> Result<(), CheckError> {
+    let files: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|(p, b)| (p.to_owned(), b.to_vec()))
+        .collect();
+    crate::starter::write_files(dir, &files)?;
+    Ok(())
+}
+
+/// The example's files with one change in `file`; `None` if `find` is not
+/// there.
+fn changed(
+    starter: &Starter<'_>,
+    file: &str,
+    find: &str,
+    replace: &str,
+) -> Option<Vec<(String, Vec<u8>)>> {
+    let mut found = false;
+    let files = starter
+        .example()
+        .into_iter()
+        .map(|(path, bytes)| {
+            let mut bytes = bytes.to_vec();
+            if path == file {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.contains(find) {
+                    found = true;
+                    bytes = text.replacen(find, replace, 1).into_bytes();
+                }
+            }
+            (path.to_owned(), bytes)
+        })
+        .collect();
+    found.then_some(files)
+}
+
+/// Grades `submissions` with the kit's grader; returns each one's level.
+fn grade(
+    game: &GameInfo,
+    submissions: &[PathBuf],
+    program: Option<&str>,
+    out: &Path,
+    build: &Path,
+) -> Result<BTreeMap<String, Option<Level>>, CheckError> {
+    let options = crate::grader::Options {
+        submissions: submissions.to_vec(),
+        out: out.to_owned(),
+        program: program.map(str::to_owned),
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        limits: crate::grader::sandbox::Limits {
+            timeout: Duration::from_secs(10),
+            ..Default::default()
+        },
+        compile_timeout: Duration::from_secs(1200),
+        shard: None,
+        // Every grading run of the check shares its compiled dependencies.
+        build_dir: Some(build.to_owned()),
+        fresh: false,
+        isolation: crate::grader::sandbox::Isolation::bubblewrap()
+            .unwrap_or(crate::grader::sandbox::Isolation::None),
+    };
+    let all = crate::grader::grade(game, &options)?;
+    Ok(all
+        .into_iter()
+        .map(|(name, results)| (name, results.level_reached()))
+        .collect())
+}

@@ -1,0 +1,201 @@
+//! Each exercise's data, in `exercises/<game>/`: who owns which file
+//! (`exercise.toml`), the stub of the student's folder (`stub/`), the seeded
+//! mutations its tests must catch (`mutations.toml`), and a corpus of
+//! independent solutions (`solutions/<name>/`). Read from the copy embedded
+//! in the binary, by the starter generator, the grader and the kit's check.
+
+use serde::Deserialize;
+
+use boardkit::level::Level;
+
+/// Why an exercise's data cannot be read: a defect of the kit, not of a user.
+#[derive(Debug, thiserror::Error)]
+pub enum ExerciseError {
+    #[error("the kit has no file {0}")]
+    Missing(String),
+    #[error("the kit's file {path} is malformed: {message}")]
+    Malformed { path: String, message: String },
+}
+
+fn text(path: &str) -> Result<&'static str, ExerciseError> {
+    let bytes = crate::embedded::file(path).ok_or_else(|| ExerciseError::Missing(path.into()))?;
+    std::str::from_utf8(bytes).map_err(|e| ExerciseError::Malformed {
+        path: path.into(),
+        message: e.to_string(),
+    })
+}
+
+fn parse<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, ExerciseError> {
+    toml::from_str(text(path)?).map_err(|e| ExerciseError::Malformed {
+        path: path.into(),
+        message: e.to_string(),
+    })
+}
+
+/// `exercises/<game>/exercise.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub files: Files,
+}
+
+/// Which files are whose (paths relative to the kit's repository).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Files {
+    /// The student's folder in a starter, wholly theirs (`src/<game>`).
+    pub solution: String,
+    /// The kit's folder whose files make that folder in a starter.
+    pub stub: String,
+    /// The reference's folder, which reaches every level in place of the stub.
+    pub example: String,
+    /// The kit's code shipped as is, outside the student's folder.
+    pub kit: Vec<String>,
+    /// The student's tests and the data they read, shipped as is.
+    pub test: Vec<String>,
+    /// The starter's own `Cargo.lock`: only the packages its manifest
+    /// needs, at the kit's versions (`BOARDKIT_BLESS=1 cargo test --lib
+    /// a_starter_has_a_lock_of_its_own` writes it anew).
+    pub lock: String,
+}
+
+impl Files {
+    /// Whether `path` (relative to a crate's root) is in the student's folder.
+    pub fn is_students(&self, path: &str) -> bool {
+        path.strip_prefix(&self.solution)
+            .is_some_and(|rest| rest.starts_with('/'))
+    }
+}
+
+/// The manifest of game `id`.
+pub fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
+    parse(&format!("exercises/{id}/exercise.toml"))
+}
+
+/// The files of a folder of the kit, as (path below the folder, contents).
+pub fn folder(prefix: &str) -> Vec<(&'static str, &'static [u8])> {
+    let prefix = format!("{}/", prefix.trim_end_matches('/'));
+    crate::embedded::under(&prefix)
+        .map(|(p, b)| (&p[prefix.len()..], b))
+        .collect()
+}
+
+/// A seeded mutation of the example: a change its tests must catch.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mutation {
+    /// The file of the example's folder it changes.
+    pub file: String,
+    /// The text it replaces (its first occurrence; it must occur).
+    pub find: String,
+    pub replace: String,
+    /// The level whose cases must catch it.
+    pub level: Level,
+    /// What it breaks, in a few words.
+    pub breaks: String,
+}
+
+/// A change of the example that the statement does not grade (a prompt's
+/// wording, say): with it, the example must still reach every level.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Harmless {
+    pub file: String,
+    pub find: String,
+    pub replace: String,
+    /// Why it must not matter.
+    pub why: String,
+}
+
+/// `exercises/<game>/mutations.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mutations {
+    pub mutation: Vec<Mutation>,
+    #[serde(default)]
+    pub harmless: Vec<Harmless>,
+}
+
+/// The seeded mutations and harmless changes of game `id`.
+pub fn mutations(id: &str) -> Result<Mutations, ExerciseError> {
+    parse(&format!("exercises/{id}/mutations.toml"))
+}
+
+/// An independent solution's `solution.toml`: written from EXERCISE.md
+/// alone, by someone who never saw the reference.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolutionInfo {
+    /// How it differs from the reference (prompts, structure, random draws).
+    pub style: String,
+    /// For a program in another language: the command that runs it, graded
+    /// with `--program`. Absent: a Rust folder that replaces the stub.
+    pub program: Option<String>,
+    /// The level it must reach, locally and in the grader.
+    pub reaches: Level,
+}
+
+/// One solution of the corpus.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub name: String,
+    pub info: SolutionInfo,
+    /// Its files, as (path below its folder, contents), `solution.toml` aside.
+    pub files: Vec<(String, &'static [u8])>,
+}
+
+/// The corpus of independent solutions of game `id`, by name.
+pub fn solutions(id: &str) -> Result<Vec<Solution>, ExerciseError> {
+    let root = format!("exercises/{id}/solutions");
+    let mut solutions: Vec<Solution> = Vec::new();
+    for (path, bytes) in folder(&root) {
+        let Some((name, file)) = path.split_once('/') else {
+            continue;
+        };
+        if solutions.last().is_none_or(|s| s.name != name) {
+            solutions.push(Solution {
+                name: name.to_owned(),
+                info: parse(&format!("{root}/{name}/solution.toml"))?,
+                files: Vec::new(),
+            });
+        }
+        if file != "solution.toml" {
+            let last = solutions.last_mut().expect("pushed above");
+            last.files.push((file.to_owned(), bytes));
+        }
+    }
+    Ok(solutions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_a_manifest_a_stub_and_mutations() {
+        for game in crate::registry::GAMES {
+            let manifest = manifest(game.id).unwrap();
+            assert_eq!(manifest.files.solution, format!("src/{}", game.id));
+            assert!(
+                manifest
+                    .files
+                    .is_students(&format!("src/{}/mod.rs", game.id))
+            );
+            assert!(
+                !manifest
+                    .files
+                    .is_students(&format!("src/{}x/mod.rs", game.id))
+            );
+            assert!(!folder(&manifest.files.stub).is_empty(), "{}", game.id);
+            for path in manifest.files.kit.iter().chain(&manifest.files.test) {
+                assert!(crate::embedded::file(path).is_some(), "{path}");
+            }
+            assert!(
+                !mutations(game.id).unwrap().mutation.is_empty(),
+                "{}",
+                game.id
+            );
+            solutions(game.id).unwrap();
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! The cases a submission is graded on, with their expected results.
+//!
+//! Program cases are the kit's fixtures (public and hidden), read from the
+//! copy embedded in the binary, never from a submission. Function cases are
+//! each game's driver requests. Expected results are computed here, in the
+//! grader's process, by running the reference: a fixture's stdin through the
+//! reference game, a request through the reference driver.
+
+use crate::registry::GameInfo;
+use boardkit::fixture::{Fixture, Visibility};
+use boardkit::function_cases::FunctionCase;
+use boardkit::level::{EventsFn, Level};
+
+/// What a case runs.
+#[derive(Debug, Clone)]
+pub enum CaseKind {
+    /// `play <game> <args>` with this stdin, compared by these events.
+    Program {
+        args: Vec<String>,
+        stdin: Vec<u8>,
+        events: EventsFn,
+    },
+    /// The driver, one request a line.
+    Functions { requests: Vec<String> },
+}
+
+/// What the reference did on a case.
+#[derive(Debug, Clone)]
+pub enum Expected {
+    /// The reference's stdout, whether it ended in failure (input ended
+    /// early), and how much input it had read as it wrote.
+    Program {
+        stdout: String,
+        failed: bool,
+        reads: Reads,
+    },
+    /// The answers accepted for each request (any best move, say).
+    Answers(Vec<Vec<String>>),
+}
+
+/// A program's reads, in order: `(input bytes read so far, output bytes
+/// written so far)` at each read. Tells which input line an output line
+/// answers.
+#[derive(Debug, Clone, Default)]
+pub struct Reads(Vec<(usize, usize)>);
+
+impl Reads {
+    /// The input line the program had last read when it had written
+    /// `output` bytes: its number (from 1) and its text. `None` before any
+    /// input was read.
+    pub fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
+        let read = self
+            .0
+            .iter()
+            .take_while(|(_, written)| *written <= output)
+            .map(|(read, _)| *read)
+            .max()
+            .filter(|&read| read > 0)?;
+        let last = read.min(stdin.len()) - 1;
+        // The line holding the last byte read (its own line ending aside).
+        let start = stdin[..last]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let end = if stdin[last] == b'\n' { last } else { last + 1 };
+        let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = String::from_utf8_lossy(&stdin[start..end]);
+        let line = line.trim_end_matches('\r');
+        let mut shown: String = line.chars().take(60).collect();
+        if line.chars().count() > 60 {
+            shown.push_str(&format!("... ({} bytes)", end - start));
+        }
+        Some((number, shown))
+    }
+}
+
+/// One graded case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// `<level>::<name>`.
+    pub name: String,
+    pub level: Level,
+    pub points: u32,
+    pub hidden: bool,
+    pub description: String,
+    pub kind: CaseKind,
+    pub expected: Expected,
+}
+
+/// The levels a run can grade: program levels always; function levels
+/// unless only a program is given.
+pub fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
+    game.levels
+        .iter()
+        .filter(|l| l.events().is_some() || !program_only)
+        .map(|l| l.level)
+        .collect()
+}
+
+/// Runs the reference game on `args` and `stdin`; returns its stdout,
+/// whether it failed, and its reads.
+pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (String, bool, Reads) {
+    use std::cell::RefCell;
+    use std::io::{BufRead, Read, Write};
+    use std::rc::Rc;
+
+    /// Output shared with the input, which notes its length at each read.
+    struct Output(Rc<RefCell<Vec<u8>>>);
+    impl Write for Output {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    struct Input<'a> {
+        rest: &'a [u8],
+        read: usize,
+        output: Rc<RefCell<Vec<u8>>>,
+        reads: Vec<(usize, usize)>,
+    }
+    impl Read for Input<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.rest.read(buffer)?;
+            self.consume_noted(n);
+            Ok(n)
+        }
+    }
+    impl BufRead for Input<'_> {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            Ok(self.rest)
+        }
+        fn consume(&mut self, n: usize) {
+            self.rest = &self.rest[n..];
+            self.consume_noted(n);
+        }
+    }
+    impl Input<'_> {
+        fn consume_noted(&mut self, n: usize) {
+            self.read += n;
+            self.reads.push((self.read, self.output.borrow().len()));
+        }
+    }
+
+    let shared = Rc::new(RefCell::new(Vec::new()));
+    let mut input = Input {
+        rest: stdin,
+        read: 0,
+        output: Rc::clone(&shared),
+        reads: Vec::new(),
+    };
+    let mut output = Output(Rc::clone(&shared));
+    let result = (game.play)(args, &mut input, &mut output, false);
+    let reads = Reads(std::mem::take(&mut input.reads));
+    drop(output);
+    let stdout = String::from_utf8_lossy(&shared.borrow()).into_owned();
+    (stdout, result.is_err(), reads)
+}
+
+/// The public function cases of `game`, each call's accepted answers
+/// computed with the reference: what `fixtures/<game>/functions/` holds
+/// (a kit test proves it), and what the starter's tests run.
+pub fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
+    let mut cases = (game.function_cases)();
+    for case in &mut cases {
+        let requests = case.requests();
+        for (call, request) in case.calls.iter_mut().zip(&requests) {
+            call.truncate(1);
+            call.extend((game.accepted)(request));
+        }
+    }
+    boardkit::function_cases::sort(&mut cases);
+    cases
+}
+
+/// The points of one level of a game: those of its public cases (the
+/// starter's) and of its hidden ones (the grader's alone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LevelPoints {
+    pub level: Level,
+    pub public: u32,
+    pub hidden: u32,
+}
+
+/// The points of each level of `game`, in level order, as `boardkit grade`
+/// gives them: the one count that README, the starter's README and the
+/// reports show.
+pub fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
+    let all = cases(game, false);
+    game.levels
+        .iter()
+        .map(|info| {
+            let of = |hidden: bool| {
+                all.iter()
+                    .filter(|c| c.level == info.level && c.hidden == hidden)
+                    .map(|c| c.points)
+                    .sum()
+            };
+            LevelPoints {
+                level: info.level,
+                public: of(false),
+                hidden: of(true),
+            }
+        })
+        .collect()
+}
+
+/// README's table of every game's levels: what each grades and its points
+/// (public, then hidden), from each game's definition. A test checks that
+/// README.md holds it (`BOARDKIT_BLESS=1` writes it).
+pub fn readme_levels_table() -> String {
+    let games = crate::registry::GAMES;
+    let mut out = String::from("| level |");
+    for game in games {
+        out.push_str(&format!(" {} |", game.title));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(games.len()));
+    out.push('\n');
+    let points: Vec<Vec<LevelPoints>> = games.iter().map(level_points).collect();
+    for level in Level::ALL {
+        out.push_str(&format!("| {level} |"));
+        for (game, points) in games.iter().zip(&points) {
+            let Some(info) = game.level(level) else {
+                out.push_str(" |");
+                continue;
+            };
+            let p = points.iter().find(|p| p.level == level);
+            let (public, hidden) = p.map_or((0, 0), |p| (p.public, p.hidden));
+            let hidden = if hidden > 0 {
+                format!(" + {hidden} hidden")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(" {} ({public}{hidden} points) |", info.summary));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Every case of `game` at the levels this run grades.
+pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
+    let levels = gradable_levels(game, program_only);
+    let mut cases = Vec::new();
+    if !program_only {
+        for case in public_function_cases(game) {
+            if !levels.contains(&case.level) {
+                continue;
+            }
+            cases.push(Case {
+                name: case.test_name(),
+                level: case.level,
+                points: 1,
+                hidden: false,
+                description: case.description.clone(),
+                kind: CaseKind::Functions {
+                    requests: case.requests(),
+                },
+                expected: Expected::Answers(case.accepted()),
+            });
+        }
+    }
+    let prefix = format!("fixtures/{}/", game.id);
+    let mut fixtures: Vec<Fixture> = crate::embedded::under(&prefix)
+        .filter(|(p, _)| p.ends_with(".toml") && !p[prefix.len()..].contains('/'))
+        .filter_map(|(p, bytes)| {
+            let name = p[prefix.len()..].trim_end_matches(".toml");
+            Fixture::parse(std::str::from_utf8(bytes).ok()?, name, game.id).ok()
+        })
+        .filter(|f| levels.contains(&f.level))
+        // Sessions that pin the reference's own random draws stay in the
+        // kit's tests: a different but correct computer player or secret
+        // would not match them. The grader checks computer players through
+        // the driver (any best move, any legal column).
+        .filter(|f| !f.reference_only)
+        .collect();
+    fixtures.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
+    for fixture in fixtures {
+        let Some(events) = game.level(fixture.level).and_then(|l| l.events()) else {
+            continue;
+        };
+        let stdin = fixture.stdin_bytes();
+        let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
+        cases.push(Case {
+            name: fixture.test_name(),
+            level: fixture.level,
+            points: fixture.points,
+            hidden: fixture.visibility == Visibility::Hidden,
+            description: fixture.description.clone(),
+            kind: CaseKind::Program {
+                args: fixture.args.clone(),
+                stdin,
+                events,
+            },
+            expected: Expected::Program {
+                stdout,
+                failed,
+                reads,
+            },
+        });
+    }
+    cases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_cases_and_hidden_ones_are_marked() {
+        for game in crate::registry::GAMES {
+            let all = cases(game, false);
+            assert!(all.iter().any(|c| c.level == Level::Basic), "{}", game.id);
+            assert!(
+                all.iter().any(|c| c.level == Level::Proficient),
+                "{}",
+                game.id
+            );
+            let program = cases(game, true);
+            assert!(
+                program
+                    .iter()
+                    .all(|c| matches!(c.kind, CaseKind::Program { .. }))
+            );
+        }
+        assert!(
+            cases(crate::registry::find("velha").unwrap(), false)
+                .iter()
+                .any(|c| c.hidden)
+        );
+    }
+
+    /// The public function cases the grader runs are, call for call and
+    /// answer for answer, those `fixtures/<game>/functions/` holds: the
+    /// files the starter's tests read. `BOARDKIT_BLESS=1` writes them anew.
+    #[test]
+    fn public_function_cases_are_the_fixtures() {
+        let bless = std::env::var_os("BOARDKIT_BLESS").is_some();
+        for game in crate::registry::GAMES {
+            let generated = public_function_cases(game);
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../fixtures")
+                .join(game.id)
+                .join("functions");
+            if bless {
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                for case in &generated {
+                    std::fs::write(dir.join(format!("{}.toml", case.name)), case.to_toml())
+                        .unwrap();
+                }
+            }
+            let stored = FunctionCase::discover(&dir).unwrap();
+            let names = |cases: &[FunctionCase]| -> Vec<String> {
+                cases.iter().map(FunctionCase::test_name).collect()
+            };
+            assert_eq!(
+                names(&stored),
+                names(&generated),
+                "{}: run BOARDKIT_BLESS=1 cargo test --lib public_function_cases",
+                game.id
+            );
+            for (stored, generated) in stored.iter().zip(&generated) {
+                let differs = stored
+                    .calls
+                    .iter()
+                    .zip(&generated.calls)
+                    .find(|(a, b)| a != b);
+                assert!(
+                    stored == generated,
+                    "{} {}: the stored case differs from the reference's (first: {differs:?}); \
+                     run BOARDKIT_BLESS=1 cargo test --lib public_function_cases",
+                    game.id,
+                    stored.name
+                );
+            }
+        }
+    }
+
+    /// The uniformity requests' false alarms add up to at most one in a
+    /// million per case: each request's share assumes at most this many.
+    #[test]
+    fn uniformity_cases_keep_to_their_false_alarm_budget() {
+        let c4 = crate::registry::find("connect4").unwrap();
+        for case in (c4.function_cases)() {
+            if case.function.ends_with("_uniform") {
+                assert!(
+                    (1..=boardkit::harness::connect4::UNIFORM_POSITIONS)
+                        .contains(&case.calls.len()),
+                    "{}",
+                    case.name
+                );
+            }
+        }
+        let mm = crate::registry::find("mastermind").unwrap();
+        for case in (mm.function_cases)() {
+            if case.function == "random_secret" {
+                assert!(case.calls.len() <= boardkit::harness::mastermind::SECRET_REQUESTS);
+            }
+        }
+    }
+
+    #[test]
+    fn readme_shows_every_games_levels_and_points_as_defined() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let (start, end) = ("<!-- levels: begin -->\n", "<!-- levels: end -->");
+        let from = readme.find(start).expect("README has the levels markers") + start.len();
+        let to = readme[from..].find(end).unwrap() + from;
+        let table = readme_levels_table();
+        if std::env::var_os("BOARDKIT_BLESS").is_some() {
+            let written = format!("{}{table}{}", &readme[..from], &readme[to..]);
+            std::fs::write(&path, written).unwrap();
+            return;
+        }
+        assert_eq!(
+            readme[from..to],
+            table,
+            "README's levels table: run BOARDKIT_BLESS=1 cargo test --lib readme_shows"
+        );
+    }
+
+    #[test]
+    fn an_output_line_is_traced_to_the_input_read_before_it() {
+        let game = crate::registry::find("velha").unwrap();
+        let stdin = b"A1\nB1\nzz\nA2\n";
+        let (stdout, failed, reads) = reference_program(game, &[], stdin);
+        assert!(failed, "the input ends before the game");
+        assert_eq!(reads.line_before(stdin, 0), None);
+        let invalid = stdout.find("Posi\u{e7}\u{e3}o inv\u{e1}lida").unwrap();
+        assert_eq!(reads.line_before(stdin, invalid), Some((3, "zz".into())));
+        assert_eq!(reads.line_before(stdin, stdout.len()).unwrap().0, 4);
+    }
+}

@@ -1,0 +1,716 @@
+//! `boardkit grade`: grading a class.
+//!
+//! 1. [`submission`] opens each submission (a folder, or a zip unpacked with
+//!    care) and names it.
+//! 2. [`cases`] lists the cases (the kit's fixtures, public and hidden, and
+//!    each game's function cases) and computes their expected results with
+//!    the reference, in this process.
+//! 3. [`compile`] builds every Rust submission in one workspace, from a
+//!    pristine starter plus only the student's sources; with `--program`,
+//!    the submission is any folder in which a command runs instead.
+//! 4. Each case runs in the [`sandbox`]; the grader compares its output with
+//!    the expected (exactly, or by graded events) and gives a verdict.
+//! 5. [`report`] writes `results.json` per submission (finished ones are kept,
+//!    so a stopped run continues where it was) and the class reports.
+
+pub mod cases;
+pub mod compile;
+
+pub mod report;
+pub mod sandbox;
+pub mod submission;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use self::cases::{Case, CaseKind, Expected};
+use self::compile::BuildError;
+use self::report::{Extra, Results, TestResult, Verdict};
+use self::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+use crate::registry::GameInfo;
+use boardkit::level::Level;
+
+/// How a grading run is set up.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub submissions: Vec<PathBuf>,
+    pub out: PathBuf,
+    /// Grade any program through stdin/stdout: this command, run in a copy of
+    /// the submission's folder (for instance `python3 programa.py`).
+    pub program: Option<String>,
+    pub jobs: usize,
+    pub limits: Limits,
+    pub compile_timeout: Duration,
+    /// `(k, n)`: grade the k-th of n slices (1-based).
+    pub shard: Option<(usize, usize)>,
+    /// Where the class is built (default: `<out>/.work/build`); runs that
+    /// share it share their compiled dependencies.
+    pub build_dir: Option<PathBuf>,
+    /// How student code is isolated: bubblewrap, or nothing (`--no-sandbox`).
+    pub isolation: Isolation,
+    /// Grade every submission again, even those whose results are current.
+    pub fresh: bool,
+}
+
+/// Why grading could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    #[error("cannot write the reports in {0}: {1}")]
+    Out(PathBuf, std::io::Error),
+    #[error("cannot prepare the sandbox: {0}")]
+    Sandbox(std::io::Error),
+    #[error("cannot build the kit's dependencies for the class: {0}")]
+    Class(String),
+    #[error("{0} would both be graded as {1:?}: rename one of them")]
+    Collision(String, String),
+    #[error("{0}")]
+    NoSubmission(String),
+}
+
+/// A submission that could not be opened is graded as not compiling, with
+/// the reason as its output.
+fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results {
+    let tests = cases
+        .iter()
+        .map(|c| test_result(c, verdict, message.to_owned()))
+        .collect();
+    Results {
+        score: 0.0,
+        tests,
+        incomplete: false,
+        unsandboxed: false,
+        fingerprint: String::new(),
+    }
+}
+
+fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
+    let passed = verdict == Verdict::Passed;
+    let full = report::printable(&format!("{}\n{output}", case.description))
+        .trim_end()
+        .to_owned();
+    // Hidden cases are reported without their inputs or outputs; the
+    // instructor's report alone shows them.
+    let (output, detail) = if case.hidden {
+        (
+            format!("hidden case: {}", verdict.name()),
+            Some(full).filter(|_| !passed),
+        )
+    } else {
+        (full, None)
+    };
+    TestResult {
+        name: case.name.clone(),
+        score: if passed { case.points as f64 } else { 0.0 },
+        max_score: case.points as f64,
+        status: if passed { "passed" } else { "failed" }.to_owned(),
+        output,
+        visibility: if case.hidden {
+            "after_published"
+        } else {
+            "visible"
+        }
+        .to_owned(),
+        extra_data: Extra {
+            level: case.level,
+            verdict,
+        },
+        detail,
+    }
+}
+
+/// The last lines of a program's stderr, for a crash report.
+fn tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(8)..].join("\n")
+}
+
+/// What a program said as it crashed: its panic or traceback, else the
+/// tail of its stderr.
+fn crash_report(stderr: &[u8]) -> String {
+    boardkit::compare::crash_message(&String::from_utf8_lossy(stderr))
+        .unwrap_or_else(|| tail(stderr))
+}
+
+/// Where a program case's output first differs from the reference's, and
+/// the input line that led to it; `None` when it does not differ.
+fn program_difference(case: &Case, stdout: &str, failed: bool) -> Option<String> {
+    let (
+        CaseKind::Program { events, stdin, .. },
+        Expected::Program {
+            stdout: expected,
+            failed: expected_failed,
+            reads,
+        },
+    ) = (&case.kind, &case.expected)
+    else {
+        return None;
+    };
+    let difference =
+        boardkit::compare::compare(*events, expected, *expected_failed, stdout, failed).err()?;
+    let at = match difference.event {
+        Some(event) => boardkit::compare::event_start(*events, expected, event),
+        None => expected.len(),
+    };
+    let input = match reads.line_before(stdin, at) {
+        Some((number, line)) => format!("after input line {number}: {line:?}"),
+        None => "before any input was read".to_owned(),
+    };
+    Some(format!("{input}\n{difference}"))
+}
+
+/// The verdict of one finished run against the expected result.
+fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
+    let stdout = String::from_utf8_lossy(&outcome.stdout);
+    // For runs cut short, where their output so far differs (its ending
+    // taken as the expected one: it had none).
+    let so_far = || match &case.expected {
+        Expected::Program { failed, .. } => program_difference(case, &stdout, *failed)
+            .map(|d| format!("\nits output before that, against the expected:\n{d}"))
+            .unwrap_or_default(),
+        Expected::Answers(_) => String::new(),
+    };
+    let code = match outcome.ending {
+        Ending::Exited(code) => code,
+        Ending::TimedOut => {
+            let message = format!(
+                "still running after {:.1} s{}",
+                outcome.elapsed.as_secs_f64(),
+                so_far()
+            );
+            return (Verdict::Timeout, message);
+        }
+        Ending::OutputLimit => {
+            let message = format!(
+                "printed more than the output limit ({} bytes kept){}",
+                outcome.stdout.len(),
+                so_far()
+            );
+            return (Verdict::OutputLimit, message);
+        }
+        Ending::Signaled(signal) => {
+            return (
+                Verdict::Crashed,
+                format!(
+                    "killed by signal {signal}\n{}{}",
+                    crash_report(&outcome.stderr),
+                    so_far()
+                ),
+            );
+        }
+    };
+    match &case.expected {
+        Expected::Answers(expected) => {
+            let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
+            if let Some(panic) = answers.iter().find(|a| a.starts_with("panicked: ")) {
+                return (Verdict::Crashed, panic.clone());
+            }
+            if code != 0 {
+                return (
+                    Verdict::Crashed,
+                    format!("exit status {code}\n{}", crash_report(&outcome.stderr)),
+                );
+            }
+            let requests = match &case.kind {
+                CaseKind::Functions { requests } => requests.as_slice(),
+                CaseKind::Program { .. } => &[],
+            };
+            if let Some((_, message)) =
+                boardkit::function_cases::first_wrong(requests, &answers, expected)
+            {
+                return (Verdict::WrongOutput, message);
+            }
+            (Verdict::Passed, String::new())
+        }
+        Expected::Program { failed, .. } => {
+            let stderr = String::from_utf8_lossy(&outcome.stderr);
+            let crash = boardkit::compare::crash_message(&stderr);
+            let difference = program_difference(case, &stdout, code != 0);
+            // A crash is a crash whatever the case, even one that must end
+            // in failure: the statement asks for an error, not a panic.
+            if crash.is_some() || (code != 0 && !failed) {
+                let mut message = format!(
+                    "exit status {code}\n{}",
+                    crash.unwrap_or_else(|| tail(&outcome.stderr))
+                );
+                if let Some(difference) = difference {
+                    message.push_str(&format!("\n{difference}"));
+                }
+                return (Verdict::Crashed, message);
+            }
+            match difference {
+                None => (Verdict::Passed, String::new()),
+                Some(difference) => (Verdict::WrongOutput, difference),
+            }
+        }
+    }
+}
+
+/// How to run a submission's code.
+enum Runner {
+    Rust(compile::Built),
+    Program { command: String, root: PathBuf },
+}
+
+/// Where a Rust submission's binary is, inside the sandbox.
+const PROGRAM: &str = "/program";
+
+fn run_case(
+    game: &GameInfo,
+    case: &Case,
+    runner: &Runner,
+    sandbox: &Sandbox,
+    limits: &Limits,
+) -> TestResult {
+    let job = match (&case.kind, runner) {
+        (CaseKind::Program { args, stdin, .. }, Runner::Rust(built)) => {
+            let mut words = vec!["play".to_owned(), game.id.to_owned()];
+            words.extend(args.iter().cloned());
+            let mut job = Job::new(PROGRAM, &words);
+            job.read_only = vec![(built.game.clone(), PROGRAM.into())];
+            job.stdin = stdin;
+            job
+        }
+        (CaseKind::Program { args, stdin, .. }, Runner::Program { command, root }) => {
+            let mut words = vec![
+                "-c".to_owned(),
+                format!("{command} \"$@\""),
+                "program".to_owned(),
+            ];
+            words.extend(args.iter().cloned());
+            let mut job = Job::new("/bin/sh", &words);
+            job.copy_in = Some(root);
+            job.stdin = stdin;
+            job
+        }
+        (CaseKind::Functions { requests }, Runner::Rust(built)) => {
+            let mut job = Job::new(PROGRAM, &[]);
+            job.read_only = vec![(built.driver.clone(), PROGRAM.into())];
+            let mut stdin = requests.join("\n").into_bytes();
+            stdin.push(b'\n');
+            return finish(
+                case,
+                sandbox.run(
+                    &Job {
+                        stdin: &stdin,
+                        ..job
+                    },
+                    limits,
+                ),
+            );
+        }
+        (CaseKind::Functions { .. }, Runner::Program { .. }) => {
+            return test_result(
+                case,
+                Verdict::CompileError,
+                "function cases need a Rust crate".into(),
+            );
+        }
+    };
+    finish(case, sandbox.run(&job, limits))
+}
+
+fn finish(case: &Case, outcome: std::io::Result<sandbox::Outcome>) -> TestResult {
+    match outcome {
+        Ok(outcome) => {
+            let (verdict, message) = judge(case, &outcome);
+            test_result(case, verdict, message)
+        }
+        Err(e) => test_result(case, Verdict::Crashed, format!("could not be started: {e}")),
+    }
+}
+
+fn grade_one(
+    game: &GameInfo,
+    cases: &[Case],
+    runner: &Runner,
+    sandbox: &Sandbox,
+    limits: &Limits,
+    progress: &indicatif::ProgressBar,
+) -> Results {
+    let tests: Vec<TestResult> = cases
+        .iter()
+        .map(|case| {
+            let result = run_case(game, case, runner, sandbox, limits);
+            progress.inc(1);
+            result
+        })
+        .collect();
+    Results {
+        score: tests.iter().map(|t| t.score).sum(),
+        tests,
+        incomplete: false,
+        unsandboxed: false,
+        fingerprint: String::new(),
+    }
+}
+
+/// Whether `dir` holds the final results of exactly this submission (the
+/// same fingerprint; a build that timed out is graded again).
+fn finished(dir: &Path, fingerprint: &str) -> bool {
+    std::fs::read_to_string(dir.join("results.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Results>(&text).ok())
+        .is_some_and(|r| !r.incomplete && r.fingerprint == fingerprint)
+}
+
+/// A digest of the kit: every embedded file (cases, reference, harness).
+fn kit_digest() -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for (path, bytes) in crate::embedded::under("") {
+        hash.update(path.as_bytes());
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    }
+    hash.finalize().to_vec()
+}
+
+/// A fingerprint of what grading a submission depends on: the kit, the
+/// game, the options that change a verdict, and `content`, the files the
+/// grader reads of the submission (a folder, or a single file).
+fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(kit);
+    let limits = &options.limits;
+    hash.update(
+        format!(
+            "{}|{:?}|{:?}|{}|{}|{}|{}|{}",
+            game.id,
+            options.program,
+            limits.timeout,
+            limits.output_bytes,
+            limits.memory_bytes,
+            limits.cpu_seconds,
+            limits.processes,
+            limits.file_bytes
+        )
+        .as_bytes(),
+    );
+    let mut files = Vec::new();
+    if content.is_file() {
+        files.push(content.to_owned());
+    }
+    let mut stack = vec![content.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => files.push(entry.path()),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    for file in files {
+        hash.update(
+            file.strip_prefix(content)
+                .unwrap_or(&file)
+                .as_os_str()
+                .as_encoded_bytes(),
+        );
+        hash.update(std::fs::read(&file).unwrap_or_default());
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Why `path` cannot be a submission (an instructor's typo, most likely):
+/// it does not exist, is neither a folder nor a `.zip`, or holds nothing at
+/// all (folders aside). `None` when it is worth opening: anything a student
+/// put in it (even a lone link, or notes without code) is graded, with the
+/// reason it gets no points, so that no student's folder stops the class.
+fn not_gradable(path: &Path) -> Option<&'static str> {
+    let metadata = match std::fs::metadata(path) {
+        Err(_) => return Some("no such file or folder"),
+        Ok(m) => m,
+    };
+    if metadata.is_file() {
+        let zip = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        return (!zip).then_some("neither a folder nor a .zip archive");
+    }
+    let mut stack = vec![path.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                _ => return None,
+            }
+        }
+    }
+    Some("an empty folder: nothing to grade")
+}
+
+/// Which submissions belong to this shard: a deterministic slice of the
+/// submissions sorted by name.
+fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
+    shard.is_none_or(|(k, n)| index_in_sorted % n == k - 1)
+}
+
+/// Grades `options.submissions`; returns every submission's results found
+/// in the output folder afterwards (earlier runs' included).
+pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(options.out.clone(), e);
+    std::fs::create_dir_all(&options.out).map_err(out_error)?;
+    let scratch = options.out.join(".work");
+    std::fs::create_dir_all(scratch.join("unpacked")).map_err(out_error)?;
+    let cases = cases::cases(game, options.program.is_some());
+
+    for path in &options.submissions {
+        if let Some(reason) = not_gradable(path) {
+            return Err(GradeError::NoSubmission(format!(
+                "{}: {reason}",
+                path.display()
+            )));
+        }
+    }
+    // Open, name and order the submissions; keep this shard's unfinished ones.
+    let mut opened: Vec<(String, &PathBuf, Result<submission::Submission, String>)> = options
+        .submissions
+        .iter()
+        .map(
+            |path| match submission::open(path, &scratch.join("unpacked")) {
+                Ok(s) => (s.name.clone(), path, Ok(s)),
+                Err(e) => {
+                    let raw = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let raw = raw.strip_suffix(".zip").unwrap_or(&raw).to_owned();
+                    (submission::safe_name(&raw), path, Err(e.to_string()))
+                }
+            },
+        )
+        .collect();
+    opened.sort_by(|a, b| a.0.cmp(&b.0));
+    // Two submissions whose names sanitise alike would share a row.
+    if let Some(pair) = opened.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(GradeError::Collision(
+            format!("{} and {}", pair[0].1.display(), pair[1].1.display()),
+            pair[0].0.clone(),
+        ));
+    }
+    let solution = crate::exercise::manifest(game.id)
+        .map_err(|e| GradeError::Class(e.to_string()))?
+        .files
+        .solution;
+    let kit = kit_digest();
+    let todo: Vec<(String, Result<submission::Submission, String>, String)> = opened
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| in_shard(*i, options.shard))
+        .map(|(_, (name, path, opened))| {
+            // What the grader reads of it: a crate's student folder, a
+            // program's whole folder, or a refused archive itself.
+            let content = match (&opened, &options.program) {
+                (Ok(s), None) => s.root.join(&solution),
+                (Ok(s), Some(_)) => s.root.clone(),
+                (Err(_), _) => path.clone(),
+            };
+            let print = fingerprint(&kit, game, options, &content);
+            (name, opened, print)
+        })
+        .filter(|(name, _, print)| {
+            options.fresh || !finished(&report::student_dir(&options.out, name), print)
+        })
+        .collect();
+
+    // Progress on a terminal; a plain line per step elsewhere (CI logs).
+    let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let say = |progress: &indicatif::ProgressBar, line: String| {
+        if plain {
+            eprintln!("{line}");
+        } else {
+            progress.println(line);
+        }
+    };
+    let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
+        .map_err(GradeError::Sandbox)?;
+    let class = match &options.program {
+        Some(_) => None,
+        None => {
+            let build = options
+                .build_dir
+                .clone()
+                .unwrap_or_else(|| scratch.join("build"));
+            let progress = indicatif::ProgressBar::new(0).with_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} crates, {elapsed}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            progress.set_message("building the kit's dependencies");
+            progress.enable_steady_tick(Duration::from_millis(120));
+            let started = std::time::Instant::now();
+            let class =
+                compile::Class::prepare(game, &build, &sandbox, options.compile_timeout, &progress)
+                    .map_err(GradeError::Class)?;
+            // The count from cargo's metadata is close, not exact.
+            progress.set_length(progress.position());
+            if progress.position() > 0 {
+                say(
+                    &progress,
+                    format!(
+                        "boardkit: built the kit's dependencies for the class ({} crates) in {:.0} s",
+                        progress.position(),
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+            progress.finish_and_clear();
+            Some(class)
+        }
+    };
+    let progress = indicatif::ProgressBar::new((todo.len() * cases.len()) as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} grading [{bar:30}] {pos}/{len} cases, {msg}, {elapsed}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    progress.enable_steady_tick(Duration::from_millis(120));
+    let finished_count = std::sync::atomic::AtomicUsize::new(0);
+    let done_message = |done: usize| format!("{done}/{} submissions done", todo.len());
+    progress.set_message(done_message(0));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        todo.par_iter().for_each(|(name, opened, print)| {
+            let results = match (opened, &options.program, &class) {
+                (Err(e), _, _) => {
+                    progress.inc(cases.len() as u64);
+                    failed_everywhere(&cases, Verdict::CompileError, e)
+                }
+                (Ok(s), Some(command), _) => grade_one(
+                    game,
+                    &cases,
+                    &Runner::Program {
+                        command: command.clone(),
+                        root: s.root.clone(),
+                    },
+                    &sandbox,
+                    &options.limits,
+                    &progress,
+                ),
+                (Ok(s), None, Some(class)) => {
+                    match class.build(&sandbox, name, &s.root, options.compile_timeout) {
+                        Ok(built) => grade_one(
+                            game,
+                            &cases,
+                            &Runner::Rust(built),
+                            &sandbox,
+                            &options.limits,
+                            &progress,
+                        ),
+                        // Cases a submission never ran count as done.
+                        Err(BuildError::Failed(e)) => {
+                            progress.inc(cases.len() as u64);
+                            failed_everywhere(&cases, Verdict::CompileError, &e)
+                        }
+                        Err(BuildError::TimedOut(e)) => {
+                            progress.inc(cases.len() as u64);
+                            Results {
+                                incomplete: true,
+                                ..failed_everywhere(&cases, Verdict::CompileError, &e)
+                            }
+                        }
+                    }
+                }
+                (Ok(_), None, None) => unreachable!("a class is prepared for Rust submissions"),
+            };
+            let results = Results {
+                unsandboxed: options.isolation == Isolation::None,
+                fingerprint: print.clone(),
+                ..results
+            };
+            // Each finished submission is saved at once: a stopped run keeps it.
+            if let Err(e) = report::save_results(&options.out, name, &results) {
+                say(
+                    &progress,
+                    format!("boardkit: cannot save the results of {name}: {e}"),
+                );
+            }
+            let done = finished_count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            progress.set_message(done_message(done));
+            let reached = results.level_name();
+            say(
+                &progress,
+                format!(
+                    "graded {name}: {}/{} points, level {reached} ({done}/{})",
+                    results.score,
+                    results.max_score(),
+                    todo.len()
+                ),
+            );
+        });
+    });
+    progress.finish_and_clear();
+    let all = report::read_results(&options.out).map_err(out_error)?;
+    report::write_reports(&options.out, &all, Some(&run_info(game, options))).map_err(out_error)?;
+    Ok(all)
+}
+
+/// The header of this run's reports.
+fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
+    let limits = &options.limits;
+    let mut text = format!(
+        "{} s wall clock, {} s CPU, {} MiB memory, {} processes, {} KiB output per case",
+        limits.timeout.as_secs_f64(),
+        limits.cpu_seconds,
+        limits.memory_bytes >> 20,
+        limits.processes,
+        limits.output_bytes >> 10
+    );
+    if options.program.is_none() {
+        text.push_str(&format!(
+            "; {} s per build",
+            options.compile_timeout.as_secs()
+        ));
+    }
+    report::RunInfo {
+        game: game.id.to_owned(),
+        title: game.title.to_owned(),
+        kit_version: env!("CARGO_PKG_VERSION").to_owned(),
+        graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        submissions: match &options.program {
+            Some(command) => format!("programs run as `{command}`"),
+            None => "Rust crates".to_owned(),
+        },
+        sandboxed: options.isolation != Isolation::None,
+        limits: text,
+    }
+}
+
+/// Joins the outputs of shards into `out`: exactly what one run writes.
+pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(out.to_owned(), e);
+    std::fs::create_dir_all(out).map_err(out_error)?;
+    for shard in shards {
+        for (name, results) in report::read_results(shard).map_err(out_error)? {
+            report::save_results(out, &name, &results).map_err(out_error)?;
+        }
+    }
+    // The shards' header, the latest of them (`graded_at` sorts as time).
+    let run = shards
+        .iter()
+        .filter_map(|shard| report::read_run_info(shard))
+        .max_by(|a, b| a.graded_at.cmp(&b.graded_at));
+    let all = report::read_results(out).map_err(out_error)?;
+    report::write_reports(out, &all, run.as_ref()).map_err(out_error)?;
+    Ok(all)
+}
+
+/// Whether every submission reached `level`.
+pub fn all_reach(all: &BTreeMap<String, Results>, level: Level) -> bool {
+    all.values()
+        .all(|r| r.level_reached().is_some_and(|l| l >= level))
+}

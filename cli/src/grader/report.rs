@@ -1,0 +1,638 @@
+//! Results and reports.
+//!
+//! A submission's results are written as `<out>/students/<name>/results.json` in
+//! Gradescope's format (`score`, `tests[]` with `name`, `score`,
+//! `max_score`, `status`, `output`, `visibility`, plus `extra_data` with the
+//! level and the verdict). Every other report (`grades.csv`, `junit.xml`,
+//! `report.html`, the terminal table) is computed from those files alone, so
+//! `boardkit grade merge` of shards writes exactly what one run writes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use boardkit::level::Level;
+
+/// A case's verdict, computed by the grader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    WrongOutput,
+    Timeout,
+    Crashed,
+    OutputLimit,
+    CompileError,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::WrongOutput => "wrong_output",
+            Verdict::Timeout => "timeout",
+            Verdict::Crashed => "crashed",
+            Verdict::OutputLimit => "output_limit",
+            Verdict::CompileError => "compile_error",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extra {
+    pub level: Level,
+    pub verdict: Verdict,
+}
+
+/// One case in Gradescope's format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestResult {
+    pub name: String,
+    pub score: f64,
+    pub max_score: f64,
+    /// `passed` or `failed`.
+    pub status: String,
+    pub output: String,
+    /// `visible`, or `after_published` for hidden cases.
+    pub visibility: String,
+    pub extra_data: Extra,
+    /// A hidden case's full output (input line, difference), for the
+    /// instructor's report only: saved apart from `results.json`, which a
+    /// student may receive.
+    #[serde(skip)]
+    pub detail: Option<String>,
+}
+
+/// A submission's results file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    pub score: f64,
+    pub tests: Vec<TestResult>,
+    /// Not final (a build that timed out): graded again by the next run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
+    /// Graded with `--no-sandbox`: without isolation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unsandboxed: bool,
+    /// What was graded: the student's files, the kit and the options, hashed.
+    /// A run reuses these results only while it is the same.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fingerprint: String,
+}
+
+impl Results {
+    pub fn max_score(&self) -> f64 {
+        self.tests.iter().map(|t| t.max_score).sum()
+    }
+
+    /// Points per level.
+    pub fn by_level(&self) -> BTreeMap<Level, (f64, f64, bool)> {
+        let mut levels: BTreeMap<Level, (f64, f64, bool)> = BTreeMap::new();
+        for t in &self.tests {
+            let entry = levels.entry(t.extra_data.level).or_insert((0.0, 0.0, true));
+            entry.0 += t.score;
+            entry.1 += t.max_score;
+            entry.2 &= t.extra_data.verdict == Verdict::Passed;
+        }
+        levels
+    }
+
+    /// [`Results::level_reached`] as the reports write it: `none` when none.
+    pub fn level_name(&self) -> String {
+        self.level_reached()
+            .map_or("none".to_owned(), |l| l.to_string())
+    }
+
+    /// The highest level whose cases, and those of every level below, all
+    /// passed; `None` when the lowest graded level did not.
+    pub fn level_reached(&self) -> Option<Level> {
+        let mut reached = None;
+        for (level, (_, _, all_passed)) in self.by_level() {
+            if !all_passed {
+                break;
+            }
+            reached = Some(level);
+        }
+        reached
+    }
+}
+
+/// How a grading run was set up: the header of its reports
+/// (`<out>/run.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The game's id and title.
+    pub game: String,
+    pub title: String,
+    pub kit_version: String,
+    /// When the run ended, in UTC.
+    pub graded_at: String,
+    /// `Rust crates`, or the command each program ran with.
+    pub submissions: String,
+    pub sandboxed: bool,
+    /// Each case's limits, and a build's.
+    pub limits: String,
+}
+
+/// The file of a run's [`RunInfo`] in its output folder.
+pub const RUN_INFO: &str = "run.json";
+
+/// A submission's hidden cases' details, beside its `results.json`.
+const HIDDEN_DETAILS: &str = "hidden.json";
+
+/// Reads `<dir>/run.json`, when there is one.
+pub fn read_run_info(dir: &Path) -> Option<RunInfo> {
+    let text = std::fs::read_to_string(dir.join(RUN_INFO)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Writes a submission's results in its folder under `out`: `results.json`
+/// and its hidden cases' details, each written whole then renamed.
+pub fn save_results(out: &Path, name: &str, results: &Results) -> std::io::Result<()> {
+    let dir = student_dir(out, name);
+    std::fs::create_dir_all(&dir)?;
+    let details: BTreeMap<&str, &str> = results
+        .tests
+        .iter()
+        .filter_map(|t| Some((t.name.as_str(), t.detail.as_deref()?)))
+        .collect();
+    let write = |file: &str, json: String| {
+        let temp = dir.join(format!("{file}.tmp"));
+        std::fs::write(&temp, json)?;
+        std::fs::rename(&temp, dir.join(file))
+    };
+    write(
+        HIDDEN_DETAILS,
+        serde_json::to_string_pretty(&details).map_err(std::io::Error::other)?,
+    )?;
+    write(
+        "results.json",
+        serde_json::to_string_pretty(results).map_err(std::io::Error::other)?,
+    )
+}
+
+/// The folder of an output folder that holds one folder per submission, so
+/// that no submission's name can be a report's.
+pub const STUDENTS: &str = "students";
+
+/// The folder of submission `name`'s results in the output folder `out`.
+pub fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
+    out.join(STUDENTS).join(name)
+}
+
+/// Reads every `<dir>/students/<name>/results.json`.
+pub fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Results>> {
+    let mut all = BTreeMap::new();
+    let dir = dir.join(STUDENTS);
+    if !dir.is_dir() {
+        return Ok(all);
+    }
+    for entry in std::fs::read_dir(&dir)? {
+        let entry = entry?;
+        let path = entry.path().join("results.json");
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path)?;
+            let mut results: Results = serde_json::from_str(&text)
+                .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+            let details: BTreeMap<String, String> =
+                std::fs::read_to_string(entry.path().join(HIDDEN_DETAILS))
+                    .ok()
+                    .and_then(|text| serde_json::from_str(&text).ok())
+                    .unwrap_or_default();
+            for test in &mut results.tests {
+                test.detail = details.get(&test.name).cloned();
+            }
+            all.insert(entry.file_name().to_string_lossy().into_owned(), results);
+        }
+    }
+    Ok(all)
+}
+
+fn levels_of(all: &BTreeMap<String, Results>) -> Vec<Level> {
+    let mut levels: Vec<Level> = all
+        .values()
+        .flat_map(|r| r.tests.iter().map(|t| t.extra_data.level))
+        .collect();
+    levels.sort();
+    levels.dedup();
+    levels
+}
+
+fn points(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// `grades.csv`, `junit.xml` and `report.html` in `dir`, from `all` (and
+/// `run.json` from `run`).
+pub fn write_reports(
+    dir: &Path,
+    all: &BTreeMap<String, Results>,
+    run: Option<&RunInfo>,
+) -> std::io::Result<()> {
+    if let Some(run) = run {
+        let json = serde_json::to_string_pretty(run).map_err(std::io::Error::other)?;
+        std::fs::write(dir.join(RUN_INFO), json)?;
+    }
+    std::fs::write(dir.join("grades.csv"), grades_csv(all))?;
+    std::fs::write(dir.join("junit.xml"), junit_xml(all)?)?;
+    std::fs::write(dir.join("report.html"), report_html(all, run))?;
+    Ok(())
+}
+
+pub fn grades_csv(all: &BTreeMap<String, Results>) -> String {
+    let levels = levels_of(all);
+    let mut out = String::from("submission");
+    for level in &levels {
+        out.push_str(&format!(",{level}"));
+    }
+    out.push_str(",score,max_score,level\n");
+    for (name, results) in all {
+        let by_level = results.by_level();
+        out.push_str(&csv_field(name));
+        for level in &levels {
+            out.push_str(&format!(
+                ",{}",
+                points(by_level.get(level).map_or(0.0, |l| l.0))
+            ));
+        }
+        let reached = results.level_name();
+        out.push_str(&format!(
+            ",{},{},{reached}\n",
+            points(results.score),
+            points(results.max_score())
+        ));
+    }
+    out
+}
+
+/// A CSV cell no spreadsheet runs as a formula (OWASP's rule: a cell that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
+/// leading `'`), quoted when it holds a separator, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
+    if text.contains([',', '"', '\n', '\r', ';']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+/// Text a program printed, made safe for every report: control characters
+/// other than line breaks and tabs (ESC, NUL, ...) shown as `\u{..}`.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new("boardkit grade");
+    for (name, results) in all {
+        let mut suite = TestSuite::new(name.as_str());
+        for t in &results.tests {
+            let status = if t.extra_data.verdict == Verdict::Passed {
+                TestCaseStatus::success()
+            } else {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_type(t.extra_data.verdict.name());
+                s.set_description(printable(&t.output));
+                s
+            };
+            suite.add_test_case(TestCase::new(t.name.as_str(), status));
+        }
+        report.add_test_suite(suite);
+    }
+    report.to_string().map_err(std::io::Error::other)
+}
+
+fn escape(text: &str) -> String {
+    printable(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The class report: a header, the class overview (charts of the levels
+/// reached and the scores, each case's pass rate worst first), then one
+/// section per submission, failures open and in level order.
+pub fn report_html(all: &BTreeMap<String, Results>, run: Option<&RunInfo>) -> String {
+    let levels = levels_of(all);
+    let title = run.map_or("boardkit grades".to_owned(), |r| {
+        format!("{}: class report", r.title)
+    });
+    let mut out = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title>\n<style>\n{STYLE}</style></head><body>\n<h1>{}</h1>\n",
+        escape(&title),
+        escape(&title)
+    );
+    if let Some(run) = run {
+        out.push_str(&format!(
+            "<p class=\"meta\">Graded {} with boardkit {} &middot; {} {} &middot; limits: {}</p>\n",
+            escape(&run.graded_at),
+            escape(&run.kit_version),
+            escape(&run.submissions),
+            if run.sandboxed {
+                "in the sandbox (bubblewrap)"
+            } else {
+                "<strong>without the sandbox</strong>"
+            },
+            escape(&run.limits)
+        ));
+    }
+    if all.values().any(|r| r.unsandboxed) {
+        out.push_str(
+            "<p class=\"warning\"><strong>Graded with --no-sandbox:</strong> student code ran without isolation. \
+             It could read and change anything the grader's user can, these reports included.</p>\n",
+        );
+    }
+    out.push_str(&overview(all, &levels));
+    out.push_str(&students_table(all, &levels));
+    for (name, results) in all {
+        out.push_str(&student_section(name, results));
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}\
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left}\
+th{background:#f6f8fa}.num{text-align:right;font-variant-numeric:tabular-nums}\
+.passed{color:#1a7f37}.failed{color:#cf222e}.warning{color:#cf222e;border:1px solid #cf222e;padding:.5em}\
+.meta{color:#555}.charts{display:flex;flex-wrap:wrap;gap:2em}figure{margin:0}figcaption{font-weight:600;margin-bottom:.3em}\
+.bar{display:inline-block;height:.8em;background:#cf222e;vertical-align:middle}\
+.barbox{display:inline-block;width:10em;background:#1a7f37;vertical-align:middle;line-height:0}\
+pre{background:#f6f8fa;padding:.6em;overflow:auto;max-height:30em;white-space:pre-wrap}\
+details{margin:.25em 0}summary{cursor:pointer}h2{border-top:1px solid #ddd;padding-top:.6em;margin-top:1.6em}\
+.level{margin:.6em 0 .2em;font-weight:600}\n";
+
+/// A bar chart as inline SVG: one labelled bar per `(label, count)`.
+fn bar_chart(caption: &str, bars: &[(String, usize)], colour: &str) -> String {
+    // Bars as wide as their longest label.
+    let longest = bars.iter().map(|b| b.0.chars().count()).max().unwrap_or(0);
+    let (width, height, top, bottom) = ((longest * 7 + 6).max(40), 120usize, 18usize, 34usize);
+    let max = bars.iter().map(|b| b.1).max().unwrap_or(0).max(1);
+    let total_width = bars.len() * (width + 8) + 8;
+    let mut svg = format!(
+        "<figure><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" \
+         aria-label=\"{}\" width=\"{total_width}\" height=\"{}\" viewBox=\"0 0 {total_width} {}\">\n",
+        escape(caption),
+        escape(caption),
+        top + height + bottom,
+        top + height + bottom
+    );
+    svg.push_str(&format!(
+        "<line x1=\"4\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#999\"/>\n",
+        top + height,
+        total_width - 4
+    ));
+    for (i, (label, count)) in bars.iter().enumerate() {
+        let x = 8 + i * (width + 8);
+        let h = height * count / max;
+        let y = top + height - h;
+        svg.push_str(&format!(
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{h}\" fill=\"{colour}\"><title>{}: {count}</title></rect>\n\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"12\">{count}</text>\n\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"#444\">{}</text>\n",
+            escape(label),
+            x + width / 2,
+            y.saturating_sub(4).max(12),
+            x + width / 2,
+            top + height + 16,
+            escape(label)
+        ));
+    }
+    svg.push_str("</svg></figure>\n");
+    svg
+}
+
+/// The class overview: how many reached each level, the scores' spread,
+/// and each case's pass rate across the class, worst first.
+fn overview(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
+    let count = all.len();
+    let mut out = format!(
+        "<h2 id=\"overview\">Class overview</h2>\n<p>{count} submission{}",
+        if count == 1 { "" } else { "s" }
+    );
+    if count > 0 {
+        let mean: f64 = all
+            .values()
+            .map(|r| r.score / r.max_score().max(1.0))
+            .sum::<f64>()
+            / count as f64;
+        out.push_str(&format!(", mean score {:.0}%", mean * 100.0));
+    }
+    out.push_str(".</p>\n<div class=\"charts\">\n");
+    let mut reached: Vec<(String, usize)> = vec![("none".to_owned(), 0)];
+    reached.extend(levels.iter().map(|l| (l.name().to_owned(), 0)));
+    for results in all.values() {
+        let at = results
+            .level_reached()
+            .and_then(|l| levels.iter().position(|&x| x == l))
+            .map_or(0, |i| i + 1);
+        reached[at].1 += 1;
+    }
+    out.push_str(&bar_chart("Highest level reached", &reached, "#1f6feb"));
+    let mut scores: Vec<(String, usize)> = (0..10)
+        .map(|i| (format!("{}-{}", i * 10, i * 10 + 10), 0))
+        .collect();
+    for results in all.values() {
+        let fraction = results.score / results.max_score().max(1.0);
+        let bin = ((fraction * 10.0).floor() as usize).min(9);
+        scores[bin].1 += 1;
+    }
+    out.push_str(&bar_chart("Score (% of the maximum)", &scores, "#8250df"));
+    out.push_str("</div>\n");
+
+    // Each case's pass rate, worst first: what the class did not learn.
+    let mut cases: BTreeMap<(Level, &str), (usize, usize)> = BTreeMap::new();
+    for results in all.values() {
+        for t in &results.tests {
+            let entry = cases
+                .entry((t.extra_data.level, t.name.as_str()))
+                .or_default();
+            entry.1 += 1;
+            if t.extra_data.verdict == Verdict::Passed {
+                entry.0 += 1;
+            }
+        }
+    }
+    let mut rates: Vec<_> = cases.into_iter().collect();
+    rates.sort_by(|a, b| {
+        let rate = |x: &(usize, usize)| x.0 as f64 / x.1.max(1) as f64;
+        rate(&a.1).total_cmp(&rate(&b.1)).then(a.0.cmp(&b.0))
+    });
+    out.push_str(
+        "<h3>Pass rate per case, worst first</h3>\n<table class=\"rates\"><tr><th>case</th><th>level</th>\
+         <th>passed</th><th class=\"num\">rate</th></tr>\n",
+    );
+    for ((level, name), (passed, total)) in rates {
+        let percent = 100 * passed / total.max(1);
+        out.push_str(&format!(
+            "<tr><td>{}</td><td>{level}</td><td><span class=\"barbox\" title=\"{passed} of {total}\">\
+             <span class=\"bar\" style=\"width:{}%\"></span></span></td><td class=\"num\">{passed} / {total} ({percent}%)</td></tr>\n",
+            escape(name),
+            100 - percent
+        ));
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
+    let mut out =
+        String::from("<h2 id=\"students\">Submissions</h2>\n<table><tr><th>submission</th>");
+    for level in levels {
+        out.push_str(&format!("<th>{level}</th>"));
+    }
+    out.push_str("<th>score</th><th>level reached</th></tr>\n");
+    for (name, results) in all {
+        let by_level = results.by_level();
+        out.push_str(&format!(
+            "<tr><td><a href=\"#s-{0}\">{0}</a></td>",
+            escape(name)
+        ));
+        for level in levels {
+            let (got, max, _) = by_level.get(level).copied().unwrap_or((0.0, 0.0, false));
+            out.push_str(&format!(
+                "<td class=\"num\">{} / {}</td>",
+                points(got),
+                points(max)
+            ));
+        }
+        let reached = results.level_name();
+        out.push_str(&format!(
+            "<td class=\"num\">{} / {}</td><td>{reached}</td></tr>\n",
+            points(results.score),
+            points(results.max_score())
+        ));
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+/// One submission: per level, its failures open with what led to them,
+/// its passed cases folded.
+fn student_section(name: &str, results: &Results) -> String {
+    let reached = results.level_name();
+    let mut out = format!(
+        "<h2 id=\"s-{0}\">{0} <small>{1} / {2}, level reached: {reached}</small></h2>\n",
+        escape(name),
+        points(results.score),
+        points(results.max_score())
+    );
+    let mut tests: Vec<&TestResult> = results.tests.iter().collect();
+    tests.sort_by_key(|t| t.extra_data.level);
+    for (level, (got, max, _)) in results.by_level() {
+        let (failed, passed): (Vec<&TestResult>, Vec<&TestResult>) = tests
+            .iter()
+            .filter(|t| t.extra_data.level == level)
+            .partition(|t| t.extra_data.verdict != Verdict::Passed);
+        out.push_str(&format!(
+            "<div class=\"level\">{level}: {} / {}</div>\n",
+            points(got),
+            points(max)
+        ));
+        for t in failed {
+            let output = match &t.detail {
+                Some(detail) => format!("(hidden from students)\n{detail}"),
+                None => t.output.clone(),
+            };
+            out.push_str(&format!(
+                "<details open><summary><span class=\"failed\">{}</span> {} ({} / {})</summary><pre>{}</pre></details>\n",
+                t.extra_data.verdict.name(),
+                escape(&t.name),
+                points(t.score),
+                points(t.max_score),
+                escape(&output)
+            ));
+        }
+        if !passed.is_empty() {
+            out.push_str(&format!(
+                "<details><summary><span class=\"passed\">{} passed</span></summary><ul>\n",
+                passed.len()
+            ));
+            for t in passed {
+                out.push_str(&format!("<li>{}</li>\n", escape(&t.name)));
+            }
+            out.push_str("</ul></details>\n");
+        }
+    }
+    out
+}
+
+/// The terminal table.
+pub fn table(all: &BTreeMap<String, Results>) -> String {
+    let levels = levels_of(all);
+    let width = all
+        .keys()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(10)
+        .max(10);
+    let mut out = format!("{:<width$}", "submission");
+    for level in &levels {
+        out.push_str(&format!(" {:>11}", level.name()));
+    }
+    out.push_str(&format!(" {:>9} {:>11}\n", "score", "level"));
+    for (name, results) in all {
+        let by_level = results.by_level();
+        out.push_str(&format!("{name:<width$}"));
+        for level in &levels {
+            let (got, max, _) = by_level.get(level).copied().unwrap_or((0.0, 0.0, false));
+            out.push_str(&format!(
+                " {:>11}",
+                format!("{}/{}", points(got), points(max))
+            ));
+        }
+        let reached = results.level_name();
+        out.push_str(&format!(
+            " {:>9} {reached:>11}\n",
+            format!("{}/{}", points(results.score), points(results.max_score()))
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_never_run_as_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("-2"), "'-2");
+        assert_eq!(csv_field("ana"), "ana");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        assert_eq!(
+            printable("a\u{1b}[2Jb\0c\nd\te"),
+            "a\\u{1b}[2Jb\\u{0}c\nd\te"
+        );
+        let html = escape("<script>\u{1b}</script>");
+        assert!(!html.contains('<') && !html.contains('\u{1b}'), "{html}");
+    }
+}

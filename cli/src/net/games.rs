@@ -1,0 +1,488 @@
+//! The games as network play sees them: one [`Rules`] per game over the
+//! library's boards (`velha::Board`, `connect4::Board`, which keep every
+//! rule), and [`Round`], one game's moves and status, which the host
+//! plays moves on and the joiner follows the host's states with.
+//!
+//! The session's loops are written once over [`Rules`]; what differs
+//! between the games (notation, prompts, boards, result lines, language)
+//! is here, reusing each game's program and renderer.
+
+use std::fmt::Debug;
+
+use super::protocol::{Fault, Game, Message, Side, Status, shown};
+use crate::play::paint::Palette;
+use crate::play::session::Language;
+use boardkit::console::{Console, InputError};
+use boardkit::player::Player;
+use boardkit::{connect4, velha};
+
+/// One game's rules and its people-facing words, for network play.
+pub trait Rules: Copy {
+    type Board: Clone;
+    type Move: Copy + PartialEq + Debug;
+
+    /// The game and its board, as the hello says it.
+    fn game(&self) -> Game;
+    /// The language of the game's messages.
+    fn language(&self) -> Language;
+    /// The line printed at the start of each game, if any.
+    fn title(&self) -> Option<&'static str>;
+    fn empty(&self) -> Self::Board;
+    /// A move from its notation on the wire (`B2`; a column from 1).
+    fn parse(&self, notation: &str) -> Result<Self::Move, String>;
+    fn notation(&self, play: Self::Move) -> String;
+    /// Plays the side to move, or says why the move is illegal; returns
+    /// the status after it.
+    fn play(&self, board: &mut Self::Board, play: Self::Move) -> Result<Status, String>;
+    /// Asks the person at the console for a legal move, with the game's
+    /// prompt and messages (those of `boardkit play`).
+    fn ask(&self, board: &Self::Board, console: &mut Console<'_>)
+    -> Result<Self::Move, InputError>;
+    /// The board as printed after every move, painted when the palette is.
+    fn draw(&self, board: &Self::Board, last: Option<Self::Move>, palette: Palette) -> String;
+    /// The exercise's last line of a finished game.
+    fn result_line(&self, status: Status) -> String;
+    /// Says what the opponent just played.
+    fn announce(&self, play: Self::Move) -> String;
+}
+
+impl Game {
+    /// The language of the game's messages.
+    pub fn language(self) -> Language {
+        match self {
+            Game::Velha { .. } => Language::Portuguese,
+            Game::Connect4 { .. } => Language::English,
+        }
+    }
+}
+
+/// Jogo da velha on a `size` x `size` board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Velha {
+    size: usize,
+}
+
+impl Velha {
+    /// The rules for a side the library plays (3 to 9), else `None`.
+    pub fn new(size: usize) -> Option<Velha> {
+        velha::Board::new(size).ok().map(|_| Velha { size })
+    }
+}
+
+fn velha_status(status: velha::Status) -> Status {
+    match status {
+        velha::Status::Won(velha::Mark::X) => Status::XWon,
+        velha::Status::Won(velha::Mark::O) => Status::OWon,
+        velha::Status::Draw => Status::Draw,
+        velha::Status::InProgress => Status::Playing,
+    }
+}
+
+impl Rules for Velha {
+    type Board = velha::Board;
+    type Move = velha::Position;
+
+    fn game(&self) -> Game {
+        Game::Velha { size: self.size }
+    }
+
+    fn language(&self) -> Language {
+        Language::Portuguese
+    }
+
+    fn title(&self) -> Option<&'static str> {
+        Some(velha::program::TITLE)
+    }
+
+    fn empty(&self) -> velha::Board {
+        velha::Board::new(self.size).expect("Velha::new checked the size")
+    }
+
+    fn parse(&self, notation: &str) -> Result<velha::Position, String> {
+        velha::parse_position(notation, self.size).map_err(|e| e.to_string())
+    }
+
+    fn notation(&self, play: velha::Position) -> String {
+        play.to_string()
+    }
+
+    fn play(&self, board: &mut velha::Board, play: velha::Position) -> Result<Status, String> {
+        board.play(play).map_err(|e| e.to_string())?;
+        Ok(velha_status(board.status()))
+    }
+
+    fn ask(
+        &self,
+        board: &velha::Board,
+        console: &mut Console<'_>,
+    ) -> Result<velha::Position, InputError> {
+        velha::program::Human.next_move(board, console)
+    }
+
+    fn draw(
+        &self,
+        board: &velha::Board,
+        last: Option<velha::Position>,
+        palette: Palette,
+    ) -> String {
+        crate::play::velha::painted_board(board, last, palette)
+    }
+
+    fn result_line(&self, status: Status) -> String {
+        let status = match status {
+            Status::XWon => velha::Status::Won(velha::Mark::X),
+            Status::OWon => velha::Status::Won(velha::Mark::O),
+            Status::Draw => velha::Status::Draw,
+            Status::Playing => velha::Status::InProgress,
+        };
+        velha::program::result_line(status).unwrap_or_default()
+    }
+
+    fn announce(&self, play: velha::Position) -> String {
+        format!("O adversário jogou em {play}.")
+    }
+}
+
+/// Connect four on a `rows` x `cols` board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connect4 {
+    rows: usize,
+    cols: usize,
+}
+
+impl Connect4 {
+    /// The rules for a board the library plays (4 to 20 a side), else `None`.
+    pub fn new(rows: usize, cols: usize) -> Option<Connect4> {
+        connect4::Board::new(rows, cols)
+            .ok()
+            .map(|_| Connect4 { rows, cols })
+    }
+}
+
+impl Rules for Connect4 {
+    type Board = connect4::Board;
+    /// The column, from 0.
+    type Move = usize;
+
+    fn game(&self) -> Game {
+        Game::Connect4 {
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
+
+    fn language(&self) -> Language {
+        Language::English
+    }
+
+    fn title(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn empty(&self) -> connect4::Board {
+        connect4::Board::new(self.rows, self.cols).expect("Connect4::new checked the size")
+    }
+
+    fn parse(&self, notation: &str) -> Result<usize, String> {
+        match notation.parse::<usize>() {
+            Ok(n) if (1..=self.cols).contains(&n) => Ok(n - 1),
+            Ok(n) => Err(format!(
+                "column {n} does not exist: choose 1 to {}",
+                self.cols
+            )),
+            Err(_) => Err("not a column number".to_owned()),
+        }
+    }
+
+    fn notation(&self, play: usize) -> String {
+        (play + 1).to_string()
+    }
+
+    fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, String> {
+        let disc = board.to_move();
+        let row = board.play(col).map_err(|e| e.to_string())?;
+        Ok(if board.connects_four(row, col) {
+            Status::won_by(match disc {
+                connect4::Disc::One => Side::X,
+                connect4::Disc::Two => Side::O,
+            })
+        } else if board.is_full() {
+            Status::Draw
+        } else {
+            Status::Playing
+        })
+    }
+
+    fn ask(&self, board: &connect4::Board, console: &mut Console<'_>) -> Result<usize, InputError> {
+        connect4::program::Human.next_move(board, console)
+    }
+
+    fn draw(&self, board: &connect4::Board, last: Option<usize>, palette: Palette) -> String {
+        // The last disc is the top one of the last column played.
+        let last = last.and_then(|col| Some((board.height(col).checked_sub(1)?, col)));
+        crate::play::connect4::painted_board(board, last, palette)
+    }
+
+    fn result_line(&self, status: Status) -> String {
+        use connect4::program::{DRAW, Seat};
+        match status {
+            Status::XWon => Seat::PlayerOne.win_line().to_owned(),
+            Status::OWon => Seat::PlayerTwo.win_line().to_owned(),
+            Status::Draw => DRAW.to_owned(),
+            Status::Playing => String::new(),
+        }
+    }
+
+    fn announce(&self, col: usize) -> String {
+        format!("The opponent played column {}.", col + 1)
+    }
+}
+
+/// One game in progress: the board, the moves played, the status. The
+/// host plays moves on it ([`Round::play`]) and sends [`Round::state`];
+/// the joiner replays the host's states on its own ([`Round::follow`]), so
+/// a host that breaks the rules is caught.
+#[derive(Debug, Clone)]
+pub struct Round<G: Rules> {
+    rules: G,
+    number: u32,
+    board: G::Board,
+    moves: Vec<G::Move>,
+    status: Status,
+}
+
+impl<G: Rules> Round<G> {
+    /// Game `number` (from 1), from an empty board.
+    pub fn new(rules: G, number: u32) -> Self {
+        Round {
+            rules,
+            number,
+            board: rules.empty(),
+            moves: Vec::new(),
+            status: Status::Playing,
+        }
+    }
+
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    pub fn board(&self) -> &G::Board {
+        &self.board
+    }
+
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    pub fn last(&self) -> Option<G::Move> {
+        self.moves.last().copied()
+    }
+
+    /// How many moves were played: the `ply` the next move must carry.
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Whose turn it is; none once the game is over. `X` starts both games.
+    pub fn turn(&self) -> Option<Side> {
+        match self.status {
+            Status::Playing if self.moves.len() % 2 == 0 => Some(Side::X),
+            Status::Playing => Some(Side::O),
+            _ => None,
+        }
+    }
+
+    /// Plays the side to move, or says why the move is illegal (the board
+    /// is then unchanged).
+    pub fn play(&mut self, play: G::Move) -> Result<(), String> {
+        if self.status != Status::Playing {
+            return Err("the game is over".to_owned());
+        }
+        self.status = self.rules.play(&mut self.board, play)?;
+        self.moves.push(play);
+        Ok(())
+    }
+
+    /// The host's `state` message for this game.
+    pub fn state(&self) -> Message {
+        Message::State {
+            round: self.number,
+            moves: self.moves.iter().map(|&m| self.rules.notation(m)).collect(),
+            turn: self.turn(),
+            status: self.status,
+        }
+    }
+
+    /// Follows a `state` from the host: the moves already known must come
+    /// first, the new ones must be legal, and the turn and status it claims
+    /// must be what the rules say. Returns the new moves.
+    pub fn follow(&mut self, state: &Message) -> Result<Vec<G::Move>, Fault> {
+        let Message::State {
+            round,
+            moves,
+            turn,
+            status,
+        } = state
+        else {
+            return Err(Fault::Unexpected {
+                expected: "state",
+                got: state.kind(),
+            });
+        };
+        let wrong = |why: String| Err(Fault::Inconsistent(why));
+        if *round != self.number {
+            return wrong(format!(
+                "a state of game {round} during game {}",
+                self.number
+            ));
+        }
+        if moves.len() < self.moves.len() {
+            return wrong(format!(
+                "{} moves where {} were already played",
+                moves.len(),
+                self.moves.len()
+            ));
+        }
+        for (i, (known, notation)) in self.moves.iter().zip(moves).enumerate() {
+            if self.rules.parse(notation).ok() != Some(*known) {
+                return wrong(format!(
+                    "move {} is {:?}, not {}",
+                    i + 1,
+                    shown(notation),
+                    self.rules.notation(*known)
+                ));
+            }
+        }
+        let known = self.moves.len();
+        for (i, notation) in moves.iter().enumerate().skip(known) {
+            let play = self.rules.parse(notation);
+            if let Err(why) = play.and_then(|play| self.play(play)) {
+                return wrong(format!(
+                    "move {} {:?} is illegal: {why}",
+                    i + 1,
+                    shown(notation)
+                ));
+            }
+        }
+        if *status != self.status || *turn != self.turn() {
+            return wrong(format!(
+                "it says {status:?} with {turn:?} to move, the rules say {:?} with {:?}",
+                self.status,
+                self.turn()
+            ));
+        }
+        Ok(self.moves[known..].to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn velha() -> Velha {
+        Velha::new(3).unwrap()
+    }
+
+    #[test]
+    fn sizes_outside_the_library_bounds_make_no_rules() {
+        assert!(Velha::new(2).is_none() && Velha::new(10).is_none());
+        assert!(Connect4::new(3, 7).is_none() && Connect4::new(6, 21).is_none());
+        assert!(Connect4::new(4, 20).is_some());
+    }
+
+    #[test]
+    fn a_round_plays_a_velha_game_to_its_result() {
+        let mut round = Round::new(velha(), 1);
+        for notation in ["A1", "B1", "A2", "B2"] {
+            round.play(velha().parse(notation).unwrap()).unwrap();
+        }
+        assert_eq!(round.turn(), Some(Side::X));
+        assert_eq!(
+            round.play(velha().parse("B1").unwrap()),
+            Err("position B1 is already taken".into())
+        );
+        round.play(velha().parse("A3").unwrap()).unwrap();
+        assert_eq!(round.status(), Status::XWon);
+        assert_eq!(round.turn(), None);
+        assert_eq!(velha().result_line(round.status()), "Vencedor: X");
+        assert_eq!(
+            round.play(velha().parse("C3").unwrap()),
+            Err("the game is over".into())
+        );
+        assert_eq!(
+            round.state(),
+            Message::State {
+                round: 1,
+                moves: ["A1", "B1", "A2", "B2", "A3"].map(String::from).to_vec(),
+                turn: None,
+                status: Status::XWon,
+            }
+        );
+    }
+
+    #[test]
+    fn connect_four_columns_are_numbered_from_one_on_the_wire() {
+        let rules = Connect4::new(6, 7).unwrap();
+        assert_eq!(rules.parse("7"), Ok(6));
+        assert!(rules.parse("0").is_err() && rules.parse("8").is_err());
+        assert!(rules.parse("x").is_err() && rules.parse("").is_err());
+        let mut round = Round::new(rules, 1);
+        for col in [1, 2, 1, 2, 1, 2, 6, 2] {
+            round.play(col - 1).unwrap();
+        }
+        assert_eq!(round.status(), Status::OWon);
+        assert_eq!(rules.result_line(round.status()), "Player two won!");
+    }
+
+    #[test]
+    fn the_follower_replays_states_and_catches_a_lying_host() {
+        let mut host = Round::new(velha(), 1);
+        let mut joiner = Round::new(velha(), 1);
+        assert_eq!(joiner.follow(&host.state()), Ok(vec![]));
+        host.play(velha().parse("B2").unwrap()).unwrap();
+        assert_eq!(
+            joiner.follow(&host.state()),
+            Ok(vec![velha().parse("B2").unwrap()])
+        );
+
+        let lie = |moves: &[&str], turn, status| Message::State {
+            round: 1,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            turn,
+            status,
+        };
+        let inconsistent = |follower: &mut Round<Velha>, state: Message| {
+            matches!(follower.follow(&state), Err(Fault::Inconsistent(_)))
+        };
+        // A rewritten history, an illegal move, a false status or turn.
+        assert!(inconsistent(
+            &mut joiner.clone(),
+            lie(&["A1", "C3"], Some(Side::X), Status::Playing)
+        ));
+        assert!(inconsistent(
+            &mut joiner.clone(),
+            lie(&["B2", "B2"], Some(Side::X), Status::Playing)
+        ));
+        assert!(inconsistent(
+            &mut joiner.clone(),
+            lie(&["B2", "A1"], None, Status::XWon)
+        ));
+        assert!(inconsistent(
+            &mut joiner.clone(),
+            lie(&["B2", "A1"], Some(Side::O), Status::Playing)
+        ));
+        assert!(inconsistent(
+            &mut joiner.clone(),
+            lie(&[], Some(Side::X), Status::Playing)
+        ));
+        assert!(matches!(
+            joiner.follow(&Message::Again { answer: true }),
+            Err(Fault::Unexpected { .. })
+        ));
+    }
+}

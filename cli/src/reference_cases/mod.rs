@@ -1,0 +1,30 @@
+//! Each game's public function cases and the answers accepted for them,
+//! computed with the reference. Kit-only: starters get the cases as data
+//! (`fixtures/<game>/functions/`). The registry points here; this module
+//! imports only the games, their harnesses and the cases' format, so
+//! nothing here imports the registry or the grader.
+
+pub mod connect4;
+pub mod mastermind;
+pub mod velha;
+
+use boardkit::function_cases::FunctionCase;
+use boardkit::level::Level;
+
+/// A public case: `function` on each of `arguments`, the accepted answers
+/// still to be computed (by the grader, with the reference).
+fn case(
+    level: Level,
+    name: &str,
+    description: &str,
+    function: &str,
+    arguments: Vec<String>,
+) -> FunctionCase {
+    FunctionCase {
+        name: name.to_owned(),
+        level,
+        description: description.to_owned(),
+        function: function.to_owned(),
+        calls: arguments.into_iter().map(|a| vec![a]).collect(),
+    }
+}

@@ -1,0 +1,1140 @@
+//! `boardkit starter <GAME> <DIR>`: the student's crate, made from the kit.
+//!
+//! What goes where is the game's manifest (`exercises/<game>/exercise.toml`):
+//! its stub becomes the student's folder `src/<game>/`; the kit's files
+//! (console, players, the given types, the game's harness) and the student's
+//! tests ship as they are; `lib.rs`, `main.rs`, `Cargo.toml`, the README and
+//! the CI workflow are generated; the game's public fixtures come with their
+//! expected transcripts. Hidden fixtures and those that pin the reference's
+//! own random draws never leave the kit.
+//!
+//! Everything comes from the files embedded at build time (see
+//! [`crate::embedded`]), so a starter matches the binary that wrote it.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::exercise::{self, ExerciseError, Manifest};
+use crate::registry::GameInfo;
+use boardkit::fixture::{Fixture, Visibility};
+use boardkit::level::Level;
+
+/// The kit's dependencies a starter takes: those its files name (the kit's
+/// modules it ships, its tests, the generated entry points, and the
+/// example's folder, so a solution may use what the reference uses), with
+/// the kit's versions and features. Nothing else is compiled by a student.
+fn used_dependencies(table: &toml::Table, texts: &[&str]) -> toml::Table {
+    table
+        .iter()
+        .filter(|(name, _)| {
+            let path = format!("{}::", name.replace('-', "_"));
+            texts.iter().any(|text| text.contains(&path))
+        })
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
+
+/// Why a starter could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum StarterError {
+    #[error("unknown game {0:?}: the kit has {1}")]
+    UnknownGame(String, String),
+    #[error("{0} exists and is not empty: choose a new folder")]
+    NotEmpty(PathBuf),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Kit(#[from] ExerciseError),
+}
+
+fn kit_file(path: &str) -> Result<&'static [u8], ExerciseError> {
+    crate::embedded::file(path).ok_or_else(|| ExerciseError::Missing(path.to_owned()))
+}
+
+fn malformed(path: &str, message: impl ToString) -> ExerciseError {
+    ExerciseError::Malformed {
+        path: path.to_owned(),
+        message: message.to_string(),
+    }
+}
+
+/// The files of a starter for `game`, as (relative path, contents).
+pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
+    let id = game.id;
+    let manifest = exercise::manifest(id)?;
+    let mut files = kit_owned_files(game, &manifest)?;
+    for (file, bytes) in exercise::folder(&manifest.files.stub) {
+        files.push((
+            format!("{}/{file}", manifest.files.solution),
+            bytes.to_vec(),
+        ));
+    }
+    for path in &manifest.files.test {
+        files.push((path.clone(), kit_file(path)?.to_vec()));
+    }
+    let fixtures = shipped_fixtures(game)?;
+    for (path, bytes, fixture) in &fixtures {
+        files.push(((*path).to_owned(), bytes.to_vec()));
+        let snapshot = format!("tests/snapshots/{id}__{}.snap", fixture.name);
+        files.push((snapshot.clone(), kit_file(&snapshot)?.to_vec()));
+    }
+    // The public function cases, which the grader runs too.
+    for (path, bytes) in crate::embedded::under(&format!("fixtures/{id}/functions/")) {
+        files.push((path.to_owned(), bytes.to_vec()));
+    }
+    let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+    files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
+    let hidden = hidden_level_points(game)?;
+    files.push((
+        "README.md".into(),
+        readme_md(game, &points, &hidden).into_bytes(),
+    ));
+    files.push((
+        ".github/workflows/levels.yml".into(),
+        workflow(game, &points).into_bytes(),
+    ));
+    files.push((
+        ".gitignore".into(),
+        b"/target\n*.snap.new\n*.pending-snap\n".to_vec(),
+    ));
+    Ok(files)
+}
+
+/// A fixture a starter ships: its embedded path and bytes, and what they say.
+type ShippedFixture = (&'static str, &'static [u8], Fixture);
+
+/// Every session fixture of `game` (`fixtures/<game>/*.toml`), parsed.
+fn session_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
+    let prefix = format!("fixtures/{}/", game.id);
+    let mut sessions = Vec::new();
+    for (path, bytes) in crate::embedded::under(&prefix) {
+        let Some(name) = path[prefix.len()..]
+            .strip_suffix(".toml")
+            .filter(|name| !name.contains('/'))
+        else {
+            continue;
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
+        let fixture = Fixture::parse(text, name, game.id).map_err(|e| malformed(path, e))?;
+        sessions.push((path, bytes, fixture));
+    }
+    Ok(sessions)
+}
+
+/// The fixtures of `game` a starter ships: the public ones that do not pin
+/// the reference.
+fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError> {
+    let mut shipped = session_fixtures(game)?;
+    shipped.retain(|(_, _, f)| f.visibility != Visibility::Hidden && !f.reference_only);
+    Ok(shipped)
+}
+
+/// The points of each level of `game` in a starter holding `fixtures`, in
+/// level order: what the kit's grader gives that level's cases the starter
+/// has (`crate::grader::cases`): 1 a function case, its `points` a session.
+/// Hidden cases are the kit's own, so they count in the kit's grade only.
+fn level_points<'a>(
+    game: &GameInfo,
+    fixtures: impl Iterator<Item = &'a Fixture>,
+) -> Vec<(Level, u32)> {
+    let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
+    let mut add = |level: Level, n: u32| {
+        if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == level) {
+            *total += n;
+        }
+    };
+    for case in (game.function_cases)() {
+        add(case.level, 1);
+    }
+    // As the grader and the starter's tests: a session counts at a level of
+    // the program only.
+    for fixture in fixtures {
+        if game.level(fixture.level).and_then(|l| l.events()).is_some() {
+            add(fixture.level, fixture.points);
+        }
+    }
+    points
+}
+
+/// The points of each level of `game` in its hidden sessions, which the
+/// grader alone runs (a test checks them against the grader's count).
+fn hidden_level_points(game: &GameInfo) -> Result<Vec<(Level, u32)>, StarterError> {
+    let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
+    for (_, _, fixture) in session_fixtures(game)? {
+        let program_level = game.level(fixture.level).and_then(|l| l.events()).is_some();
+        if fixture.visibility == Visibility::Hidden && !fixture.reference_only && program_level {
+            if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == fixture.level) {
+                *total += fixture.points;
+            }
+        }
+    }
+    Ok(points)
+}
+
+/// The files of a starter that are the kit's and never the student's: the
+/// shipped kit code, the generated `lib.rs`, `main.rs` and module lists, the
+/// manifest and the lock file. The grader builds every submission from these
+/// and the student's folder alone.
+pub fn kit_owned_files(
+    game: &GameInfo,
+    manifest: &Manifest,
+) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
+    let mut files = Vec::new();
+    // Modules of the crate's root, and the files of each kit folder.
+    let mut root_modules = BTreeSet::new();
+    let mut folders: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for path in &manifest.files.kit {
+        files.push((path.clone(), kit_file(path)?.to_vec()));
+        let module = path
+            .strip_prefix("src/")
+            .and_then(|p| p.strip_suffix(".rs"))
+            .ok_or_else(|| malformed("exercise.toml", format!("{path} is not a module")))?;
+        match module.split_once('/') {
+            None => {
+                root_modules.insert(module.to_owned());
+            }
+            Some((folder, file)) => {
+                root_modules.insert(folder.to_owned());
+                folders
+                    .entry(folder.to_owned())
+                    .or_default()
+                    .push(file.to_owned());
+            }
+        }
+    }
+    for (folder, modules) in &folders {
+        let mut text = format!(
+            "//! The kit's `{folder}` modules for this exercise (see the kit's documentation).\n\n"
+        );
+        for module in modules {
+            text.push_str(&format!("pub mod {module};\n"));
+        }
+        files.push((format!("src/{folder}/mod.rs"), text.into_bytes()));
+    }
+    files.push((
+        "src/lib.rs".into(),
+        lib_rs(game, &root_modules).into_bytes(),
+    ));
+    files.push(("src/main.rs".into(), main_rs(game).into_bytes()));
+    files.push(("Cargo.toml".into(), cargo_toml(game)?.into_bytes()));
+    files.push((
+        "Cargo.lock".into(),
+        kit_file(&manifest.files.lock)?.to_vec(),
+    ));
+    Ok(files)
+}
+
+/// Writes the starter for game `id` into `dir`, which must be new or empty.
+/// Returns the files written.
+pub fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
+    let game = crate::registry::find(id)
+        .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(StarterError::NotEmpty(dir.to_owned()));
+    }
+    write_files(dir, &starter_files(game)?)
+}
+
+/// Writes `files` below `dir`, making folders as needed.
+pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, StarterError> {
+    let mut written = Vec::new();
+    for (path, bytes) in files {
+        let target = dir.join(path);
+        let write = || -> std::io::Result<()> {
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&target, bytes)
+        };
+        write().map_err(|source| StarterError::Write {
+            path: target.clone(),
+            source,
+        })?;
+        written.push(target);
+    }
+    Ok(written)
+}
+
+fn lib_rs(game: &GameInfo, kit_modules: &BTreeSet<String>) -> String {
+    let mut out = format!(
+        "//! {title}: your crate. Your code is in `src/{id}/`, all of it yours;\n\
+         //! every other module is the kit's, and the grader uses its own copy.\n\n",
+        title = game.title,
+        id = game.id
+    );
+    let mut modules: Vec<&str> = kit_modules.iter().map(String::as_str).collect();
+    modules.push(game.id);
+    modules.sort_unstable();
+    for module in modules {
+        out.push_str(&format!("pub mod {module};\n"));
+    }
+    out
+}
+
+fn main_rs(game: &GameInfo) -> String {
+    format!(
+        r#"//! The {title} program: `cargo run -- play {id} [OPTIONS]`.
+//!
+//! The kit's: it reads the options and runs your program (`src/{id}/`).
+
+use std::process::ExitCode;
+
+use clap::{{Parser, Subcommand}};
+
+#[derive(Parser)]
+#[command(name = "boardkit", about = "{title}")]
+struct Cli {{
+    #[command(subcommand)]
+    command: Command,
+}}
+
+#[derive(Subcommand)]
+enum Command {{
+    /// Play the game in the terminal, or scripted over stdin.
+    Play {{
+        #[command(subcommand)]
+        game: Game,
+    }},
+}}
+
+#[derive(Subcommand)]
+enum Game {{
+    #[command(name = "{id}")]
+    Play(boardkit::harness::{id}::PlayArgs),
+}}
+
+fn main() -> ExitCode {{
+    let Command::Play {{
+        game: Game::Play(args),
+    }} = Cli::parse().command;
+    boardkit::cli::run_play(|input, output, _color| {{
+        boardkit::harness::{id}::play(&args, input, output)
+    }})
+}}
+"#,
+        title = game.title,
+        id = game.id
+    )
+}
+
+/// A generated manifest (trybuild's way: serde structs, not hand-built tables).
+#[derive(Serialize)]
+struct CargoManifest {
+    package: Package,
+    lib: Target,
+    bin: Vec<Target>,
+    dependencies: toml::Table,
+    #[serde(rename = "dev-dependencies")]
+    dev_dependencies: toml::Table,
+    test: Vec<TestTarget>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<toml::Value>,
+}
+
+#[derive(Serialize)]
+struct Package {
+    name: String,
+    version: &'static str,
+    edition: &'static str,
+    publish: bool,
+}
+
+#[derive(Serialize)]
+struct Target {
+    name: String,
+    path: String,
+}
+
+#[derive(Serialize)]
+struct TestTarget {
+    name: String,
+    harness: bool,
+}
+
+fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
+    let kit: toml::Table = std::str::from_utf8(kit_file("Cargo.toml")?)
+        .map_err(|e| malformed("Cargo.toml", e))?
+        .parse()
+        .map_err(|e: toml::de::Error| malformed("Cargo.toml", e))?;
+    // Every version and feature is the workspace's, declared once there.
+    let versions = kit
+        .get("workspace")
+        .and_then(|w| w.get("dependencies"))
+        .and_then(|d| d.as_table())
+        .cloned()
+        .unwrap_or_default();
+    let manifest = exercise::manifest(game.id)?;
+    let mut shipped: Vec<&'static [u8]> = Vec::new();
+    for path in &manifest.files.kit {
+        shipped.push(kit_file(path)?);
+    }
+    shipped.extend(
+        exercise::folder(&manifest.files.example)
+            .into_iter()
+            .map(|(_, b)| b),
+    );
+    let generated = [main_rs(game), lib_rs(game, &BTreeSet::new())];
+    let mut texts: Vec<&str> = shipped
+        .iter()
+        .filter_map(|b| std::str::from_utf8(b).ok())
+        .collect();
+    texts.extend(generated.iter().map(String::as_str));
+    // A starter's library is the `boardkit` crate cut to one game: it takes
+    // only what that crate depends on (a reference's test-only crates stay out).
+    let library: toml::Table = kit
+        .get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|own| {
+            versions
+                .iter()
+                .filter(|(name, _)| own.contains_key(*name))
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let dependencies = used_dependencies(&library, &texts);
+    // The tests are the kit's files under `tests/`; the library's own code
+    // never needs a dev-dependency.
+    let test_texts: Vec<&str> = manifest
+        .files
+        .test
+        .iter()
+        .filter_map(|path| std::str::from_utf8(kit_file(path).ok()?).ok())
+        .collect();
+    let dev_dependencies: toml::Table = used_dependencies(&versions, &test_texts)
+        .into_iter()
+        .filter(|(name, _)| !dependencies.contains_key(name))
+        .collect();
+    let manifest = CargoManifest {
+        package: Package {
+            name: format!("{}-exercise", game.id),
+            version: "0.1.0",
+            edition: "2024",
+            publish: false,
+        },
+        lib: Target {
+            name: "boardkit".into(),
+            path: "src/lib.rs".into(),
+        },
+        bin: vec![Target {
+            name: "boardkit".into(),
+            path: "src/main.rs".into(),
+        }],
+        dependencies,
+        dev_dependencies,
+        test: vec![TestTarget {
+            name: game.id.into(),
+            harness: false,
+        }],
+        profile: kit.get("profile").cloned(),
+    };
+    let body = toml::to_string(&manifest).map_err(|e| malformed("Cargo.toml", e))?;
+    Ok(format!(
+        "# Generated by `boardkit starter {}`. The kit grades with its own copy of this file.\n{body}",
+        game.id
+    ))
+}
+
+/// The statement's introduction and the game's section.
+fn exercise_md(game: &GameInfo) -> Result<String, StarterError> {
+    let text =
+        std::str::from_utf8(kit_file("EXERCISE.md")?).map_err(|e| malformed("EXERCISE.md", e))?;
+    let sections: Vec<&str> = text.split("\n---\n").collect();
+    let heading = format!("# {}", game.title);
+    let section = sections
+        .iter()
+        .find(|s| s.trim_start().starts_with(&heading))
+        .ok_or_else(|| malformed("EXERCISE.md", format!("no section {heading:?}")))?;
+    // A blank line before the rule, so that it is not read as a heading.
+    Ok(format!("{}\n\n---\n{}", sections[0].trim_end(), section))
+}
+
+fn readme_md(game: &GameInfo, points: &[(Level, u32)], hidden_points: &[(Level, u32)]) -> String {
+    let id = game.id;
+    let mut out = format!(
+        "# {title}\n\n```sh\ncargo run -- play {id}   # play your program\ncargo test                # check every level\n```\n\n\
+         The statement is [EXERCISE.md](EXERCISE.md). Your code goes in `src/{id}/`, which is\n\
+         wholly yours: every function the statement asks for is there, saying `todo!()`\n\
+         and naming its section; add modules, types and helpers as you like. The other\n\
+         files are the kit's: the tests, the fixtures (`fixtures/{id}/`, one scripted session\n\
+         each, and `fixtures/{id}/functions/`, the calls each function is asked with and the\n\
+         answers accepted) and the sessions' expected transcripts (`tests/snapshots/`). The\n\
+         grader runs these same public cases, judged the same way, and hidden cases that\n\
+         only vary their inputs. Editing them changes nothing for your grade: the grader\n\
+         uses its own copies.\n\n\
+         ## Levels\n\nRun one level with `cargo test <level>`; a test's name starts with its level.\n\
+         The run ends with one line per level: how many of its tests passed.\n\n",
+        title = game.title
+    );
+    for level in game.levels {
+        let points = points
+            .iter()
+            .find(|(l, _)| *l == level.level)
+            .map_or(0, |(_, p)| *p);
+        let hidden = hidden_points
+            .iter()
+            .find(|(l, _)| *l == level.level)
+            .map_or(0, |(_, p)| *p);
+        let hidden = if hidden > 0 {
+            format!(", and {hidden} more in the grader's hidden cases, which vary the inputs")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "- `cargo test {}` ({points} points{hidden}): {}\n",
+            level.level, level.summary
+        ));
+    }
+    out.push_str(&format!(
+        "\nA failing session shows where your transcript first differs from the expected\n\
+         one; prompts and other text of your own are not compared. A failing function\n\
+         test names its input, the expected and the actual value.\n\n\
+         Each push runs `.github/workflows/levels.yml`, the GitHub Classroom autograding:\n\
+         one job per level runs `cargo test --test {id} <level>` once the level below\n\
+         passed, so the highest green job is the level you reached. A last job reports\n\
+         to Classroom the points of each level whose tests all passed (those listed\n\
+         above; a level not reached scores 0).\n",
+    ));
+    out
+}
+
+/// The grader's time bound, in minutes, for the build and again for the
+/// tests: a cold build of the starter takes minutes on a hosted runner.
+const GRADER_TIMEOUT_MINUTES: u32 = 20;
+
+/// The workflow's job that reports the points to GitHub Classroom.
+const REPORT_JOB: &str = "report";
+
+/// `.github/workflows/levels.yml`: GitHub Classroom's autograding, one job
+/// per level (`points`, in level order), each needing the one below, and a
+/// job reporting every level's points.
+fn workflow(game: &GameInfo, points: &[(Level, u32)]) -> String {
+    let id = game.id;
+    let mut out = format!(
+        r#"# Generated by `boardkit starter {id}`: GitHub Classroom's autograding.
+# One job per level, then one that reports each level's points to Classroom.
+# A level is reached when it and every level below pass: so a level's job
+# runs only once the level below passed, and a level not run scores 0.
+name: levels
+# push: every commit is graded, as in Classroom's own workflow;
+# repository_dispatch: Classroom asks for a grading; workflow_dispatch: a
+# run by hand. Not pull_request: the push already graded the same commit.
+on: [push, repository_dispatch, workflow_dispatch]
+# What GitHub Classroom's own workflow grants: the reporter writes the points
+# (as annotations in v1, as a check run before), reads the runs and the code.
+permissions:
+  checks: write
+  actions: read
+  contents: read
+jobs:
+"#
+    );
+    let mut previous: Option<Level> = None;
+    for &(level, max_score) in points {
+        out.push_str(&format!("  {level}:\n    name: {level}\n"));
+        out.push_str(&match previous {
+            None => {
+                "    # Not on the commit Classroom makes as it creates the repository.\n".into()
+            }
+            Some(below) => {
+                format!(
+                    "    needs: {below}\n    # Only once {below} passed (the default with needs).\n"
+                )
+            }
+        });
+        // The explanations once, on the first level's job.
+        let (cache_comment, check_comment) = if previous.is_none() {
+            (
+                "      # One cache for every level's job, saved even when tests fail (they\n      # do until the first level passes).\n",
+                "      # The grader's result says pass or fail, but the grader never fails\n      # the job: this step does, so the job is red and the next level waits.\n",
+            )
+        } else {
+            ("", "")
+        };
+        out.push_str(&format!(
+            r#"    if: github.actor != 'github-classroom[bot]'
+    runs-on: ubuntu-latest
+    outputs:
+      result: ${{{{ steps.{level}.outputs.result }}}}
+    steps:
+      - uses: actions/checkout@v6
+      - uses: dtolnay/rust-toolchain@stable
+{cache_comment}      - uses: Swatinem/rust-cache@v2
+        with:
+          shared-key: levels
+          cache-on-failure: true
+      - id: {level}
+        uses: classroom-resources/autograding-command-grader@v1
+        with:
+          test-name: {level}
+          setup-command: cargo test --test {id} --no-run
+          command: cargo test --test {id} {level}
+          timeout: {GRADER_TIMEOUT_MINUTES}
+          max-score: {max_score}
+{check_comment}      - name: {level} passed
+        env:
+          RESULT: ${{{{ steps.{level}.outputs.result }}}}
+        run: base64 --decode <<< "$RESULT" | jq --exit-status '.status == "pass"'
+"#
+        ));
+        previous = Some(level);
+    }
+    let levels: Vec<String> = points.iter().map(|(l, _)| l.to_string()).collect();
+    out.push_str(&format!(
+        r#"  {REPORT_JOB}:
+    name: points
+    needs: [{needs}]
+    # Also when a level failed: the levels below it count.
+    if: always() && github.actor != 'github-classroom[bot]'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: classroom-resources/autograding-grading-reporter@v1
+        # A level whose job did not run has no result, and the reporter stops
+        # at a missing one: after || is the grader's result for a failed test
+        # worth the level's points (JSON, in base64).
+        env:
+"#,
+        needs = levels.join(", ")
+    ));
+    for &(level, max_score) in points {
+        out.push_str(&format!(
+            "          {}_RESULTS: ${{{{ needs.{level}.outputs.result || '{}' }}}}\n",
+            level.name().to_uppercase(),
+            base64(not_run_result(game, level, max_score).as_bytes())
+        ));
+    }
+    out.push_str(&format!(
+        "        with:\n          runners: {}\n",
+        levels.join(",")
+    ));
+    out
+}
+
+/// The command grader's result (its `result` output, decoded) for `level`
+/// failed: no points of `max_score`.
+fn not_run_result(game: &GameInfo, level: Level, max_score: u32) -> String {
+    serde_json::json!({
+        "version": 1,
+        "status": "fail",
+        "max_score": max_score,
+        "tests": [{
+            "name": level.name(),
+            "status": "fail",
+            "score": 0,
+            "message": "not run: a level below failed, or the job stopped before its tests",
+            "test_code": format!("cargo test --test {} {level}", game.id),
+            "filename": "",
+            "line_no": 0,
+            "duration": 0,
+        }],
+    })
+    .to_string()
+}
+
+/// Base64 with padding (RFC 4648), as the autograding actions pass results.
+fn base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::Value;
+
+    use super::*;
+
+    #[test]
+    fn a_starter_holds_the_stub_and_no_hidden_or_reference_fixture() {
+        for game in crate::registry::GAMES {
+            let files = starter_files(game).unwrap();
+            let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+            assert!(paths.contains(&"Cargo.toml") && paths.contains(&"src/main.rs"));
+            assert!(!paths.iter().any(|p| p.contains("hidden")), "{paths:?}");
+            assert!(!paths.iter().any(|p| p.contains("seed")), "{paths:?}");
+            let stub = files
+                .iter()
+                .find(|(p, _)| p == &format!("src/{}/mod.rs", game.id))
+                .unwrap();
+            let stub = String::from_utf8_lossy(&stub.1);
+            assert!(stub.contains("todo!("), "{}", game.id);
+            // No blanket allow: a stub compiles without warnings as it is.
+            assert!(!stub.contains("#![allow"), "{}", game.id);
+        }
+    }
+
+    /// A file of the vendored workflow data, `tests/data/workflow/`.
+    fn workflow_data(path: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/workflow")
+            .join(path);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// SchemaStore's schema of a GitHub workflow, compiled.
+    fn workflow_schema() -> (boon::Schemas, boon::SchemaIndex) {
+        let url = "https://json.schemastore.org/github-workflow.json";
+        let schema = serde_json::from_str(&workflow_data("github-workflow.json")).unwrap();
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource(url, schema).unwrap();
+        let index = compiler.compile(url, &mut schemas).unwrap();
+        (schemas, index)
+    }
+
+    /// The inputs an action's vendored `action.yml` documents, each with
+    /// whether a step must give it (required, without a default).
+    fn action_inputs(action: &str) -> Result<BTreeMap<String, bool>, String> {
+        let file = format!("actions/{}.yml", action.replace('/', "__"));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/workflow")
+            .join(&file);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{action}: no vendored {file} ({e})"))?;
+        let metadata: Value = serde_norway::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+        let inputs = metadata["inputs"].as_object().cloned().unwrap_or_default();
+        Ok(inputs
+            .into_iter()
+            .map(|(name, input)| {
+                let must = input["required"] == true && input.get("default").is_none();
+                (name, must)
+            })
+            .collect())
+    }
+
+    /// Everything wrong with `text` as the levels workflow of `game` worth
+    /// `points`: against the schema, the actions' inputs, and the levels.
+    fn workflow_problems(
+        game: &GameInfo,
+        text: &str,
+        points: &[(Level, u32)],
+        schema: &(boon::Schemas, boon::SchemaIndex),
+    ) -> Vec<String> {
+        let workflow: Value = match serde_norway::from_str(text) {
+            Ok(workflow) => workflow,
+            Err(e) => return vec![format!("not YAML: {e}")],
+        };
+        let mut problems = Vec::new();
+        let mut check = |ok: bool, problem: String| {
+            if !ok {
+                problems.push(problem);
+            }
+        };
+        if let Err(e) = schema.0.validate(&workflow, schema.1) {
+            check(false, format!("{e:#}"));
+        }
+        let empty = serde_json::Map::new();
+        let jobs = workflow["jobs"].as_object().unwrap_or(&empty);
+        // Each step's inputs are those its action documents, required ones given.
+        for (job_id, job) in jobs {
+            for step in job["steps"].as_array().into_iter().flatten() {
+                let Some(uses) = step["uses"].as_str() else {
+                    continue;
+                };
+                let Some((action, _version)) = uses.split_once('@') else {
+                    check(false, format!("{job_id}: {uses} names no version"));
+                    continue;
+                };
+                let inputs = match action_inputs(action) {
+                    Ok(inputs) => inputs,
+                    Err(e) => {
+                        check(false, e);
+                        continue;
+                    }
+                };
+                let with = step["with"].as_object().unwrap_or(&empty);
+                for key in with.keys() {
+                    check(
+                        inputs.contains_key(key),
+                        format!("{job_id}: {action} has no input {key:?}"),
+                    );
+                }
+                for (input, _) in inputs.iter().filter(|(_, must)| **must) {
+                    check(
+                        with.contains_key(input),
+                        format!("{job_id}: {action} needs its input {input:?}"),
+                    );
+                }
+            }
+        }
+        let not_the_bot = "github.actor != 'github-classroom[bot]'";
+        let levels: Vec<String> = points.iter().map(|(l, _)| l.to_string()).collect();
+        let mut ids: Vec<&String> = jobs.keys().collect();
+        ids.sort();
+        let mut expected: Vec<String> = levels.clone();
+        expected.push(REPORT_JOB.into());
+        expected.sort();
+        check(
+            ids == expected.iter().collect::<Vec<_>>(),
+            format!("jobs {ids:?}, expected {expected:?}"),
+        );
+        // One job per level, each needing the one below, graded by its points.
+        let mut below: Option<&str> = None;
+        for (level, (_, max_score)) in levels.iter().zip(points) {
+            let job = &jobs.get(level).cloned().unwrap_or_default();
+            let needs = match &job["needs"] {
+                Value::String(one) => vec![one.as_str()],
+                Value::Array(all) => all.iter().filter_map(Value::as_str).collect(),
+                _ => vec![],
+            };
+            check(
+                needs == below.into_iter().collect::<Vec<_>>(),
+                format!("{level} needs {needs:?}, expected {below:?}"),
+            );
+            check(
+                job["if"].as_str() == Some(not_the_bot),
+                format!("{level}: if {}", job["if"]),
+            );
+            let result = format!("${{{{ steps.{level}.outputs.result }}}}");
+            check(
+                job["outputs"]["result"].as_str() == Some(result.as_str()),
+                format!("{level}: outputs {}", job["outputs"]),
+            );
+            let steps = job["steps"].as_array().cloned().unwrap_or_default();
+            let grader = steps.iter().position(|s| s["id"] == level.as_str());
+            let Some(grader) = grader else {
+                check(false, format!("{level}: no step {level:?}"));
+                continue;
+            };
+            let step = &steps[grader];
+            check(
+                step["uses"] == "classroom-resources/autograding-command-grader@v1",
+                format!("{level}: {}", step["uses"]),
+            );
+            let with = &step["with"];
+            check(
+                with["command"].as_str()
+                    == Some(format!("cargo test --test {} {level}", game.id).as_str()),
+                format!("{level}: command {}", with["command"]),
+            );
+            check(
+                with["max-score"].as_u64() == Some(u64::from(*max_score)),
+                format!(
+                    "{level}: max-score {}, expected {max_score}",
+                    with["max-score"]
+                ),
+            );
+            // A later step fails the job when the grader's result does.
+            check(
+                steps[grader + 1..].iter().any(|s| {
+                    s["env"]["RESULT"].as_str() == Some(result.as_str())
+                        && s["run"].as_str().is_some_and(|r| r.contains("\"pass\""))
+                }),
+                format!("{level}: no step fails the job on the result"),
+            );
+            below = Some(level);
+        }
+        // The reporter: after every level, even failed, each level's result.
+        let report = jobs.get(REPORT_JOB).cloned().unwrap_or_default();
+        check(
+            report["needs"].as_array().is_some_and(|needs| {
+                levels
+                    .iter()
+                    .all(|l| needs.contains(&Value::String(l.clone())))
+            }),
+            format!("{REPORT_JOB} needs {}", report["needs"]),
+        );
+        check(
+            report["if"].as_str() == Some(&format!("always() && {not_the_bot}")),
+            format!("{REPORT_JOB}: if {}", report["if"]),
+        );
+        let steps = report["steps"].as_array().cloned().unwrap_or_default();
+        let reporter = steps
+            .iter()
+            .find(|s| s["uses"] == "classroom-resources/autograding-grading-reporter@v1");
+        let Some(reporter) = reporter else {
+            check(false, format!("{REPORT_JOB}: no reporter step"));
+            return problems;
+        };
+        let runners: Vec<&str> = reporter["with"]["runners"]
+            .as_str()
+            .unwrap_or_default()
+            .split(',')
+            .collect();
+        check(
+            runners == levels.iter().map(String::as_str).collect::<Vec<_>>(),
+            format!("runners {runners:?}"),
+        );
+        for (level, (_, max_score)) in levels.iter().zip(points) {
+            // The reporter reads `<RUNNER>_RESULTS`, the runner in capitals.
+            let var = format!("{}_RESULTS", level.to_uppercase());
+            let value = reporter["env"][&var].as_str().unwrap_or_default();
+            let prefix = format!("${{{{ needs.{level}.outputs.result || '");
+            let fallback = value
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix("' }}"));
+            let Some(fallback) = fallback else {
+                check(false, format!("{REPORT_JOB}: {var} is {value:?}"));
+                continue;
+            };
+            use base64::Engine as _;
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(fallback)
+                .ok()
+                .and_then(|json| serde_json::from_slice::<Value>(&json).ok())
+                .unwrap_or_default();
+            check(
+                decoded["status"] == "fail"
+                    && decoded["max_score"] == *max_score
+                    && decoded["tests"][0]["score"] == 0,
+                format!("{var}: the fallback is {decoded}"),
+            );
+        }
+        check(
+            workflow["permissions"]["checks"] == "write"
+                && workflow["permissions"]["actions"] == "read"
+                && workflow["permissions"]["contents"] == "read",
+            format!("permissions {}", workflow["permissions"]),
+        );
+        problems
+    }
+
+    #[test]
+    fn the_workflow_reports_each_levels_points_to_classroom() {
+        let schema = workflow_schema();
+        for game in crate::registry::GAMES {
+            let fixtures = shipped_fixtures(game).unwrap();
+            let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+            // The grader's points of the cases a starter has.
+            let cases = crate::grader::cases::cases(game, false);
+            let grader: Vec<(Level, u32)> = game
+                .levels
+                .iter()
+                .map(|l| {
+                    let of_level = cases.iter().filter(|c| c.level == l.level && !c.hidden);
+                    (l.level, of_level.map(|c| c.points).sum())
+                })
+                .collect();
+            assert_eq!(points, grader, "{}", game.id);
+            assert!(
+                points.iter().all(|(_, p)| *p > 0),
+                "{}: {points:?}",
+                game.id
+            );
+            let text = workflow(game, &points);
+            let problems = workflow_problems(game, &text, &points, &schema);
+            assert!(
+                problems.is_empty(),
+                "{}:\n{}\n{text}",
+                game.id,
+                problems.join("\n")
+            );
+        }
+    }
+
+    #[test]
+    fn a_broken_workflow_is_caught() {
+        let schema = workflow_schema();
+        let game = crate::registry::find("velha").unwrap();
+        let fixtures = shipped_fixtures(game).unwrap();
+        let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+        let text = workflow(game, &points);
+        let caught = |broken: &str| !workflow_problems(game, broken, &points, &schema).is_empty();
+        assert!(!caught(&text));
+        let breakages = [
+            ("test-name:", "test_name:"),
+            ("cache-on-failure:", "cache-on-fail:"),
+            ("runners:", "runner:"),
+            ("          command: ", "          comand: "),
+            ("max-score: ", "max-score: 1"),
+            ("needs: basic\n", ""),
+            ("BASIC_RESULTS", "BASIC_RESULT"),
+            ("runs-on:", "runs_on:"),
+            ("if: always() && ", "if: "),
+        ];
+        for (from, to) in breakages {
+            assert!(text.contains(from), "{from:?}");
+            assert!(caught(&text.replacen(from, to, 1)), "{from:?} -> {to:?}");
+        }
+        // A level's job dropped.
+        let mut workflow: Value = serde_norway::from_str(&text).unwrap();
+        let jobs = workflow["jobs"].as_object_mut().unwrap();
+        jobs.remove("advanced").unwrap();
+        let dropped = serde_norway::to_string(&workflow).unwrap();
+        assert!(caught(&dropped));
+    }
+
+    /// The starter's README gives each level the grader's points.
+    #[test]
+    fn the_starters_readme_gives_the_graders_points() {
+        for game in crate::registry::GAMES {
+            let fixtures = shipped_fixtures(game).unwrap();
+            let public = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+            let graded = crate::grader::cases::level_points(game);
+            let hidden = hidden_level_points(game).unwrap();
+            for ((p, h), g) in public.iter().zip(&hidden).zip(&graded) {
+                assert_eq!(
+                    (p.0, p.1, h.1),
+                    (g.level, g.public, g.hidden),
+                    "{}",
+                    game.id
+                );
+            }
+            let readme = readme_md(game, &public, &hidden);
+            for g in &graded {
+                assert!(
+                    readme.contains(&format!("`cargo test {}` ({} points", g.level, g.public)),
+                    "{}: {readme}",
+                    game.id
+                );
+            }
+        }
+    }
+
+    /// The starter's tests read its fixtures and function cases: those must
+    /// be the grader's public cases, name for name (`boardkit dev check`
+    /// also lists the built starter's tests).
+    #[test]
+    fn a_starter_ships_the_graders_public_cases_and_no_other() {
+        for game in crate::registry::GAMES {
+            let sessions = format!("fixtures/{}/", game.id);
+            let functions = format!("fixtures/{}/functions/", game.id);
+            let mut shipped = BTreeSet::new();
+            for (path, bytes) in starter_files(game).unwrap() {
+                let text = String::from_utf8(bytes).unwrap();
+                if let Some(name) = path
+                    .strip_prefix(&functions)
+                    .and_then(|n| n.strip_suffix(".toml"))
+                {
+                    let case = boardkit::function_cases::FunctionCase::parse(&text, name).unwrap();
+                    shipped.insert(case.test_name());
+                } else if let Some(name) = path
+                    .strip_prefix(&sessions)
+                    .and_then(|n| n.strip_suffix(".toml"))
+                {
+                    let fixture = Fixture::parse(&text, name, game.id).unwrap();
+                    if game.level(fixture.level).and_then(|l| l.events()).is_some() {
+                        shipped.insert(fixture.test_name());
+                    }
+                }
+            }
+            let graded: BTreeSet<String> = crate::grader::cases::cases(game, false)
+                .into_iter()
+                .filter(|c| !c.hidden)
+                .map(|c| c.name)
+                .collect();
+            assert_eq!(shipped, graded, "{}", game.id);
+        }
+    }
+
+    /// A starter's lock holds just what its manifest needs, at the kit's
+    /// versions: cargo takes it as it is (`--locked`), offline. With
+    /// `BOARDKIT_BLESS=1`, it is made from the kit's lock by cargo itself
+    /// (`cargo update --workspace --offline` drops the unused packages and
+    /// moves no other).
+    #[test]
+    fn a_starter_has_a_lock_of_its_own() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let bless = std::env::var_os("BOARDKIT_BLESS").is_some();
+        let root = &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for game in crate::registry::GAMES {
+            let dir = tempfile::tempdir().unwrap();
+            let files = starter_files(game).unwrap();
+            write_files(dir.path(), &files).unwrap();
+            let lock = exercise::manifest(game.id).unwrap().files.lock;
+            let cargo_in = |args: &[&str]| {
+                std::process::Command::new(&cargo)
+                    .args(args)
+                    .current_dir(dir.path())
+                    .env_remove("CARGO_TARGET_DIR")
+                    .output()
+                    .unwrap()
+            };
+            let run = |args: &[&str]| {
+                let mut output = cargo_in(args);
+                // A package of another platform that this machine never
+                // downloaded: the same check, online.
+                if !output.status.success()
+                    && String::from_utf8_lossy(&output.stderr).contains("offline")
+                {
+                    let online: Vec<&str> =
+                        args.iter().copied().filter(|a| *a != "--offline").collect();
+                    output = cargo_in(&online);
+                }
+                assert!(
+                    output.status.success(),
+                    "{}: cargo {args:?}: {}",
+                    game.id,
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            };
+            if bless {
+                std::fs::copy(root.join("Cargo.lock"), dir.path().join("Cargo.lock")).unwrap();
+                run(&["update", "--workspace", "--offline", "--quiet"]);
+                std::fs::copy(dir.path().join("Cargo.lock"), root.join(&lock)).unwrap();
+            }
+            run(&[
+                "metadata",
+                "--locked",
+                "--offline",
+                "--format-version",
+                "1",
+                "--quiet",
+            ]);
+            let text = std::fs::read_to_string(dir.path().join("Cargo.lock")).unwrap();
+            let packages = text.matches("[[package]]").count();
+            assert!(packages < 100, "{}: {packages} packages", game.id);
+        }
+    }
+
+    #[test]
+    fn a_starter_lacks_the_kits_own_dev_dependencies() {
+        let game = crate::registry::find("velha").unwrap();
+        let manifest: toml::Table = cargo_toml(game).unwrap().parse().unwrap();
+        let dev = manifest["dev-dependencies"].as_table().unwrap();
+        assert!(dev.contains_key("libtest-mimic"), "{dev:?}");
+        for kit_only in [
+            "boon",
+            "reqwest",
+            "fantoccini",
+            "insta",
+            "rstest",
+            "proptest",
+        ] {
+            assert!(!dev.contains_key(kit_only), "{kit_only}");
+        }
+        let deps = manifest["dependencies"].as_table().unwrap();
+        for kit_only in [
+            "axum",
+            "tokio",
+            "ratatui",
+            "zip",
+            "http-body-util",
+            "serde_json",
+        ] {
+            assert!(!deps.contains_key(kit_only), "{kit_only}");
+        }
+        for needed in ["clap", "rand", "rand_chacha", "serde", "toml", "thiserror"] {
+            assert!(deps.contains_key(needed), "{needed}: {deps:?}");
+        }
+    }
+
+    #[test]
+    fn the_exercise_intro_ends_before_its_rule() {
+        for game in crate::registry::GAMES {
+            let text = exercise_md(game).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(lines.contains(&"---"), "{}", game.id);
+            for (i, pair) in lines.windows(2).enumerate() {
+                // A rule right under text makes that text a heading.
+                assert!(
+                    pair[1] != "---" || pair[0].trim().is_empty(),
+                    "{}: EXERCISE.md line {} is a rule right under {:?}",
+                    game.id,
+                    i + 2,
+                    pair[0]
+                );
+            }
+        }
+    }
+}

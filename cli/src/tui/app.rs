@@ -1,0 +1,877 @@
+//! The full-screen program's state machine: the menu or a game, the running
+//! score of the session, and what each key does. Pure: keys arrive as data
+//! ([`Key`]), the computer's moves and hints are [`Job`]s that the event
+//! loop runs on another thread and hands back ([`App::answer`]), and
+//! nothing here reads or writes a terminal, so every behaviour is a unit
+//! test ([`App::settle`] runs the jobs in line).
+//!
+//! Why jobs and not calls: the perfect connect-four player answers a hint
+//! on an early position outside its repertoire in seconds to minutes. The
+//! screen stays alive meanwhile: Ctrl-C, `q`, a new game, a resize, and Esc
+//! to stop waiting for a hint.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::time::Duration;
+
+use boardkit::player::Strategy;
+
+use super::connect4::Connect4Game;
+use super::mastermind::MastermindGame;
+use super::menu::{GameKind, Menu, MenuAction, Setup};
+use super::network::{NetEvent, NetMatch, Phase as NetPhase};
+use super::velha::{VelhaGame, level_name};
+use crate::net::NetError;
+use crate::net::session::Tally as NetTally;
+use crate::play::scoreboard::{Outcome, Record};
+
+/// A key, as the app understands it (the event loop translates the
+/// terminal's key events into these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Esc,
+    Tab,
+    Backspace,
+    Char(char),
+    /// Ctrl-C: in raw mode the terminal sends it as a key, not a signal.
+    Interrupt,
+}
+
+/// What a game is waiting for; the screen says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Busy {
+    /// The computer is to move.
+    Computer,
+    /// A hint was asked for.
+    Hint,
+}
+
+/// How a game ended, by seat: against the computer seat 0 is the person
+/// and 1 the computer; between two players 0 is X, 1 is O; in Mastermind 0
+/// is found and 1 is not found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Won(usize),
+    Draw,
+}
+
+/// A computation taken out of a game, with the player it needs, to run on
+/// another thread; its result goes back to [`Round::finish_work`].
+pub type Work = Box<dyn FnOnce() -> Box<dyn Any + Send> + Send>;
+
+/// A player's choice, with the player itself coming back from its thread.
+pub struct Thought<B, M> {
+    pub busy: Busy,
+    /// The game's version when it was asked: a stale choice is dropped.
+    pub asked_at: u64,
+    pub choice: M,
+    pub player: Box<dyn Strategy<B, M> + Send>,
+}
+
+/// The work of `player` choosing on `board`, for [`Round::take_work`].
+pub fn lend<B: Send + 'static, M: Send + 'static>(
+    busy: Busy,
+    asked_at: u64,
+    board: B,
+    mut player: Box<dyn Strategy<B, M> + Send>,
+) -> Work {
+    Box::new(move || {
+        let choice = player.choose(&board);
+        Box::new(Thought {
+            busy,
+            asked_at,
+            choice,
+            player,
+        })
+    })
+}
+
+/// The [`Thought`] in a result of work made by [`lend`].
+pub fn thought<B: 'static, M: 'static>(result: Box<dyn Any + Send>) -> Thought<B, M> {
+    *result
+        .downcast()
+        .unwrap_or_else(|_| panic!("a game gets back the work it lent"))
+}
+
+/// What every game does for the app: keys for its board, undo, hint, the
+/// computer's moves, its result.
+pub trait Round {
+    /// A key for the board: cursor moves, colours, Enter to play.
+    fn handle(&mut self, key: Key);
+    /// Takes back the person's last move, and the computer's reply after it.
+    fn undo(&mut self);
+    /// Asks for a hint: [`Round::busy`] says so until it is found.
+    fn request_hint(&mut self);
+    /// Stops waiting for the hint asked for (its work runs on, unheeded).
+    fn cancel_hint(&mut self);
+    /// What the game waits for before the person can play, if anything.
+    fn busy(&self) -> Option<Busy>;
+    /// The work for what the game waits for, with the player it needs;
+    /// `None` when nothing waits or the work is out already.
+    fn take_work(&mut self) -> Option<Work>;
+    /// The result of work from [`Round::take_work`]: the move is played or
+    /// the hint shown, unless the game moved on since.
+    fn finish_work(&mut self, result: Box<dyn Any + Send>);
+    /// The result, once the game is over.
+    fn ending(&self) -> Option<Ending>;
+    /// Whether undo may reopen a finished game.
+    fn can_undo_after_the_end(&self) -> bool;
+    /// How long until [`Round::tick`] is due, if the game moves by itself.
+    fn tick_interval(&self) -> Option<Duration> {
+        None
+    }
+    /// Time passed: a watched codebreaker guesses again.
+    fn tick(&mut self) {}
+}
+
+/// The game being played.
+pub enum Game {
+    Velha(VelhaGame),
+    Connect4(Connect4Game),
+    Mastermind(MastermindGame),
+}
+
+impl Game {
+    fn new(setup: Setup, seed: u64) -> Game {
+        match setup {
+            Setup::Velha(setup) => Game::Velha(VelhaGame::new(setup, seed)),
+            Setup::Connect4(setup) => Game::Connect4(Connect4Game::new(setup, seed)),
+            Setup::Mastermind(setup) => Game::Mastermind(MastermindGame::new(setup, seed)),
+        }
+    }
+
+    pub fn round(&self) -> &dyn Round {
+        match self {
+            Game::Velha(game) => game,
+            Game::Connect4(game) => game,
+            Game::Mastermind(game) => game,
+        }
+    }
+
+    pub(crate) fn round_mut(&mut self) -> &mut dyn Round {
+        match self {
+            Game::Velha(game) => game,
+            Game::Connect4(game) => game,
+            Game::Mastermind(game) => game,
+        }
+    }
+}
+
+/// Games won by each seat and games drawn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: [u32; 2],
+    pub draws: u32,
+}
+
+impl Tally {
+    fn add(&mut self, ending: Ending) {
+        match ending {
+            Ending::Won(seat) => self.wins[seat] += 1,
+            Ending::Draw => self.draws += 1,
+        }
+    }
+}
+
+/// A game and what the session knows of it: its setup, title and seats.
+pub struct Match {
+    /// The game's number in the session: answers to a game left are dropped.
+    pub number: u64,
+    pub setup: Setup,
+    pub game: Game,
+    /// Such as `3 x 3, you against the computer (hard)`.
+    pub description: String,
+    /// The score's names for seat 0 and seat 1.
+    pub seats: [&'static str; 2],
+    /// Whether the score shows draws (Mastermind has none).
+    pub draws: bool,
+}
+
+impl Match {
+    fn new(setup: Setup, number: u64, seed: u64) -> Match {
+        let (description, seats, draws) = match setup {
+            Setup::Velha(s) => {
+                let board = format!("{0} x {0}", s.size);
+                match s.opponent {
+                    Some(o) => (
+                        format!(
+                            "{board}, you against the computer ({})",
+                            level_name(o.level)
+                        ),
+                        ["you", "computer"],
+                        true,
+                    ),
+                    None => (format!("{board}, two players"), ["X", "O"], true),
+                }
+            }
+            Setup::Connect4(s) => {
+                let board = format!("{} x {}", s.cols, s.rows);
+                match s.opponent {
+                    Some(o) => (
+                        format!("{board}, you against the computer ({})", o.level.name()),
+                        ["you", "computer"],
+                        true,
+                    ),
+                    None => (format!("{board}, two players"), ["X", "O"], true),
+                }
+            }
+            Setup::Mastermind(s) => (
+                if s.watch {
+                    "the kit's codebreaker at work".into()
+                } else {
+                    format!("find the code in {} guesses", super::mastermind::TURNS)
+                },
+                ["found", "missed"],
+                false,
+            ),
+        };
+        Match {
+            number,
+            setup,
+            game: Game::new(setup, seed),
+            description,
+            seats,
+            draws,
+        }
+    }
+
+    /// The game's kind.
+    pub fn kind(&self) -> GameKind {
+        match self.setup {
+            Setup::Velha(_) => GameKind::Velha,
+            Setup::Connect4(_) => GameKind::Connect4,
+            Setup::Mastermind(_) => GameKind::Mastermind,
+        }
+    }
+}
+
+/// Work to run off the event loop's thread: [`Job::run`], then
+/// [`App::answer`].
+pub struct Job {
+    game: u64,
+    work: Work,
+}
+
+impl Job {
+    pub fn run(self) -> Answer {
+        Answer {
+            game: self.game,
+            result: (self.work)(),
+        }
+    }
+}
+
+/// A job's result, for [`App::answer`].
+pub struct Answer {
+    game: u64,
+    result: Box<dyn Any + Send>,
+}
+
+/// What the screen shows.
+pub enum Screen {
+    Menu(Menu),
+    Playing(Box<Match>),
+    /// A game over the network (`host --tui`, `join --tui`): no menu.
+    Network(Box<NetMatch>),
+}
+
+/// The program's state: the screen, the session's scores and the seed.
+pub struct App {
+    screen: Screen,
+    /// The menu as last left, to come back to.
+    menu: Menu,
+    /// The score of each setup played this session, finished games only.
+    scores: HashMap<String, Tally>,
+    seed: u64,
+    /// Games started this session: game `k` uses seed `seed + k`.
+    started: u64,
+    quit: bool,
+    /// The person's name on the scoreboard; `None`: nothing is recorded.
+    player: Option<String>,
+    /// Results for the scoreboard, finished games only, not yet written.
+    records: Vec<Record>,
+}
+
+impl App {
+    /// The app on its menu. `seed` makes the computer's choices, the hints
+    /// and the secrets repeatable.
+    pub fn new(menu: Menu, seed: u64) -> App {
+        App {
+            screen: Screen::Menu(menu.clone()),
+            menu,
+            scores: HashMap::new(),
+            seed,
+            started: 0,
+            quit: false,
+            player: None,
+            records: Vec::new(),
+        }
+    }
+
+    /// Keeps each finished game's result for the scoreboard, under `name`
+    /// (seat 0: the person against the computer, X between two players).
+    pub fn record_as(&mut self, name: String) {
+        self.player = Some(name);
+    }
+
+    /// Counts the game on screen if it is over, and takes the results kept
+    /// for the scoreboard: what the program records when it ends.
+    pub fn close(&mut self) -> Vec<Record> {
+        self.finish();
+        // Counted once: the game is left for the menu.
+        if matches!(self.screen, Screen::Playing(_)) {
+            self.screen = Screen::Menu(self.menu.clone());
+        }
+        std::mem::take(&mut self.records)
+    }
+
+    /// The app for a network session: its screen only, no menu.
+    pub fn over_network(net: NetMatch) -> App {
+        let mut app = App::new(Menu::new(None, 3, 7, 6), 0);
+        app.screen = Screen::Network(Box::new(net));
+        app
+    }
+
+    /// News from the network session, if one is on screen.
+    pub fn network(&mut self, event: NetEvent) {
+        if let Screen::Network(net) = &mut self.screen {
+            net.event(event);
+        }
+    }
+
+    /// How the network session ended, once it has.
+    pub fn network_end(&mut self) -> Option<Result<NetTally, NetError>> {
+        match &mut self.screen {
+            Screen::Network(net) => net.take_end(),
+            _ => None,
+        }
+    }
+
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// Whether the person asked to leave.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The score of the match on screen: past games of the same setup, and
+    /// this one if it is over.
+    pub fn score(&self) -> Option<Tally> {
+        let Screen::Playing(game) = &self.screen else {
+            return None;
+        };
+        let mut tally = self
+            .scores
+            .get(&score_key(&game.setup))
+            .copied()
+            .unwrap_or_default();
+        if let Some(ending) = game.game.round().ending() {
+            tally.add(ending);
+        }
+        Some(tally)
+    }
+
+    /// What a key does.
+    pub fn handle(&mut self, key: Key) {
+        if key == Key::Interrupt {
+            self.quit = true;
+            return;
+        }
+        match &mut self.screen {
+            Screen::Network(net) => match key {
+                Key::Char('q') | Key::Esc => self.quit = true,
+                // Once the session is over, any key leaves.
+                _ if net.phase() == NetPhase::Ended => self.quit = true,
+                _ => net.handle(key),
+            },
+            Screen::Menu(menu) => match menu.handle(key) {
+                MenuAction::Stay => {}
+                MenuAction::Quit => self.quit = true,
+                MenuAction::Start(setup) => {
+                    self.menu = menu.clone();
+                    self.start(setup);
+                }
+            },
+            Screen::Playing(game) => {
+                let round = game.game.round_mut();
+                let over = round.ending().is_some();
+                if let Some(busy) = round.busy() {
+                    // Waiting: the board takes no key, leaving does.
+                    match key {
+                        Key::Esc | Key::Char('h') if busy == Busy::Hint => round.cancel_hint(),
+                        // Asked while the computer thinks: shown once it has played.
+                        Key::Char('h') => round.request_hint(),
+                        Key::Char('q') | Key::Esc => self.screen = Screen::Menu(self.menu.clone()),
+                        Key::Char('n') => self.play_again(),
+                        _ => {}
+                    }
+                    return;
+                }
+                match key {
+                    Key::Char('q') | Key::Esc => {
+                        self.finish();
+                        self.screen = Screen::Menu(self.menu.clone());
+                    }
+                    Key::Char('n') => self.play_again(),
+                    Key::Enter if over => self.play_again(),
+                    Key::Char('u') if !over || round.can_undo_after_the_end() => round.undo(),
+                    Key::Char('h') => round.request_hint(),
+                    _ => round.handle(key),
+                }
+            }
+        }
+    }
+
+    /// What the game on screen waits for, if anything (the screen says so).
+    pub fn busy(&self) -> Option<Busy> {
+        match &self.screen {
+            Screen::Playing(game) => game.game.round().busy(),
+            Screen::Network(net) => net.game().and_then(|game| game.round().busy()),
+            Screen::Menu(_) => None,
+        }
+    }
+
+    /// The work the game waits for, to run on another thread; `None` when
+    /// nothing waits or its job is out already.
+    pub fn job(&mut self) -> Option<Job> {
+        match &mut self.screen {
+            Screen::Playing(game) => {
+                let work = game.game.round_mut().take_work()?;
+                Some(Job {
+                    game: game.number,
+                    work,
+                })
+            }
+            Screen::Network(net) => {
+                let number = net.number();
+                let work = net.game_mut()?.round_mut().take_work()?;
+                Some(Job { game: number, work })
+            }
+            Screen::Menu(_) => None,
+        }
+    }
+
+    /// A job's result: the computer's move played, or the hint shown;
+    /// dropped if its game was left.
+    pub fn answer(&mut self, answer: Answer) {
+        match &mut self.screen {
+            Screen::Playing(game) if game.number == answer.game => {
+                game.game.round_mut().finish_work(answer.result);
+            }
+            Screen::Network(net) if net.number() == answer.game => {
+                if let Some(game) = net.game_mut() {
+                    game.round_mut().finish_work(answer.result);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs the waiting jobs here, one after the other, until the person
+    /// is to play (the computer's replies, a hint): what tests do.
+    pub fn settle(&mut self) {
+        while let Some(job) = self.job() {
+            let answer = job.run();
+            self.answer(answer);
+        }
+    }
+
+    /// How long the event loop may wait for a key before [`App::tick`].
+    pub fn tick_interval(&self) -> Option<Duration> {
+        match &self.screen {
+            Screen::Playing(game) => game.game.round().tick_interval(),
+            Screen::Network(_) | Screen::Menu(_) => None,
+        }
+    }
+
+    /// Time passed without a key.
+    pub fn tick(&mut self) {
+        if let Screen::Playing(game) = &mut self.screen {
+            game.game.round_mut().tick();
+        }
+    }
+
+    fn start(&mut self, setup: Setup) {
+        let number = self.started;
+        self.started += 1;
+        let seed = self.seed.wrapping_add(number);
+        self.screen = Screen::Playing(Box::new(Match::new(setup, number, seed)));
+    }
+
+    /// Counts the game on screen in the session's score, and keeps its
+    /// result for the scoreboard, if it is over.
+    fn finish(&mut self) {
+        if let Screen::Playing(game) = &self.screen {
+            if let Some(ending) = game.game.round().ending() {
+                self.scores
+                    .entry(score_key(&game.setup))
+                    .or_default()
+                    .add(ending);
+                if let Some(name) = &self.player {
+                    self.records
+                        .extend(scoreboard_record(&game.setup, ending, name));
+                }
+            }
+        }
+    }
+
+    /// A new game of the same setup; the score goes on.
+    fn play_again(&mut self) {
+        self.finish();
+        if let Screen::Playing(game) = &self.screen {
+            let setup = game.setup;
+            self.start(setup);
+        }
+    }
+}
+
+/// Games of the same setup share a score.
+fn score_key(setup: &Setup) -> String {
+    format!("{setup:?}")
+}
+
+/// The scoreboard's record of a finished game for the person at seat 0,
+/// with the game and mode as `boardkit play` names them; `None` for the
+/// watched codebreaker, which is nobody's game.
+fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record> {
+    let (game, mode) = match *setup {
+        Setup::Velha(s) => {
+            let n = s.size;
+            let mode = match s.opponent {
+                Some(o) => format!(
+                    "{n}x{n} vs {}{}",
+                    level_name(o.level),
+                    if o.computer_first {
+                        " (computer first)"
+                    } else {
+                        ""
+                    }
+                ),
+                None => format!("{n}x{n} two players"),
+            };
+            ("velha", mode)
+        }
+        Setup::Connect4(s) => {
+            let mode = match s.opponent {
+                Some(o) => format!("{}x{} vs {}", s.cols, s.rows, o.level.name()),
+                None => format!("{}x{} two players", s.cols, s.rows),
+            };
+            ("connect4", mode)
+        }
+        Setup::Mastermind(s) if s.watch => return None,
+        Setup::Mastermind(_) => {
+            let rules = boardkit::mastermind::Rules::default();
+            let mode = format!(
+                "{} pegs, {} colours, {} turns",
+                rules.pegs(),
+                rules.colors(),
+                super::mastermind::TURNS
+            );
+            ("mastermind", mode)
+        }
+    };
+    let outcome = match ending {
+        Ending::Won(0) => Outcome::Win,
+        Ending::Won(_) => Outcome::Loss,
+        Ending::Draw => Outcome::Draw,
+    };
+    Some(Record {
+        game: game.to_owned(),
+        mode,
+        player: name.to_owned(),
+        outcome,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::connect4::{Connect4Level, Connect4Opponent, Connect4Setup};
+    use boardkit::velha::ai::Difficulty;
+
+    fn velha_app(level: Difficulty) -> App {
+        let mut menu = Menu::new(Some(GameKind::Velha), 3, 7, 6);
+        menu.velha_level = level;
+        let mut app = App::new(menu, 11);
+        app.handle(Key::Enter);
+        app
+    }
+
+    fn velha(app: &App) -> &VelhaGame {
+        match app.screen() {
+            Screen::Playing(m) => match &m.game {
+                Game::Velha(game) => game,
+                _ => panic!("not velha"),
+            },
+            _ => panic!("not playing"),
+        }
+    }
+
+    fn press(app: &mut App, keys: &[Key]) {
+        for &key in keys {
+            app.handle(key);
+            app.settle();
+        }
+    }
+
+    /// Plays the leftmost open column until the connect-four game on
+    /// screen is over (against the perfect player: a loss).
+    fn play_the_leftmost_column_to_the_end(app: &mut App) {
+        loop {
+            let Screen::Playing(m) = app.screen() else {
+                panic!("playing")
+            };
+            let Game::Connect4(game) = &m.game else {
+                panic!("connect four")
+            };
+            if game.is_over() {
+                return;
+            }
+            let col = game.board().legal_columns()[0];
+            let digit = char::from_digit(col as u32 + 1, 10).unwrap();
+            press(app, &[Key::Char(digit), Key::Enter]);
+        }
+    }
+
+    #[test]
+    fn undo_against_the_computer_takes_back_its_reply_and_your_move() {
+        let mut app = velha_app(Difficulty::Hard);
+        press(&mut app, &[Key::Enter]); // B2, the centre
+        assert_eq!(velha(&app).board().marks(), 2, "the computer replied");
+        let reply = velha(&app).last_move().unwrap();
+        press(&mut app, &[Key::Char('u')]);
+        assert_eq!(velha(&app).board().marks(), 0);
+        assert_eq!(app.busy(), None, "your turn again, not the computer's");
+        press(&mut app, &[Key::Enter]);
+        assert_eq!(velha(&app).board().marks(), 2);
+        assert_ne!(velha(&app).board().get(reply), None, "the same reply");
+    }
+
+    #[test]
+    fn a_hint_is_shown_and_never_played() {
+        let mut app = velha_app(Difficulty::Easy);
+        press(&mut app, &[Key::Enter]);
+        let before = *velha(&app).board();
+        app.handle(Key::Char('h'));
+        assert_eq!(app.busy(), Some(Busy::Hint));
+        app.settle();
+        let hint = velha(&app).hint().expect("a hint");
+        assert_eq!(*velha(&app).board(), before, "nothing played");
+        assert_eq!(velha(&app).board().get(hint), None, "an empty cell");
+        assert_eq!(velha(&app).board().to_move(), before.to_move());
+        // Playing elsewhere clears it.
+        let elsewhere = before
+            .empty_cells()
+            .into_iter()
+            .find(|&p| p != hint)
+            .unwrap();
+        let cursor = velha(&app).cursor();
+        let mut keys = Vec::new();
+        keys.extend(std::iter::repeat_n(Key::Up, cursor.row));
+        keys.extend(std::iter::repeat_n(Key::Left, cursor.col));
+        keys.extend(std::iter::repeat_n(Key::Down, elsewhere.row));
+        keys.extend(std::iter::repeat_n(Key::Right, elsewhere.col));
+        keys.push(Key::Enter);
+        press(&mut app, &keys);
+        assert_eq!(velha(&app).hint(), None);
+        assert_eq!(velha(&app).board().get(elsewhere), Some(before.to_move()));
+    }
+
+    #[test]
+    fn play_again_keeps_the_score() {
+        let menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
+        let mut app = App::new(menu, 5);
+        // Two players: X fills column 1 while O plays column 2.
+        press(&mut app, &[Key::Left, Key::Enter]);
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        assert_eq!(m.seats, ["X", "O"]);
+        let x_wins = [
+            Key::Char('1'),
+            Key::Enter,
+            Key::Char('2'),
+            Key::Enter,
+            Key::Char('1'),
+            Key::Enter,
+            Key::Char('2'),
+            Key::Enter,
+            Key::Char('1'),
+            Key::Enter,
+            Key::Char('2'),
+            Key::Enter,
+            Key::Char('1'),
+            Key::Enter,
+        ];
+        press(&mut app, &x_wins);
+        let won = Tally {
+            wins: [1, 0],
+            draws: 0,
+        };
+        assert_eq!(app.score(), Some(won));
+        press(&mut app, &[Key::Char('n')]);
+        assert_eq!(app.score(), Some(won), "the new game starts with the score");
+        press(&mut app, &x_wins);
+        press(&mut app, &[Key::Enter]); // Enter after the end: play again
+        let twice = Tally {
+            wins: [2, 0],
+            draws: 0,
+        };
+        assert_eq!(app.score(), Some(twice));
+        // Undo reopens a finished game and takes its result back.
+        press(&mut app, &x_wins[..13]);
+        press(&mut app, &[Key::Enter, Key::Char('u')]);
+        assert_eq!(app.score(), Some(twice));
+        // Back to the menu and into the same setup: the score is the session's.
+        press(&mut app, &[Key::Char('q'), Key::Enter]);
+        assert_eq!(app.score(), Some(twice));
+    }
+
+    #[test]
+    fn the_perfect_player_never_loses_and_ctrl_c_quits() {
+        let menu = Menu {
+            connect4_level: Connect4Level::Perfect,
+            computer_first: true,
+            ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
+        };
+        let mut app = App::new(menu, 2);
+        press(&mut app, &[Key::Enter]);
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        assert_eq!(
+            m.setup,
+            Setup::Connect4(Connect4Setup {
+                cols: 7,
+                rows: 6,
+                opponent: Some(Connect4Opponent {
+                    level: Connect4Level::Perfect,
+                    computer_first: true
+                })
+            })
+        );
+        play_the_leftmost_column_to_the_end(&mut app);
+        assert_eq!(
+            app.score(),
+            Some(Tally {
+                wins: [0, 1],
+                draws: 0
+            })
+        );
+        app.handle(Key::Interrupt);
+        assert!(app.should_quit());
+    }
+
+    #[test]
+    fn while_waiting_for_a_hint_the_board_takes_no_key_and_esc_stops_waiting() {
+        let menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
+        let mut app = App::new(menu, 9);
+        press(&mut app, &[Key::Left, Key::Enter]); // two players
+        app.handle(Key::Char('h'));
+        let job = app.job().expect("the hint's job");
+        assert!(app.job().is_none(), "one job at a time");
+        app.handle(Key::Enter);
+        assert_eq!(app.busy(), Some(Busy::Hint));
+        app.handle(Key::Esc);
+        assert_eq!(app.busy(), None, "no longer waiting");
+        assert!(matches!(app.screen(), Screen::Playing(_)), "still playing");
+        app.answer(job.run());
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        let Game::Connect4(game) = &m.game else {
+            panic!("connect four")
+        };
+        assert_eq!(game.board().discs(), 0, "Enter dropped nothing");
+        assert_eq!(game.hint(), None, "the late answer is not shown");
+        // The next hint is found, by the player that came back.
+        press(&mut app, &[Key::Char('h')]);
+        let Screen::Playing(m) = app.screen() else {
+            panic!("playing")
+        };
+        let Game::Connect4(game) = &m.game else {
+            panic!("connect four")
+        };
+        assert_eq!(
+            game.hint(),
+            Some(3),
+            "the perfect player opens in the centre"
+        );
+    }
+
+    #[test]
+    fn the_answer_for_a_game_left_is_dropped() {
+        let menu = Menu {
+            computer_first: true,
+            ..Menu::new(Some(GameKind::Velha), 3, 7, 6)
+        };
+        let mut app = App::new(menu, 9);
+        app.handle(Key::Enter);
+        assert_eq!(app.busy(), Some(Busy::Computer));
+        let job = app.job().expect("the computer's move");
+        app.handle(Key::Char('n'));
+        app.answer(job.run());
+        assert_eq!(velha(&app).board().marks(), 0, "not played in the new game");
+        app.settle();
+        assert_eq!(velha(&app).board().marks(), 1, "its own computer opened");
+    }
+
+    #[test]
+    fn finished_games_are_kept_for_the_scoreboard_as_play_names_them() {
+        let menu = Menu {
+            connect4_level: Connect4Level::Perfect,
+            computer_first: true,
+            ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
+        };
+        let mut app = App::new(menu, 2);
+        app.record_as("ana".into());
+        press(&mut app, &[Key::Enter]);
+        play_the_leftmost_column_to_the_end(&mut app);
+        // A game left unfinished is not a result.
+        press(&mut app, &[Key::Char('n'), Key::Char('1'), Key::Enter]);
+        let records = app.close();
+        assert_eq!(
+            records,
+            [Record {
+                game: "connect4".into(),
+                mode: "7x6 vs perfect".into(),
+                player: "ana".into(),
+                outcome: Outcome::Loss,
+            }]
+        );
+        assert!(app.close().is_empty(), "taken once");
+        // Velha's modes are play's too; without a name nothing is kept.
+        let velha = Setup::Velha(crate::tui::velha::VelhaSetup {
+            size: 3,
+            opponent: Some(crate::tui::velha::VelhaOpponent {
+                level: Difficulty::Hard,
+                computer_first: true,
+            }),
+        });
+        let record = scoreboard_record(&velha, Ending::Draw, "bo").unwrap();
+        assert_eq!(record.mode, "3x3 vs hard (computer first)");
+        assert_eq!(record.outcome, Outcome::Draw);
+        let watched = Setup::Mastermind(crate::tui::mastermind::MastermindSetup { watch: true });
+        assert_eq!(scoreboard_record(&watched, Ending::Won(0), "bo"), None);
+        let mut nobody = velha_app(Difficulty::Easy);
+        press(&mut nobody, &[Key::Char('q')]);
+        assert!(nobody.close().is_empty());
+    }
+
+    #[test]
+    fn q_leaves_a_game_for_the_menu_and_the_menu_for_good() {
+        let mut app = velha_app(Difficulty::Easy);
+        press(&mut app, &[Key::Char('q')]);
+        assert!(matches!(app.screen(), Screen::Menu(_)));
+        assert!(!app.should_quit());
+        press(&mut app, &[Key::Esc]);
+        assert!(app.should_quit());
+    }
+}

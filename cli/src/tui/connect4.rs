@@ -1,0 +1,366 @@
+//! Connect four full screen: the board, a cursor over its columns, the
+//! columns played (for undo), the computer opponent and the hint. Pure:
+//! keys in, state out; [`crate::tui::ui`] draws it.
+
+use std::any::Any;
+
+use boardkit::connect4::ai::{PerfectPlayer, RandomPlayer, SmartPlayer};
+use boardkit::connect4::solver::Shape;
+use boardkit::connect4::{Board, Disc};
+
+use super::app::{Busy, Ending, Key, Round, Work};
+use super::thinkers::{Thinkers, last_person_move};
+
+/// A computer player, lent to a thread while it thinks.
+type Player = super::thinkers::Player<Board, usize>;
+
+/// The computer opponents of connect four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connect4Level {
+    /// A uniformly random legal column.
+    Random,
+    /// Wins if it can, else blocks, else random.
+    Smart,
+    /// A move of best exact score: only on 7 x 6, where its early moves are
+    /// stored and the rest take the solver at most about a second.
+    Perfect,
+}
+
+impl Connect4Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Connect4Level::Random => "random",
+            Connect4Level::Smart => "smart",
+            Connect4Level::Perfect => "perfect",
+        }
+    }
+
+    /// The levels a board of `cols` x `rows` offers: perfect on 7 x 6 only.
+    pub fn offered(cols: usize, rows: usize) -> &'static [Connect4Level] {
+        if (cols, rows) == (7, 6) {
+            &[
+                Connect4Level::Random,
+                Connect4Level::Smart,
+                Connect4Level::Perfect,
+            ]
+        } else {
+            &[Connect4Level::Random, Connect4Level::Smart]
+        }
+    }
+}
+
+/// What the menu chose for a game of connect four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connect4Setup {
+    pub cols: usize,
+    pub rows: usize,
+    /// The computer's level and seat; `None`: two players at one keyboard.
+    pub opponent: Option<Connect4Opponent>,
+}
+
+/// The computer opponent of a connect-four game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connect4Opponent {
+    pub level: Connect4Level,
+    /// The computer plays X and starts.
+    pub computer_first: bool,
+}
+
+fn strategy(level: Connect4Level, seed: u64) -> Player {
+    match level {
+        Connect4Level::Random => Box::new(RandomPlayer::new(seed)),
+        Connect4Level::Smart => Box::new(SmartPlayer::new(seed)),
+        Connect4Level::Perfect => Box::new(PerfectPlayer::new(Shape::standard(), seed)),
+    }
+}
+
+/// One game of connect four in progress (or over, until the next one).
+pub struct Connect4Game {
+    setup: Connect4Setup,
+    board: Board,
+    /// Every column played so far, in order: undo replays all but the last.
+    moves: Vec<usize>,
+    cursor: usize,
+    /// The computer opponent, and the hint's player: perfect on 7 x 6,
+    /// smart elsewhere (the solver would take minutes on most other boards).
+    thinkers: Thinkers<Board, usize>,
+    message: Option<String>,
+    seed: u64,
+    /// Counts the changes of the board, so a late answer is known stale.
+    version: u64,
+}
+
+impl Connect4Game {
+    /// A new game; `seed` drives the computer's and the hint's random choices.
+    pub fn new(setup: Connect4Setup, seed: u64) -> Connect4Game {
+        Connect4Game {
+            setup,
+            board: Board::new(setup.rows, setup.cols).expect("the menu offers supported sizes"),
+            moves: Vec::new(),
+            cursor: setup.cols / 2,
+            thinkers: Thinkers::new(setup.opponent.map(|o| strategy(o.level, seed))),
+            message: None,
+            seed,
+            version: 0,
+        }
+    }
+
+    pub fn setup(&self) -> Connect4Setup {
+        self.setup
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The column under the cursor (0-based).
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The hinted column (0-based), until a move is played.
+    pub fn hint(&self) -> Option<usize> {
+        self.thinkers.hint()
+    }
+
+    /// The level of the hint's player, as the hint line names it.
+    pub fn hint_level(&self) -> Connect4Level {
+        if self.is_standard() {
+            Connect4Level::Perfect
+        } else {
+            Connect4Level::Smart
+        }
+    }
+
+    fn is_standard(&self) -> bool {
+        (self.setup.cols, self.setup.rows) == (7, 6)
+    }
+
+    /// What the last key did not do, and why.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The cell of the last disc, `(row, col)` with row 0 at the bottom.
+    pub fn last_move(&self) -> Option<(usize, usize)> {
+        let &col = self.moves.last()?;
+        Some((self.board.height(col) - 1, col))
+    }
+
+    /// The cells of the four (or more) in a row, if the last disc made one.
+    pub fn winning_cells(&self) -> Vec<(usize, usize)> {
+        match self.last_move() {
+            Some((row, col)) if self.board.connects_four(row, col) => {
+                crate::play::connect4::winning_cells(&self.board, row, col)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every column played so far, in order (0-based).
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// Drops a disc in `col` for the side to move if it is legal (network
+    /// play: the opponent's moves, checked again here).
+    pub fn play_move(&mut self, col: usize) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        if col >= self.board.cols() || !self.board.can_play(col) {
+            return Err(format!("column {} cannot take a disc", col + 1));
+        }
+        self.play(col);
+        Ok(())
+    }
+
+    /// The disc the computer plays, if there is a computer.
+    pub fn computer_disc(&self) -> Option<Disc> {
+        self.setup.opponent.map(|o| {
+            if o.computer_first {
+                Disc::One
+            } else {
+                Disc::Two
+            }
+        })
+    }
+
+    fn is_computer(&self, disc: Disc) -> bool {
+        self.computer_disc() == Some(disc)
+    }
+
+    fn disc_of_move(index: usize) -> Disc {
+        if index % 2 == 0 { Disc::One } else { Disc::Two }
+    }
+
+    /// Whether the game is over: four in a row or a full board.
+    pub fn is_over(&self) -> bool {
+        self.ending().is_some()
+    }
+
+    fn play(&mut self, col: usize) {
+        self.board
+            .play(col)
+            .unwrap_or_else(|e| panic!("column {} was checked playable: {e}", col + 1));
+        self.moves.push(col);
+        self.version += 1;
+        self.message = None;
+        let over = self.is_over();
+        self.thinkers.board_changed(over);
+    }
+}
+
+impl Round for Connect4Game {
+    fn handle(&mut self, key: Key) {
+        match key {
+            Key::Left => self.cursor = self.cursor.saturating_sub(1),
+            Key::Right => self.cursor = (self.cursor + 1).min(self.board.cols() - 1),
+            Key::Enter | Key::Char(' ') | Key::Down => {
+                if self.is_over() || self.busy().is_some() {
+                    return;
+                }
+                if self.board.can_play(self.cursor) {
+                    self.play(self.cursor);
+                } else {
+                    self.message = Some(format!("column {} is full", self.cursor + 1));
+                }
+            }
+            Key::Char(c @ '1'..='9') => {
+                // A digit moves the cursor to that column, as the exercise's
+                // program numbers them.
+                let col = c as usize - '1' as usize;
+                if col < self.board.cols() {
+                    self.cursor = col;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Takes back the last disc a person dropped, and the computer's reply
+    /// after it.
+    fn undo(&mut self) {
+        let last = last_person_move(self.moves.len(), |i| {
+            self.is_computer(Self::disc_of_move(i))
+        });
+        let Some(index) = last else {
+            self.message = Some("nothing to undo".into());
+            return;
+        };
+        self.cursor = self.moves[index];
+        self.moves.truncate(index);
+        let mut board = Board::new(self.setup.rows, self.setup.cols).expect("valid size");
+        for &col in &self.moves {
+            board.play(col).expect("these moves were legal");
+        }
+        self.board = board;
+        self.version += 1;
+        self.message = None;
+        self.thinkers.board_changed(false);
+    }
+
+    fn request_hint(&mut self) {
+        if !self.is_over() {
+            self.thinkers.request_hint();
+        }
+    }
+
+    fn busy(&self) -> Option<Busy> {
+        self.thinkers
+            .busy(self.is_over(), self.is_computer(self.board.to_move()))
+    }
+
+    fn cancel_hint(&mut self) {
+        self.thinkers.cancel_hint();
+    }
+
+    fn take_work(&mut self) -> Option<Work> {
+        let (level, seed) = (self.hint_level(), self.seed);
+        self.thinkers
+            .take_work(self.busy()?, self.version, self.board.clone(), move || {
+                strategy(level, seed)
+            })
+    }
+
+    fn finish_work(&mut self, result: Box<dyn Any + Send>) {
+        let computer_move = self.thinkers.finish_work(result, self.version);
+        if let Some(col) = computer_move {
+            if self.busy() == Some(Busy::Computer) {
+                self.play(col);
+            }
+        }
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        let (row, col) = self.last_move()?;
+        if self.board.connects_four(row, col) {
+            let disc = self.board.get(row, col).expect("the last disc");
+            // Seat 0 is the person against the computer, X between two players.
+            Some(Ending::Won(match self.computer_disc() {
+                Some(computer) => usize::from(disc == computer),
+                None => usize::from(disc == Disc::Two),
+            }))
+        } else if self.board.is_full() {
+            Some(Ending::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn can_undo_after_the_end(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settle(game: &mut Connect4Game) {
+        while let Some(work) = game.take_work() {
+            game.finish_work(work());
+        }
+    }
+
+    #[test]
+    fn four_in_a_row_ends_the_game_and_is_found() {
+        let setup = Connect4Setup {
+            cols: 7,
+            rows: 6,
+            opponent: None,
+        };
+        let mut game = Connect4Game::new(setup, 1);
+        for col in [0, 1, 0, 1, 0, 1, 0] {
+            game.cursor = col;
+            game.handle(Key::Enter);
+        }
+        assert_eq!(game.ending(), Some(Ending::Won(0)));
+        assert_eq!(game.winning_cells().len(), 4);
+        game.handle(Key::Enter);
+        assert_eq!(game.board().discs(), 7, "no disc after the end");
+    }
+
+    #[test]
+    fn undo_against_the_computer_takes_back_two_discs() {
+        let setup = Connect4Setup {
+            cols: 7,
+            rows: 6,
+            opponent: Some(Connect4Opponent {
+                level: Connect4Level::Smart,
+                computer_first: false,
+            }),
+        };
+        let mut game = Connect4Game::new(setup, 3);
+        game.handle(Key::Enter);
+        settle(&mut game);
+        game.handle(Key::Char('1'));
+        game.handle(Key::Enter);
+        settle(&mut game);
+        assert_eq!(game.board().discs(), 4);
+        game.undo();
+        assert_eq!(game.board().discs(), 2);
+        assert_eq!(game.cursor(), 0);
+        assert_eq!(game.busy(), None);
+    }
+}

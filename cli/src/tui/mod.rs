@@ -1,0 +1,133 @@
+//! `boardkit tui`: the three games full screen (SPEC 7, "Full screen"),
+//! with ratatui on crossterm. Arrow keys and Enter; the last move and the
+//! winning line highlighted; every AI level; play again with the session's
+//! score; undo; hints; the terminal restored on every exit. Kit-only:
+//! starters do not get it (nor its crates).
+//!
+//! - [`app`]: the state machine, pure: keys in, state out.
+//! - [`menu`]: the game, the mode, the level, who starts, the size.
+//! - [`velha`], [`connect4`], [`mastermind`]: one game each, over the
+//!   library's rules and AIs.
+//! - [`thinkers`]: the computer opponent and the hint's player of velha
+//!   and connect four, lent to threads.
+//! - [`ui`]: draws an [`App`] into a ratatui frame.
+//! - [`network`]: `host --tui` and `join --tui`, a network session on
+//!   its own thread feeding the screen.
+//! - [`terminal`]: the event loop, which owns the terminal.
+
+pub mod app;
+pub mod connect4;
+pub mod mastermind;
+pub mod menu;
+pub mod network;
+pub mod terminal;
+pub mod thinkers;
+pub mod ui;
+pub mod velha;
+
+pub use app::App;
+pub use menu::GameKind;
+
+use std::process::ExitCode;
+
+use crate::play::scoreboard;
+use crate::play::session::login_name;
+
+use boardkit::connect4::board::{MAX_SIDE, MIN_SIDE};
+use boardkit::velha::board::{MAX_SIZE, MIN_SIZE};
+
+const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as i64;
+
+/// The options of `boardkit tui`: what the menu starts with.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TuiArgs {
+    /// The game (default: pick it on the menu).
+    #[arg(value_enum)]
+    pub game: Option<GameKind>,
+    /// Velha's board side: N in a row wins (the menu can change it).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
+    pub size: u8,
+    /// Connect four's columns (the menu can change them).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub cols: u8,
+    /// Connect four's rows (the menu can change them).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    pub rows: u8,
+    /// Seed for the computer's choices, the hints and the secrets, so that
+    /// a session can be replayed (game k of the session uses seed + k).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Your name on the scoreboard (default: your login name).
+    #[arg(long)]
+    pub name: Option<String>,
+    #[command(flatten)]
+    pub scoreboard: scoreboard::ScoreboardArgs,
+}
+
+/// The app as the options set it up, on its menu.
+pub fn app(args: &TuiArgs) -> App {
+    let menu = menu::Menu::new(
+        args.game,
+        args.size.into(),
+        args.cols.into(),
+        args.rows.into(),
+    );
+    App::new(menu, args.seed.unwrap_or_else(rand::random))
+}
+
+/// `boardkit tui`: runs the app full screen until the person quits, then
+/// records the finished games on the scoreboard (a failure to is said on
+/// stderr and changes nothing else).
+pub fn run(args: &TuiArgs) -> ExitCode {
+    let mut app = app(args);
+    // Full screen is always a person at a terminal.
+    let scoreboard = args.scoreboard.path(true);
+    if scoreboard.is_some() {
+        app.record_as(args.name.clone().unwrap_or_else(login_name));
+    }
+    let mut stopped = terminal::run_with_events(app, None);
+    if let (Ok(stopped), Some(path)) = (&mut stopped, scoreboard) {
+        let records = stopped.app.close();
+        match path {
+            _ if records.is_empty() => {}
+            Ok(path) => scoreboard::record_and_report(&path, &records),
+            Err(e) => eprintln!("boardkit: the results were not recorded: {e}"),
+        }
+    }
+    exit_status(
+        stopped
+            .map(|stopped| stopped.signal)
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// `boardkit host <GAME> --tui`.
+pub fn host(args: &crate::net::HostArgs) -> ExitCode {
+    network_exit_status(network::host(args))
+}
+
+/// `boardkit join <HOST:PORT> --tui`.
+pub fn join(args: &crate::net::JoinArgs) -> ExitCode {
+    network_exit_status(network::join(args))
+}
+
+fn network_exit_status(result: Result<Option<i32>, crate::net::NetError>) -> ExitCode {
+    match result {
+        Ok(signal) => exit_status(Ok(signal)),
+        Err(error) => crate::net::exit_status::<()>(Err(error)),
+    }
+}
+
+/// The full screen's exit status: 0 when the person quit, 128 + the
+/// signal's number when a signal stopped it (as a shell reports it), 1
+/// with the error on stderr when the terminal failed.
+fn exit_status(result: Result<Option<i32>, String>) -> ExitCode {
+    match result {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(signal)) => ExitCode::from(128u8.saturating_add(signal as u8)),
+        Err(error) => {
+            eprintln!("boardkit: {error}");
+            ExitCode::from(1)
+        }
+    }
+}

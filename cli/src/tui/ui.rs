@@ -1,0 +1,958 @@
+//! Draws an [`App`] into a ratatui [`Frame`]: the menu, or a game's board
+//! with its title, whose turn it is, the score, hints and messages, and the
+//! keys. The palette is the terminal one's (`src/play/paint.rs`): X blue, O
+//! red, coordinates grey, the winning line in reverse video, the last move
+//! underlined. A screen that does not fit says how large it needs to be.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::{App, Busy, Ending, Game, Match, Round, Screen, Tally};
+use super::connect4::Connect4Game;
+use super::mastermind::MastermindGame;
+use super::menu::{GameKind, Menu, Row};
+use super::network::{NetMatch, Phase, Role};
+use super::velha::VelhaGame;
+use crate::net::protocol::{Game as NetGame, Side};
+use crate::play::session::Language;
+use boardkit::connect4::Disc;
+use boardkit::mastermind::Score;
+use boardkit::velha::board::{Mark, Position};
+
+/// Player one's colour (X), as on the terminal.
+const BLUE: Color = Color::Blue;
+/// Player two's colour (O).
+const RED: Color = Color::Red;
+/// Row letters, column numbers, empty cells, help.
+const GREY: Color = Color::DarkGray;
+/// The cursor's brackets and the selected menu row.
+const CURSOR: Color = Color::Yellow;
+/// Hints: shown, never played.
+const HINT: Color = Color::Green;
+/// Mastermind's colours A to F, as `boardkit play mastermind` paints them.
+const PEG_COLOURS: [Color; 6] = [
+    Color::Red,
+    Color::Green,
+    Color::Yellow,
+    Color::Blue,
+    Color::Magenta,
+    Color::Cyan,
+];
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let screen = match app.screen() {
+        Screen::Menu(menu) => menu_screen(menu),
+        Screen::Playing(game) => game_screen(game, app.score().unwrap_or_default(), app.busy()),
+        Screen::Network(net) => network_screen(net, app.busy()),
+    };
+    let (width, height) = screen.size();
+    if area.width < width || area.height < height {
+        too_small(frame, area, width, height);
+        return;
+    }
+    screen.render(frame.buffer_mut(), area);
+}
+
+/// A screen as lines, each either centred or part of the left-aligned
+/// block (the board), which is centred as a whole.
+struct Layout {
+    lines: Vec<(Line<'static>, Place)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Centred,
+    Block,
+    /// A blank line for air, left out when the screen is short of lines.
+    Spacer,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        Layout { lines: Vec::new() }
+    }
+
+    fn centred(&mut self, line: impl Into<Line<'static>>) {
+        self.lines.push((line.into(), Place::Centred));
+    }
+
+    fn block(&mut self, lines: Vec<Line<'static>>) {
+        self.lines
+            .extend(lines.into_iter().map(|line| (line, Place::Block)));
+    }
+
+    fn blank(&mut self) {
+        self.lines.push((Line::default(), Place::Spacer));
+    }
+
+    fn block_width(&self) -> u16 {
+        self.lines
+            .iter()
+            .filter(|(_, place)| *place == Place::Block)
+            .map(|(line, _)| line.width() as u16)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The smallest area that shows every line whole (without spacers).
+    fn size(&self) -> (u16, u16) {
+        let widest = self
+            .lines
+            .iter()
+            .map(|(line, _)| line.width() as u16)
+            .max()
+            .unwrap_or(0);
+        let spacers = self.lines.iter().filter(|(_, p)| *p == Place::Spacer);
+        (widest, (self.lines.len() - spacers.count()) as u16)
+    }
+
+    /// Centred both ways in `area`, which is large enough; with its spacers
+    /// if they fit.
+    fn render(&self, buf: &mut Buffer, area: Rect) {
+        let airy = usize::from(area.height) >= self.lines.len();
+        let lines: Vec<_> = self
+            .lines
+            .iter()
+            .filter(|(_, place)| airy || *place != Place::Spacer)
+            .collect();
+        let top = area.y + (area.height - lines.len() as u16) / 2;
+        let block_x = area.x + (area.width - self.block_width()) / 2;
+        for (i, (line, place)) in lines.into_iter().enumerate() {
+            let x = match place {
+                Place::Block => block_x,
+                Place::Centred | Place::Spacer => area.x + (area.width - line.width() as u16) / 2,
+            };
+            buf.set_line(x, top + i as u16, line, area.width);
+        }
+    }
+}
+
+/// The centred notice of a terminal too small for the screen.
+fn too_small(frame: &mut Frame, area: Rect, width: u16, height: u16) {
+    let text = vec![
+        Line::styled(
+            "The terminal is too small",
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Line::from(format!(
+            "this screen needs {width} x {height}, it is {} x {}",
+            area.width, area.height
+        )),
+        Line::styled("enlarge it, or press q", Style::new().fg(GREY)),
+    ];
+    // The lines once wrapped, to centre them vertically.
+    let lines: usize = text
+        .iter()
+        .map(|line| line.width().div_ceil(usize::from(area.width.max(1))).max(1))
+        .sum();
+    let lines = lines.min(usize::from(area.height)) as u16;
+    let paragraph = Paragraph::new(text)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true });
+    let middle = Rect {
+        y: area.y + (area.height - lines) / 2,
+        height: lines,
+        ..area
+    };
+    frame.render_widget(paragraph, middle);
+}
+
+fn bold() -> Style {
+    Style::new().add_modifier(Modifier::BOLD)
+}
+
+fn help(text: &str) -> Line<'static> {
+    Line::styled(text.to_owned(), Style::new().fg(GREY))
+}
+
+fn menu_screen(menu: &Menu) -> Layout {
+    let mut screen = Layout::new();
+    screen.centred(Line::styled("boardkit", bold()));
+    screen.centred(if menu.game_fixed {
+        Line::from(menu.game.title())
+    } else {
+        Line::from("Pick a game")
+    });
+    screen.blank();
+    let rows = menu.rows();
+    let selected = menu.current();
+    let mut block = Vec::new();
+    for &row in &rows {
+        let (label, value) = menu.line(row);
+        let chosen = row == selected;
+        let line = if row == Row::Start {
+            let style = if chosen {
+                bold().fg(Color::Black).bg(CURSOR)
+            } else {
+                bold()
+            };
+            Line::from(vec![
+                Span::raw(" ".repeat(11)),
+                Span::styled("[ Start ]", style),
+            ])
+        } else {
+            let value_style = if chosen {
+                bold().fg(Color::Black).bg(CURSOR)
+            } else {
+                Style::new()
+            };
+            let (left, right) = if chosen { ("< ", " >") } else { ("  ", "  ") };
+            Line::from(vec![
+                Span::styled(format!("{label:<9}"), Style::new().fg(GREY)),
+                Span::styled(left, Style::new().fg(CURSOR)),
+                Span::styled(format!("{value:<27}"), value_style),
+                Span::styled(right, Style::new().fg(CURSOR)),
+            ])
+        };
+        block.push(line);
+    }
+    screen.block(block);
+    screen.blank();
+    match menu.note() {
+        Some(note) => screen.centred(Line::styled(note, Style::new().fg(CURSOR))),
+        None => screen.blank(),
+    }
+    screen.centred(help(
+        "up/down choose · left/right change · Enter start · q quit",
+    ));
+    screen
+}
+
+fn game_screen(game: &Match, score: Tally, busy: Option<Busy>) -> Layout {
+    let mut screen = Layout::new();
+    screen.centred(Line::from(vec![
+        Span::styled(game.kind().title(), bold()),
+        Span::styled(format!(" · {}", game.description), Style::new().fg(GREY)),
+    ]));
+    screen.blank();
+    let (block, status, note, keys) = match &game.game {
+        Game::Velha(g) => velha_parts(g, busy),
+        Game::Connect4(g) => connect4_parts(g, busy),
+        Game::Mastermind(g) => mastermind_parts(g, busy),
+    };
+    screen.block(block);
+    screen.blank();
+    screen.centred(status);
+    screen.centred(score_line(game, score));
+    screen.centred(note.unwrap_or_default());
+    screen.centred(help(keys));
+    screen
+}
+
+fn score_line(game: &Match, score: Tally) -> Line<'static> {
+    let mut text = format!(
+        "Score: {} {} · {} {}",
+        game.seats[0], score.wins[0], game.seats[1], score.wins[1]
+    );
+    if game.draws {
+        text.push_str(&format!(" · draws {}", score.draws));
+    }
+    Line::from(text)
+}
+
+/// A board's status line, hint or message line and keys.
+type Parts = (
+    Vec<Line<'static>>,
+    Line<'static>,
+    Option<Line<'static>>,
+    &'static str,
+);
+
+const BOARD_KEYS: &str = "arrows move · Enter play · u undo · h hint · n new game · q menu";
+const OVER_KEYS: &str = "Enter or n play again · u undo · q menu";
+
+fn mark_style(mark: Mark) -> Style {
+    match mark {
+        Mark::X => bold().fg(BLUE),
+        Mark::O => bold().fg(RED),
+    }
+}
+
+fn disc_style(disc: Disc) -> Style {
+    match disc {
+        Disc::One => bold().fg(BLUE),
+        Disc::Two => bold().fg(RED),
+    }
+}
+
+/// Whose turn it is, or how the game ended, for the board games.
+fn board_status(
+    ending: Option<Ending>,
+    busy: Option<Busy>,
+    against_computer: bool,
+    to_move: Span<'static>,
+    winner: Option<Span<'static>>,
+) -> Line<'static> {
+    match (ending, busy) {
+        (Some(Ending::Draw), _) => Line::styled("Draw.", bold()),
+        (Some(Ending::Won(seat)), _) if against_computer => match seat {
+            0 => Line::styled("You win!", bold()),
+            _ => Line::styled("The computer wins.", bold()),
+        },
+        (Some(Ending::Won(_)), _) => Line::from(vec![
+            winner.expect("a winner"),
+            Span::styled(" wins!", bold()),
+        ]),
+        (None, Some(Busy::Computer)) => Line::from("The computer is thinking…"),
+        (None, Some(Busy::Hint)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
+        (None, None) if against_computer => Line::from(vec![Span::raw("Your turn: "), to_move]),
+        (None, None) => Line::from(vec![to_move, Span::raw(" to play")]),
+    }
+}
+
+fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
+    let board = game.board();
+    let ending = game.ending();
+    let mark = board.to_move();
+    let status = board_status(
+        ending,
+        busy,
+        game.computer_mark().is_some(),
+        Span::styled(mark.to_string(), mark_style(mark)),
+        game.last_move()
+            .and_then(|p| board.get(p))
+            .map(|w| Span::styled(w.to_string(), mark_style(w))),
+    );
+    let note = game
+        .message()
+        .map(|m| Line::from(m.to_owned()))
+        .or_else(|| {
+            game.hint().map(|pos| {
+                Line::from(vec![
+                    Span::styled(format!("Hint: {pos}"), bold().fg(HINT)),
+                    Span::raw(" (the hard AI's move, not played)"),
+                ])
+            })
+        });
+    let keys = if ending.is_some() {
+        OVER_KEYS
+    } else {
+        BOARD_KEYS
+    };
+    (velha_board(game, ending.is_none()), status, note, keys)
+}
+
+/// The velha grid: column numbers above, row letters on the left, the
+/// cursor in brackets, the hint as a green `?`.
+pub fn velha_board(game: &VelhaGame, show_cursor: bool) -> Vec<Line<'static>> {
+    let board = game.board();
+    let n = board.size();
+    let grey = Style::new().fg(GREY);
+    let mut lines = Vec::with_capacity(2 * n);
+    let numbers: Vec<String> = (1..=n).map(|c| format!(" {c} ")).collect();
+    lines.push(Line::styled(format!("   {}", numbers.join(" ")), grey));
+    for row in 0..n {
+        let mut spans = vec![Span::styled(
+            format!(" {} ", (b'A' + row as u8) as char),
+            grey,
+        )];
+        for col in 0..n {
+            if col > 0 {
+                spans.push(Span::styled("│", grey));
+            }
+            let pos = Position { row, col };
+            let cursor = show_cursor && game.cursor() == pos;
+            let mut style = Style::new();
+            let symbol = match board.get(pos) {
+                Some(mark) => {
+                    style = mark_style(mark);
+                    if game.last_move() == Some(pos) {
+                        style = style.add_modifier(Modifier::UNDERLINED);
+                    }
+                    mark.to_string()
+                }
+                None if game.hint() == Some(pos) => {
+                    style = bold().fg(HINT);
+                    "?".to_owned()
+                }
+                None => " ".to_owned(),
+            };
+            let frame_style = if game.is_winning(pos) {
+                style = style.add_modifier(Modifier::REVERSED);
+                style
+            } else {
+                Style::new()
+            };
+            let (left, right) = if cursor { ("[", "]") } else { (" ", " ") };
+            let bracket = if cursor {
+                bold().fg(CURSOR)
+            } else {
+                frame_style
+            };
+            spans.push(Span::styled(left, bracket));
+            spans.push(Span::styled(symbol, style));
+            spans.push(Span::styled(right, bracket));
+        }
+        lines.push(Line::from(spans));
+        if row + 1 < n {
+            let rule = vec!["───"; n].join("┼");
+            lines.push(Line::styled(format!("   {rule}"), grey));
+        }
+    }
+    lines
+}
+
+fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
+    let board = game.board();
+    let ending = game.ending();
+    let disc = board.to_move();
+    let status = board_status(
+        ending,
+        busy,
+        game.computer_disc().is_some(),
+        Span::styled(disc.to_string(), disc_style(disc)),
+        game.last_move()
+            .and_then(|(r, c)| board.get(r, c))
+            .map(|w| Span::styled(w.to_string(), disc_style(w))),
+    );
+    let note = game
+        .message()
+        .map(|m| Line::from(m.to_owned()))
+        .or_else(|| {
+            game.hint().map(|col| {
+                Line::from(vec![
+                    Span::styled(format!("Hint: column {}", col + 1), bold().fg(HINT)),
+                    Span::raw(format!(
+                        " (the {} player's move, not played)",
+                        game.hint_level().name()
+                    )),
+                ])
+            })
+        });
+    let keys = if ending.is_some() {
+        OVER_KEYS
+    } else {
+        "left/right or 1-9 column · Enter drop · u undo · h hint · n new game · q menu"
+    };
+    (
+        connect4_board(game, ending.is_none() && busy.is_none()),
+        status,
+        note,
+        keys,
+    )
+}
+
+/// The connect-four board: the disc to drop over the cursor's column, the
+/// columns' numbers below (the hint's in green).
+pub fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line<'static>> {
+    let board = game.board();
+    let cols = board.cols();
+    let grey = Style::new().fg(GREY);
+    let winning = game.winning_cells();
+    let mut lines = Vec::with_capacity(board.rows() + 3);
+    let mut top = vec![Span::raw(" ")];
+    for col in 0..cols {
+        top.push(if show_cursor && col == game.cursor() {
+            Span::styled(" ▼ ", disc_style(board.to_move()))
+        } else {
+            Span::raw("   ")
+        });
+    }
+    lines.push(Line::from(top));
+    for row in (0..board.rows()).rev() {
+        let mut spans = vec![Span::styled("│", grey)];
+        for col in 0..cols {
+            match board.get(row, col) {
+                Some(disc) => {
+                    // The whole cell in reverse video on the winning line;
+                    // the disc alone underlined when it is the last one.
+                    let mut style = disc_style(disc);
+                    let mut pad = Style::new();
+                    if winning.contains(&(row, col)) {
+                        style = style.add_modifier(Modifier::REVERSED);
+                        pad = style;
+                    }
+                    if game.last_move() == Some((row, col)) {
+                        style = style.add_modifier(Modifier::UNDERLINED);
+                    }
+                    spans.push(Span::styled(" ", pad));
+                    spans.push(Span::styled(disc.to_string(), style));
+                    spans.push(Span::styled(" ", pad));
+                }
+                None => spans.push(Span::styled(" · ", grey)),
+            }
+        }
+        spans.push(Span::styled("│", grey));
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::styled(format!("└{}┘", "─".repeat(3 * cols)), grey));
+    let mut numbers = vec![Span::raw(" ")];
+    for col in 0..cols {
+        let style = if game.hint() == Some(col) {
+            bold().fg(Color::Black).bg(HINT)
+        } else if show_cursor && col == game.cursor() {
+            bold().fg(CURSOR)
+        } else {
+            grey
+        };
+        numbers.push(Span::styled(format!("{:^3}", col + 1), style));
+    }
+    lines.push(Line::from(numbers));
+    lines
+}
+
+/// A network game: whose turn it is, the result and the score in the
+/// game's language (velha's Portuguese), the opponent's answer awaited.
+fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
+    let mut screen = Layout::new();
+    let portuguese = net.language() == Language::Portuguese;
+    let words = net.words();
+    let mark = |side: Side| {
+        let style = match side {
+            Side::X => bold().fg(BLUE),
+            Side::O => bold().fg(RED),
+        };
+        Span::styled(side.as_char().to_string(), style)
+    };
+    let title = match net.role() {
+        Role::Host {
+            game: NetGame::Velha { .. },
+            ..
+        } => GameKind::Velha.title(),
+        Role::Host { .. } => GameKind::Connect4.title(),
+        Role::Join { .. } => match net.game() {
+            Some(Game::Velha(_)) => GameKind::Velha.title(),
+            Some(_) => GameKind::Connect4.title(),
+            None => "boardkit",
+        },
+    };
+    let subtitle = match (net.game().is_some(), portuguese) {
+        (false, _) => " · network play".to_owned(),
+        (true, true) => " · em rede, você joga com ".to_owned(),
+        (true, false) => " · over the network, you play ".to_owned(),
+    };
+    let mut heading = vec![
+        Span::styled(title, bold()),
+        Span::styled(subtitle, Style::new().fg(GREY)),
+    ];
+    if net.game().is_some() {
+        heading.push(mark(net.me()));
+    }
+    screen.centred(Line::from(heading));
+    screen.blank();
+    let my_turn = net.phase() == Phase::MyTurn && busy.is_none();
+    let hint = match net.game() {
+        Some(Game::Velha(g)) => {
+            screen.block(velha_board(g, my_turn));
+            g.hint().map(|pos| pos.to_string())
+        }
+        Some(Game::Connect4(g)) => {
+            screen.block(connect4_board(g, my_turn));
+            g.hint().map(|col| (col + 1).to_string())
+        }
+        Some(Game::Mastermind(_)) | None => None,
+    };
+    screen.blank();
+    let result = || {
+        let line = net.result_line().unwrap_or_default();
+        let verdict = net
+            .last_status()
+            .and_then(|status| words.verdict(status, net.me()));
+        let mut spans = vec![Span::styled(line, bold())];
+        if let Some(verdict) = verdict {
+            spans.push(Span::raw(format!(" · {verdict}")));
+        }
+        Line::from(spans)
+    };
+    let status = match net.phase() {
+        Phase::Connecting => Line::from(match (net.role(), portuguese) {
+            (Role::Host { address, .. }, true) => {
+                format!("aguardando um adversário em {address}...")
+            }
+            (Role::Host { address, .. }, false) => {
+                format!("waiting for an opponent on {address}...")
+            }
+            (Role::Join { address }, _) => format!("connecting to {address}..."),
+        }),
+        Phase::Connected => Line::from(format!(
+            "connected with {}; the game is starting...",
+            net.note().unwrap_or("the opponent")
+        )),
+        Phase::MyTurn if busy == Some(Busy::Hint) => Line::from(if portuguese {
+            "procurando uma dica... (Esc: parar de esperar)"
+        } else {
+            "Looking for a hint… (Esc: stop waiting)"
+        }),
+        Phase::MyTurn => Line::styled(words.your_turn(&net.me().as_char().to_string()), bold()),
+        Phase::TheirTurn | Phase::Sent => Line::from(words.waiting_move()),
+        Phase::Over | Phase::AskAgain | Phase::WaitingAnswer => result(),
+        Phase::Ended => match net.end() {
+            Some(Err(error)) => Line::styled(format!("{error}"), bold().fg(RED)),
+            _ if net.last_status().is_some() => result(),
+            _ => Line::from(""),
+        },
+    };
+    screen.centred(status);
+    screen.centred(
+        if net.last_status().is_some() || net.tally() != Default::default() {
+            Line::from(words.score(net.tally()))
+        } else {
+            Line::default()
+        },
+    );
+    let note = match net.phase() {
+        Phase::AskAgain => Some(Line::styled(net.language().play_again(), bold().fg(CURSOR))),
+        Phase::WaitingAnswer => Some(Line::from(words.waiting_answer())),
+        Phase::Connecting | Phase::Connected => None,
+        _ => net
+            .note()
+            .map(|note| Line::from(note.to_owned()))
+            .or_else(|| {
+                hint.map(|hint| {
+                    Line::styled(
+                        if portuguese {
+                            format!("Dica: {hint} (a jogada da IA, não jogada)")
+                        } else {
+                            format!("Hint: column {hint} (the AI's move, not played)")
+                        },
+                        bold().fg(HINT),
+                    )
+                })
+            }),
+    };
+    screen.centred(note.unwrap_or_default());
+    let keys = match (net.phase(), portuguese) {
+        (Phase::Ended, true) => "qualquer tecla sai",
+        (Phase::Ended, false) => "any key leaves",
+        (Phase::AskAgain, true) => "s sim · n não · q sai",
+        (Phase::AskAgain, false) => "y yes · n no · q quit",
+        (Phase::MyTurn, true) => "setas movem · Enter joga · h dica · q sai",
+        (Phase::MyTurn, false) => "left/right or 1-9 column · Enter drop · h hint · q quit",
+        (_, true) => "q sai",
+        (_, false) => "q quit",
+    };
+    screen.centred(help(keys));
+    screen
+}
+
+fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {
+    let board = game.board();
+    let turn = board.guesses.len();
+    let watch = game.setup().watch;
+    let status = match (game.ending(), busy) {
+        (Some(Ending::Won(0)), _) if watch => {
+            Line::styled(format!("The codebreaker found it in {turn}."), bold())
+        }
+        (Some(Ending::Won(0)), _) => Line::styled(
+            format!(
+                "Found in {turn} {}!",
+                if turn == 1 { "guess" } else { "guesses" }
+            ),
+            bold(),
+        ),
+        (Some(_), _) => Line::styled("Out of guesses: the secret is shown.", bold()),
+        (None, Some(_)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
+        (None, None) if watch => Line::from(format!(
+            "The codebreaker is on guess {} of {}",
+            turn + 1,
+            board.turns
+        )),
+        (None, None) => Line::from(format!("Guess {} of {}", turn + 1, board.turns)),
+    };
+    let note = game
+        .message()
+        .map(|m| Line::from(m.to_owned()))
+        .or_else(|| {
+            game.hint().map(|code| {
+                Line::from(vec![
+                    Span::styled(format!("Hint: {code}"), bold().fg(HINT)),
+                    Span::raw(" (the best codebreaker's next guess, not played)"),
+                ])
+            })
+        });
+    let keys = match (game.is_over(), watch) {
+        (true, _) => "Enter or n play again · q menu",
+        (false, true) => "Enter next guess now · n new game · q menu",
+        (false, false) => {
+            "left/right slot · up/down or A-F colour · Enter guess · u undo · h hint · n new · q menu"
+        }
+    };
+    (mastermind_board(game), status, note, keys)
+}
+
+fn peg(colour: u8) -> Span<'static> {
+    Span::styled(
+        format!(" {} ", (b'A' + colour) as char),
+        bold()
+            .fg(Color::Black)
+            .bg(PEG_COLOURS[usize::from(colour) % PEG_COLOURS.len()]),
+    )
+}
+
+/// Black pegs as `●`, white as `○`, the rest as `·`, then in words.
+fn feedback(score: Score, pegs: usize) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::raw("  ")];
+    let (black, white) = (usize::from(score.black), usize::from(score.white));
+    let mut symbols = Vec::with_capacity(pegs);
+    symbols.extend(std::iter::repeat_n("●", black));
+    symbols.extend(std::iter::repeat_n("○", white));
+    symbols.extend(std::iter::repeat_n("·", pegs.saturating_sub(black + white)));
+    spans.push(Span::styled(symbols.join(" "), bold()));
+    spans.push(Span::styled(format!("   {score}"), Style::new().fg(GREY)));
+    spans
+}
+
+/// Pegs side by side, one space apart, in a row of brackets when one is
+/// selected: `[` and `]` take the spaces around it.
+fn slots(pegs: Vec<Span<'static>>, selected: Option<usize>) -> Vec<Span<'static>> {
+    let mut spans = Vec::with_capacity(2 * pegs.len() + 1);
+    let count = pegs.len();
+    for (i, peg) in pegs.into_iter().enumerate() {
+        spans.push(match selected {
+            Some(k) if k == i => Span::styled("[", bold().fg(CURSOR)),
+            Some(k) if k + 1 == i => Span::styled("]", bold().fg(CURSOR)),
+            _ => Span::raw(" "),
+        });
+        spans.push(peg);
+    }
+    spans.push(match selected {
+        Some(k) if k + 1 == count => Span::styled("]", bold().fg(CURSOR)),
+        _ => Span::raw(" "),
+    });
+    spans
+}
+
+/// The decoding board: one row per turn (guesses with their feedback, the
+/// guess being composed with its slot in brackets, the turns to come), the
+/// secret (hidden until the end, unless watching), the hint, the colours.
+pub fn mastermind_board(game: &MastermindGame) -> Vec<Line<'static>> {
+    let board = game.board();
+    let pegs = game.rules().pegs();
+    let grey = Style::new().fg(GREY);
+    let over = game.is_over();
+    let watch = game.setup().watch;
+    let row = |label: String, style: Style, rest: Vec<Span<'static>>| {
+        let mut spans = vec![Span::styled(label, style)];
+        spans.extend(rest);
+        Line::from(spans)
+    };
+    let mut lines = Vec::with_capacity(board.turns + 5);
+    for turn in 0..board.turns {
+        let number = format!("{:>7}", turn + 1);
+        lines.push(if let Some((guess, score)) = board.guesses.get(turn) {
+            let mut spans = slots(guess.pegs().iter().map(|&c| peg(c)).collect(), None);
+            spans.extend(feedback(*score, pegs));
+            row(number, grey, spans)
+        } else if turn == board.guesses.len() && !over && !watch {
+            let composed = game
+                .pegs()
+                .iter()
+                .map(|colour| match colour {
+                    Some(c) => peg(*c),
+                    None => Span::styled(" _ ", bold()),
+                })
+                .collect();
+            row(
+                number,
+                bold().fg(CURSOR),
+                slots(composed, Some(game.slot())),
+            )
+        } else {
+            let empty = vec![Span::styled(" · ", grey); pegs];
+            row(number, grey, slots(empty, None))
+        });
+    }
+    lines.push(Line::default());
+    let shown = over || watch;
+    let secret = game
+        .secret()
+        .pegs()
+        .iter()
+        .map(|&c| {
+            if shown {
+                peg(c)
+            } else {
+                Span::styled(" ? ", bold())
+            }
+        })
+        .collect();
+    lines.push(row("Secret ".into(), grey, slots(secret, None)));
+    if let Some(hint) = game.hint() {
+        let pegs = hint.pegs().iter().map(|&c| peg(c)).collect();
+        lines.push(row("Hint   ".into(), bold().fg(HINT), slots(pegs, None)));
+    }
+    let colours = (0..game.rules().colors() as u8).map(peg).collect();
+    lines.push(row("Colours".into(), grey, slots(colours, None)));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::tui::app::Key;
+    use crate::tui::menu::GameKind;
+
+    fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal.draw(|frame| draw(frame, app)).unwrap();
+        terminal
+    }
+
+    fn press(app: &mut App, keys: &[Key]) {
+        for &key in keys {
+            app.handle(key);
+            app.settle();
+        }
+    }
+
+    fn typed(text: &str) -> Vec<Key> {
+        text.chars()
+            .map(|c| match c {
+                '\n' => Key::Enter,
+                c => Key::Char(c),
+            })
+            .collect()
+    }
+
+    fn app(game: Option<GameKind>, seed: u64) -> App {
+        App::new(Menu::new(game, 3, 7, 6), seed)
+    }
+
+    /// The buffer's line `y` as text.
+    fn text_of(buffer: &Buffer, y: u16) -> String {
+        (0..buffer.area.width)
+            .map(|x| buffer[(x, y)].symbol())
+            .collect()
+    }
+
+    /// The first line holding `needle`, and where it starts (in cells).
+    fn find(buffer: &Buffer, needle: &str) -> (u16, u16) {
+        for y in 0..buffer.area.height {
+            let line = text_of(buffer, y);
+            if let Some(at) = line.find(needle) {
+                return (line[..at].chars().count() as u16, y);
+            }
+        }
+        panic!("{needle:?} is not on the screen");
+    }
+
+    #[test]
+    fn the_menu() {
+        let app = app(None, 1);
+        insta::assert_snapshot!("menu", screen(&app, 80, 24).backend());
+    }
+
+    #[test]
+    fn a_velha_game_in_progress_with_the_cursor() {
+        let mut app = app(Some(GameKind::Velha), 1);
+        // Against the computer (medium): B2, its reply, then the cursor to A3.
+        press(&mut app, &[Key::Enter, Key::Enter, Key::Up, Key::Right]);
+        let terminal = screen(&app, 80, 24);
+        insta::assert_snapshot!("velha_in_progress", terminal.backend());
+        let buffer = terminal.backend().buffer();
+        let (x, y) = find(buffer, "[ ]");
+        assert_eq!(buffer[(x, y)].fg, CURSOR);
+        // B2 is X, blue, and not the last move (the computer's reply is).
+        let (x, y) = find(buffer, " X ");
+        assert_eq!(buffer[(x + 1, y)].fg, BLUE);
+        assert!(!buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
+        let (x, y) = find(buffer, " O ");
+        assert_eq!(buffer[(x + 1, y)].fg, RED);
+        assert!(buffer[(x + 1, y)].modifier.contains(Modifier::UNDERLINED));
+    }
+
+    #[test]
+    fn a_connect_four_win_with_its_line_highlighted() {
+        let mut app = app(Some(GameKind::Connect4), 1);
+        press(&mut app, &[Key::Left, Key::Enter]); // two players
+        // X along the bottom row, O on top of it: X wins with column 4.
+        press(&mut app, &typed("1\n1\n2\n2\n3\n3\n4\n"));
+        let terminal = screen(&app, 80, 24);
+        insta::assert_snapshot!("connect4_won", terminal.backend());
+        let buffer = terminal.backend().buffer();
+        let (left, bottom) = find(buffer, "└");
+        let row = bottom - 1;
+        for col in 0..7u16 {
+            let x = left + 2 + 3 * col;
+            let cell = &buffer[(x, row)];
+            if col < 4 {
+                assert_eq!(cell.symbol(), "X");
+                assert_eq!(cell.fg, BLUE);
+                assert!(cell.modifier.contains(Modifier::REVERSED), "column {col}");
+                // The whole cell, not the letter alone.
+                assert!(buffer[(x - 1, row)].modifier.contains(Modifier::REVERSED));
+                assert_eq!(
+                    cell.modifier.contains(Modifier::UNDERLINED),
+                    col == 3,
+                    "only the last disc is underlined"
+                );
+            } else {
+                assert_eq!(cell.symbol(), "·");
+                assert!(!cell.modifier.contains(Modifier::REVERSED));
+            }
+        }
+        // The O above are not part of the line.
+        let o = &buffer[(left + 2, row - 1)];
+        assert_eq!((o.symbol(), o.fg), ("O", RED));
+        assert!(!o.modifier.contains(Modifier::REVERSED));
+        assert!(text_of(buffer, find(buffer, "wins!").1).contains("X wins!"));
+    }
+
+    #[test]
+    fn a_velha_win_is_highlighted_too() {
+        let mut app = app(Some(GameKind::Velha), 1);
+        press(&mut app, &[Key::Left, Key::Enter]); // two players
+        // X: B2, A2 ... O: B1, C1; X completes the middle column with C2.
+        let keys = [
+            Key::Enter,
+            Key::Left,
+            Key::Enter,
+            Key::Right,
+            Key::Up,
+            Key::Enter,
+            Key::Left,
+            Key::Down,
+            Key::Down,
+            Key::Enter,
+            Key::Right,
+            Key::Enter,
+        ];
+        press(&mut app, &keys);
+        let terminal = screen(&app, 80, 24);
+        let buffer = terminal.backend().buffer();
+        let (x, y) = find(buffer, "A ");
+        let reversed: Vec<bool> = (0..3)
+            .map(|row| {
+                buffer[(x + 7, y + 2 * row)]
+                    .modifier
+                    .contains(Modifier::REVERSED)
+            })
+            .collect();
+        assert_eq!(reversed, [true, true, true], "{}", terminal.backend());
+        assert!(!buffer[(x + 3, y + 2)].modifier.contains(Modifier::REVERSED));
+    }
+
+    #[test]
+    fn a_mastermind_game_with_feedback_undo_and_hint() {
+        let mut app = app(Some(GameKind::Mastermind), 4);
+        press(&mut app, &[Key::Enter]);
+        press(&mut app, &typed("abcd\neeff\naabb\nu"));
+        press(&mut app, &[Key::Right, Key::Up, Key::Char('h')]);
+        let terminal = screen(&app, 90, 24);
+        insta::assert_snapshot!("mastermind_undo_hint", terminal.backend());
+        let buffer = terminal.backend().buffer();
+        let (_, y) = find(buffer, "Hint:");
+        assert!(text_of(buffer, y).contains("not played"));
+        let (x, y) = find(buffer, "Hint ");
+        assert_eq!(buffer[(x, y)].fg, HINT);
+        let (x, y) = find(buffer, "[");
+        assert_eq!(buffer[(x, y)].fg, CURSOR);
+    }
+
+    #[test]
+    fn a_terminal_too_small_says_how_large_it_needs_to_be() {
+        let mut app = app(Some(GameKind::Velha), 1);
+        press(&mut app, &[Key::Enter]);
+        let terminal = screen(&app, 30, 8);
+        insta::assert_snapshot!("too_small", terminal.backend());
+    }
+}

@@ -1,0 +1,725 @@
+//! `boardkit grade` on a corpus of submissions, each with the grade a
+//! careful instructor would give it: correct ones in several styles, one bug
+//! per level, and hostile ones. Kit-only: not copied into starters.
+//!
+//! Rust submissions are made here from the reference and one change each,
+//! so the corpus holds no second copy of the reference.
+
+// The starter's test helpers, kept with the library (tests/common).
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn boardkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boardkit"))
+}
+
+/// `boardkit grade` in the sandbox, or with `--no-sandbox` where bubblewrap
+/// is not installed (a developer's machine: CI installs it, and
+/// `tests/sandbox.rs` requires it there).
+fn grade_command() -> Command {
+    let mut command = boardkit();
+    command.arg("grade");
+    if Command::new("bwrap").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
+        command.arg("--no-sandbox");
+    }
+    command
+}
+
+/// A file of the kit, from the workspace's root.
+fn kit(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+/// A correct jogo da velha crate at `dir`: the starter with the reference
+/// copied over its stubs.
+fn correct_crate(dir: &Path) {
+    let status = boardkit()
+        .args(["starter", "velha"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    for entry in std::fs::read_dir(kit("src/velha")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("src/velha").join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// Replaces `from` by `to` in `file` of the crate; the text must be there.
+fn patch(dir: &Path, file: &str, from: &str, to: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} does not contain {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+fn zip_folder(folder: &Path, prefix: &str, archive: &Path) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(archive).unwrap());
+    let mut stack = vec![folder.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = format!("{prefix}/{}", path.strip_prefix(folder).unwrap().display());
+                zip.start_file(name, zip::write::SimpleFileOptions::default())
+                    .unwrap();
+                zip.write_all(&std::fs::read(&path).unwrap()).unwrap();
+            }
+        }
+    }
+    zip.finish().unwrap();
+}
+
+/// grades.csv as submission -> (column -> value).
+fn grades(out: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let row: BTreeMap<String, String> = header
+                .iter()
+                .cloned()
+                .zip(fields.iter().map(|f| f.to_string()))
+                .collect();
+            (fields[0].to_owned(), row)
+        })
+        .collect()
+}
+
+fn verdicts(out: &Path, name: &str) -> BTreeMap<String, String> {
+    let text =
+        std::fs::read_to_string(out.join("students").join(name).join("results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["extra_data"]["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn sleepers(marker: &str) -> String {
+    let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    String::from_utf8_lossy(&ps.stdout).into_owned()
+}
+
+#[test]
+fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
+    let class = tempfile::tempdir().unwrap();
+    // A folder only its owner may enter, as `mktemp -d` makes: cases that run
+    // as another user must still reach their binaries.
+    std::fs::set_permissions(
+        class.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let at = |name: &str| class.path().join(name);
+    correct_crate(&at("correct"));
+    // A bug per level.
+    correct_crate(&at("bug_basic"));
+    patch(
+        &at("bug_basic"),
+        "src/velha/exam.rs",
+        "Ok(pos) => pos.col,",
+        "Ok(pos) => pos.row,",
+    );
+    correct_crate(&at("bug_proficient"));
+    patch(
+        &at("bug_proficient"),
+        "src/velha/program.rs",
+        "Status::Draw => Some(\"Empate\".to_owned()),",
+        "Status::Draw => Some(\"Empate!\".to_owned()),",
+    );
+    correct_crate(&at("bug_expert"));
+    patch(
+        &at("bug_expert"),
+        "src/velha/exam.rs",
+        "        .best_moves(&board, None)\n        .into_iter()",
+        "        .best_moves(&board, None)\n        .into_iter()\n        .chain(board.empty_cells())\n        .skip(1)",
+    );
+    correct_crate(&at("bug_advanced"));
+    patch(
+        &at("bug_advanced"),
+        "src/velha/program.rs",
+        "Ok(_) => OCCUPIED_POSITION,",
+        "Ok(_) => INVALID_POSITION,",
+    );
+    // Hostile ones.
+    correct_crate(&at("endless_loop"));
+    patch(
+        &at("endless_loop"),
+        "src/velha/exam.rs",
+        "pub fn extrai_linha(posicao: &str) -> usize {",
+        "pub fn extrai_linha(posicao: &str) -> usize {\n    #[allow(clippy::empty_loop)]\n    loop {}\n    #[allow(unreachable_code)]",
+    );
+    correct_crate(&at("endless_output"));
+    patch(
+        &at("endless_output"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        "loop { writeln!(console.out, \"{TITLE}\")?; }",
+    );
+    correct_crate(&at("memory_hog"));
+    patch(
+        &at("memory_hog"),
+        "src/velha/exam.rs",
+        "pub fn verifica_vencedor(tabuleiro: &[[char; 3]; 3]) -> char {",
+        "pub fn verifica_vencedor(tabuleiro: &[[char; 3]; 3]) -> char {\n    let hog = vec![1u8; 3 << 30];\n    std::hint::black_box(&hog);",
+    );
+    correct_crate(&at("panics"));
+    patch(
+        &at("panics"),
+        "src/velha/exam.rs",
+        "pub fn extrai_coluna(posicao: &str) -> usize {",
+        "pub fn extrai_coluna(posicao: &str) -> usize {\n    panic!(\"extrai_coluna is not done\");\n    #[allow(unreachable_code)]",
+    );
+    correct_crate(&at("exits_early"));
+    patch(
+        &at("exits_early"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        "writeln!(console.out, \"{TITLE}\")?;\n    std::process::exit(0);",
+    );
+    // A duration no other process uses marks the children.
+    let marker = format!("sleep 78.{}", std::process::id());
+    correct_crate(&at("leaves_children"));
+    patch(
+        &at("leaves_children"),
+        "src/velha/program.rs",
+        "writeln!(console.out, \"{TITLE}\")?;",
+        &format!(
+            "writeln!(console.out, \"{{TITLE}}\")?;\n    for _ in 0..20 {{ let _ = std::process::Command::new(\"/bin/sh\").args([\"-c\", \"{marker}\"]).spawn(); }}"
+        ),
+    );
+    // Tampering with the kit's files changes nothing.
+    correct_crate(&at("tampered"));
+    std::fs::write(at("tampered").join("tests/velha.rs"), "fn main() {}\n").unwrap();
+    std::fs::write(
+        at("tampered").join("build.rs"),
+        "fn main() { panic!(\"a build script\") }\n",
+    )
+    .unwrap();
+    patch(
+        &at("tampered"),
+        "Cargo.toml",
+        "[dependencies]",
+        "[build-dependencies]\n\n[dependencies]",
+    );
+    // The kit's files outside the student's folder: the grader uses its own.
+    for kit_file in ["src/harness/velha.rs", "src/console.rs", "src/lib.rs"] {
+        std::fs::write(
+            at("tampered").join(kit_file),
+            "compile_error!(\"a kit file edited\");\n",
+        )
+        .unwrap();
+    }
+    correct_crate(&at("compile_error"));
+    patch(
+        &at("compile_error"),
+        "src/velha/exam.rs",
+        "pub fn extrai_linha",
+        "pub fn extrai_linha_typo() {}\npub fn extrai_linha",
+    );
+    patch(
+        &at("compile_error"),
+        "src/velha/exam.rs",
+        "-> usize {",
+        "-> usize { let x: u8 = \"no\";",
+    );
+    // Archives.
+    correct_crate(&at("staging"));
+    zip_folder(&at("staging"), "zipped/project", &at("zipped.zip"));
+    {
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(at("zip_slip.zip")).unwrap());
+        zip.start_file("../../escaped.rs", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(b"fn main() {}").unwrap();
+        zip.finish().unwrap();
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(at("zip_bomb.zip")).unwrap());
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("bomb/zeros.bin", options).unwrap();
+        let block = vec![0u8; 1 << 20];
+        for _ in 0..100 {
+            zip.write_all(&block).unwrap();
+        }
+        zip.finish().unwrap();
+    }
+    let mut submissions: Vec<PathBuf> = [
+        "correct",
+        "bug_basic",
+        "bug_proficient",
+        "bug_advanced",
+        "bug_expert",
+        "endless_loop",
+        "endless_output",
+        "memory_hog",
+        "panics",
+        "exits_early",
+        "leaves_children",
+        "tampered",
+        "compile_error",
+        "zipped.zip",
+        "zip_slip.zip",
+        "zip_bomb.zip",
+    ]
+    .iter()
+    .map(|n| at(n))
+    .collect();
+    submissions.sort();
+    let out = at("out");
+    let run = grade_command()
+        .arg("velha")
+        .args(&submissions)
+        .arg("--out")
+        .arg(&out)
+        .args(["--timeout", "5", "--require", "expert"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "--require expert: not everyone reaches it\n{table}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    let grades = grades(&out);
+    let level = |name: &str| grades[name]["level"].clone();
+    // Children are killed with the group; the output itself is right.
+    for reached in ["correct", "tampered", "zipped", "leaves_children"] {
+        assert_eq!(level(reached), "expert", "{reached}\n{table}");
+    }
+    assert_eq!(level("bug_basic"), "none", "{table}");
+    assert_eq!(grades["bug_basic"]["proficient"], "15", "{table}");
+    assert_eq!(level("bug_proficient"), "basic", "{table}");
+    assert_eq!(level("bug_advanced"), "proficient", "{table}");
+    assert_eq!(level("bug_expert"), "advanced", "{table}");
+    // Their functions are right; their programs are not.
+    for basic in ["endless_output", "exits_early"] {
+        assert_eq!(level(basic), "basic", "{basic}\n{table}");
+    }
+    for none in [
+        "endless_loop",
+        "memory_hog",
+        "panics",
+        "compile_error",
+        "zip_slip",
+        "zip_bomb",
+    ] {
+        assert_eq!(level(none), "none", "{none}\n{table}");
+    }
+    let v = verdicts(&out, "endless_loop");
+    assert_eq!(v["basic::extrai_linha"], "timeout");
+    assert_eq!(
+        v["proficient::draw"], "passed",
+        "the program does not call extrai_linha"
+    );
+    assert!(
+        verdicts(&out, "endless_output")
+            .values()
+            .any(|x| x == "output_limit")
+    );
+    assert_eq!(
+        verdicts(&out, "memory_hog")["basic::verifica_vencedor_named_boards"],
+        "crashed"
+    );
+    assert_eq!(verdicts(&out, "panics")["basic::extrai_coluna"], "crashed");
+    assert_eq!(
+        verdicts(&out, "exits_early")["proficient::draw"],
+        "wrong_output"
+    );
+    assert!(
+        verdicts(&out, "compile_error")
+            .values()
+            .all(|x| x == "compile_error")
+    );
+    assert!(
+        verdicts(&out, "zip_slip")
+            .values()
+            .all(|x| x == "compile_error")
+    );
+    let slip = std::fs::read_to_string(out.join("students/zip_slip/results.json")).unwrap();
+    assert!(slip.contains("outside the submission"), "{slip}");
+    assert!(!class.path().parent().unwrap().join("escaped.rs").exists());
+    let bomb = std::fs::read_to_string(out.join("students/zip_bomb/results.json")).unwrap();
+    assert!(bomb.contains("unpacks to more than"), "{bomb}");
+    // Hidden cases keep their inputs and outputs to themselves.
+    let results = std::fs::read_to_string(out.join("students/correct/results.json")).unwrap();
+    assert!(results.contains("\"after_published\"") && results.contains("hidden case: passed"));
+    assert_eq!(
+        sleepers(&marker),
+        "",
+        "children of a submission survived the grading"
+    );
+    // The reports exist and name every submission.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    for name in grades.keys() {
+        assert!(
+            html.contains(name.as_str()) && junit.contains(name.as_str()),
+            "{name}"
+        );
+    }
+}
+
+fn python_class() -> Vec<PathBuf> {
+    ["python_ok", "python_no_diagonal", "python_flood"]
+        .iter()
+        .map(|n| kit("cli/tests/grading/python").join(n))
+        .collect()
+}
+
+fn grade_python(out: &Path, extra: &[&str]) -> std::process::Output {
+    grade_command()
+        .arg("velha")
+        .args(python_class())
+        .args([
+            "--program",
+            "python3 programa.py",
+            "--timeout",
+            "3",
+            "--out",
+        ])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn any_program_is_graded_through_stdin_and_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = grade_python(&out, &["--require", "proficient"]);
+    let table = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(1), "{table}");
+    let grades = grades(&out);
+    // Function levels cannot be graded through stdin: they are left out.
+    assert!(!grades["python_ok"].contains_key("basic"), "{table}");
+    assert_eq!(grades["python_ok"]["level"], "advanced", "{table}");
+    assert_eq!(grades["python_no_diagonal"]["level"], "none", "{table}");
+    assert!(
+        verdicts(&out, "python_flood")
+            .values()
+            .any(|v| v == "output_limit"),
+        "{table}"
+    );
+}
+
+#[test]
+fn shards_merged_equal_one_run_and_a_second_run_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    assert!(grade_python(&whole, &[]).status.success());
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("shard{k}")))
+        .collect();
+    for (k, shard) in shards.iter().enumerate() {
+        assert!(
+            grade_python(shard, &["--shard", &format!("{}/2", k + 1)])
+                .status
+                .success()
+        );
+    }
+    let merged = dir.path().join("merged");
+    let merge = boardkit()
+        .args(["grade", "merge"])
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        merge.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    // The same files, but for the minute each run was graded at.
+    let undated = |path: PathBuf| -> String {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("<p class=\"meta\">") && !l.contains("\"graded_at\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for file in [
+        "grades.csv",
+        "junit.xml",
+        "report.html",
+        "run.json",
+        "students/python_ok/results.json",
+        "students/python_ok/hidden.json",
+        "students/python_flood/results.json",
+    ] {
+        assert_eq!(
+            undated(whole.join(file)),
+            undated(merged.join(file)),
+            "{file} differs"
+        );
+    }
+    // A second run finds every submission finished and keeps them.
+    let before = std::fs::metadata(whole.join("students/python_ok/results.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert!(grade_python(&whole, &[]).status.success());
+    let after = std::fs::metadata(whole.join("students/python_ok/results.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for name in ["ana", "bia"] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+    }
+    let python = |name: &str| {
+        kit("cli/tests/grading/python")
+            .join(name)
+            .join("programa.py")
+    };
+    std::fs::copy(python("python_ok"), class.join("ana/programa.py")).unwrap();
+    std::fs::copy(python("python_no_diagonal"), class.join("bia/programa.py")).unwrap();
+    let out = dir.path().join("out");
+    let grade = |extra: &[&str]| {
+        let run = grade_command()
+            .arg("velha")
+            .args([class.join("ana"), class.join("bia")])
+            .args(["--program", "python3 programa.py", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        grades(&out)
+    };
+    let modified = |name: &str| {
+        std::fs::metadata(out.join("students").join(name).join("results.json"))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let first = grade(&[]);
+    assert_eq!(first["bia"]["level"], "none");
+    let (ana, bia) = (modified("ana"), modified("bia"));
+    // Bia fixes her program; Ana changes nothing.
+    std::fs::copy(python("python_ok"), class.join("bia/programa.py")).unwrap();
+    let second = grade(&[]);
+    assert_eq!(second["bia"]["level"], "advanced");
+    assert_eq!(modified("ana"), ana, "an unchanged submission is reused");
+    assert_ne!(modified("bia"), bia);
+    let _ = grade(&["--fresh"]);
+    assert_ne!(modified("ana"), ana, "--fresh grades everyone again");
+    // A mistyped path is the instructor's error, not a student with 0 points.
+    let typo = grade_command()
+        .arg("velha")
+        .arg(class.join("ana"))
+        .arg(class.join("bai"))
+        .args(["--program", "python3 programa.py", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
+    // So are a folder of empty folders, and a file that is not an archive:
+    // reported before anything is graded.
+    std::fs::create_dir_all(class.join("carla/src/velha")).unwrap();
+    std::fs::write(class.join("davi.txt"), "fn main() {}").unwrap();
+    for (path, reason) in [
+        ("carla", "nothing to grade"),
+        ("davi.txt", "neither a folder nor a .zip"),
+    ] {
+        let run = grade_command()
+            .arg("velha")
+            .arg(class.join(path))
+            .arg("--out")
+            .arg(dir.path().join("rust-out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(path) && stderr.contains(reason), "{stderr}");
+    }
+}
+
+#[test]
+fn without_the_sandbox_the_same_class_grades_alike_and_the_report_says_so() {
+    let class = tempfile::tempdir().unwrap();
+    correct_crate(&class.path().join("correct"));
+    let stub = class.path().join("stub");
+    let made = boardkit()
+        .args(["starter", "velha"])
+        .arg(&stub)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let out = class.path().join("out");
+    let run = boardkit()
+        .args(["grade", "--no-sandbox", "velha"])
+        .arg(class.path().join("correct"))
+        .arg(&stub)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{table}");
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--no-sandbox"));
+    let grades = grades(&out);
+    assert_eq!(grades["correct"]["level"], "expert", "{table}");
+    assert_eq!(grades["stub"]["level"], "none", "{table}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("Graded with --no-sandbox"));
+}
+
+/// A headless Chromium, as CI installs it (`chromium`); `None` elsewhere.
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok());
+    assert!(
+        found.is_some() || std::env::var_os("CI").is_none(),
+        "CI installs chromium"
+    );
+    found
+}
+
+#[test]
+fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    assert!(grade_python(&out, &[]).status.success());
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // The header, then the overview with its two charts, then the students.
+    for needle in ["Jogo da velha: class report", "boardkit ", "3 s wall clock"] {
+        assert!(html.contains(needle), "no {needle:?} in the header");
+    }
+    let overview = html.find("id=\"overview\"").expect("an overview");
+    let first_student = html.find("id=\"s-").expect("a section per student");
+    assert!(overview < first_student);
+    assert_eq!(html[..first_student].matches("<svg").count(), 2);
+    assert!(html[overview..first_student].contains("Pass rate per case, worst first"));
+    // Cases by pass rate, worst first.
+    let rates = &html[html.find("class=\"rates\"").unwrap()..first_student];
+    let rates = &rates[..rates.find("</table>").unwrap()];
+    let rates: Vec<f64> = rates
+        .split("<td class=\"num\">")
+        .skip(1)
+        .map(|cell| {
+            let (passed, rest) = cell.split_once(" / ").unwrap();
+            let total = rest.split_once(' ').unwrap().0;
+            passed.parse::<f64>().unwrap() / total.parse::<f64>().unwrap()
+        })
+        .collect();
+    assert!(rates.len() > 20 && rates[0] < 1.0, "{rates:?}");
+    assert!(rates.windows(2).all(|w| w[0] <= w[1]), "{rates:?}");
+    // Each failure is open and says what led to it; passes are folded.
+    let sections = &html[first_student..];
+    let failures: Vec<&str> = sections.split("<details open>").skip(1).collect();
+    assert!(!failures.is_empty());
+    for failure in failures {
+        let failure = &failure[..failure.find("</details>").unwrap()];
+        assert!(
+            [
+                "after input line",
+                "before any input was read",
+                "hidden from students",
+                "printed more than the output limit",
+                "exit status",
+            ]
+            .iter()
+            .any(|n| failure.contains(n)),
+            "a failure without its cause: {failure}"
+        );
+    }
+    assert!(sections.contains("passed</span></summary>"));
+    // The flood is cut, and what it printed before is compared.
+    let flood: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("students/python_flood/results.json")).unwrap(),
+    )
+    .unwrap();
+    let cut = flood["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["extra_data"]["verdict"] == "output_limit" && t["visibility"] == "visible")
+        .expect("a visible output_limit case");
+    assert!(
+        cut["output"]
+            .as_str()
+            .unwrap()
+            .contains("first difference at graded event"),
+        "{cut}"
+    );
+
+    // One self-contained page that a browser draws: its DOM holds the
+    // charts, and a screenshot is left for people to look at.
+    let Some(browser) = chromium() else {
+        eprintln!("no chromium: the report was not drawn");
+        return;
+    };
+    let headless = |extra: &[&str]| {
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--window-size=1100,1800",
+            ])
+            .args(extra)
+            .arg(format!("file://{}", out.join("report.html").display()))
+            .output()
+            .unwrap()
+    };
+    let dom = headless(&["--dump-dom"]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("<svg") && dom.contains("Class overview"),
+        "{dom}"
+    );
+    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+    let _ = std::fs::remove_file(&screenshot);
+    headless(&[&format!("--screenshot={}", screenshot.display())]);
+    let png = std::fs::read(&screenshot).expect("a screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+    eprintln!("the report's screenshot: {}", screenshot.display());
+}
