@@ -1,0 +1,42 @@
+//! `boardkit dev`: the kit's own tools, for its developers and its CI.
+
+use clap::Subcommand;
+
+use super::{Failure, Outcome, usage_error};
+
+#[derive(Subcommand)]
+pub(crate) enum DevCommand {
+    /// Prove that every game's tests discriminate: the stubs fail every
+    /// level, the example passes, each seeded mutation is caught, and every
+    /// independent solution reaches its level, locally and in the grader.
+    Check {
+        /// Only these games (default: every game).
+        games: Vec<String>,
+        /// Work in this folder (kept afterwards) instead of a temporary one.
+        #[arg(long)]
+        work: Option<std::path::PathBuf>,
+    },
+}
+
+/// Runs a developer's command.
+pub(crate) fn run(command: DevCommand) -> Outcome {
+    let DevCommand::Check { games, work } = command;
+    for game in &games {
+        if boardkit_cli::registry::find(game).is_none() {
+            usage_error(format_args!(
+                "unknown game {game:?}: the kit has {}",
+                boardkit_cli::registry::names()
+            ));
+        }
+    }
+    let failures = boardkit_cli::check::run(&games, work.as_deref()).map_err(Failure::failed)?;
+    if failures.is_empty() {
+        println!("every check passed");
+        return Ok(());
+    }
+    println!("{} check(s) failed:", failures.len());
+    for failure in failures {
+        println!("  {failure}");
+    }
+    Err(Failure::Said(std::process::ExitCode::from(1)))
+}

@@ -1,0 +1,145 @@
+//! `boardkit grade`: a class graded, or the output folders of shards merged.
+
+use clap::{Args, Subcommand};
+
+use super::{Failure, Outcome, usage_error};
+
+#[derive(Subcommand)]
+pub(crate) enum GradeCommand {
+    /// Join the output folders of shards into one: what a single run writes.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true)]
+        shards: Vec<std::path::PathBuf>,
+        /// Where to write the merged reports.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+}
+
+#[derive(Args)]
+pub(crate) struct GradeArgs {
+    /// velha, connect4 or mastermind.
+    #[arg(required = true)]
+    game: Option<String>,
+    /// Submission folders or .zip archives; each one's name is the student's.
+    #[arg(required = true)]
+    submissions: Vec<std::path::PathBuf>,
+    /// The output folder. A submission graded there before whose files,
+    /// options and kit are unchanged keeps its results (a stopped run
+    /// continues); a changed one is graded again; --fresh grades all again.
+    #[arg(long, required = true)]
+    out: Option<std::path::PathBuf>,
+    /// Grade any program through stdin/stdout, run in a copy of each
+    /// submission folder (for instance 'python3 programa.py'): program levels only.
+    #[arg(long)]
+    program: Option<String>,
+    /// Submissions graded at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Seconds a case may run.
+    #[arg(long, default_value_t = 5.0)]
+    timeout: f64,
+    /// Seconds one crate may take to compile (and the class's shared
+    /// dependencies, built once before the crates).
+    #[arg(long, default_value_t = 1200)]
+    compile_timeout: u64,
+    /// Memory a case may use, in MiB.
+    #[arg(long, default_value_t = 512)]
+    memory_mib: u64,
+    /// Bytes of stdout (and of stderr) a case may print.
+    #[arg(long, default_value_t = 1 << 20)]
+    output_limit: usize,
+    /// Grade the K-th of N deterministic slices of the submissions (K/N).
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Exit with status 1 when a submission does not reach this level.
+    #[arg(long)]
+    require: Option<boardkit::level::Level>,
+    /// Run student code without the sandbox (bubblewrap): only when it
+    /// cannot be installed, and never for code you do not trust.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Grade every submission again (by default, a submission whose files,
+    /// options and kit are unchanged keeps its results).
+    #[arg(long)]
+    fresh: bool,
+}
+
+pub(crate) fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text.split_once('/').ok_or("expected K/N, such as 1/4")?;
+    let (k, n): (usize, usize) = (
+        k.parse().map_err(|_| "K is not a number")?,
+        n.parse().map_err(|_| "N is not a number")?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("{text}: K must be between 1 and N"));
+    }
+    Ok((k, n))
+}
+
+/// `--require`'s failure.
+#[derive(Debug, thiserror::Error)]
+#[error("not every submission reaches {0}")]
+struct BelowRequired(boardkit::level::Level);
+
+/// Grades a class, or merges shards.
+pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
+    use boardkit_cli::grader;
+    let result = match merge {
+        Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
+        None => {
+            let id = args.game.unwrap_or_default();
+            let game = boardkit_cli::registry::find(&id)
+                .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
+            let options = grader::Options {
+                submissions: args.submissions,
+                out: args.out.unwrap_or_default(),
+                program: args.program,
+                jobs: args
+                    .jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+                limits: grader::sandbox::Limits {
+                    timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+                    output_bytes: args.output_limit,
+                    memory_bytes: args.memory_mib << 20,
+                    cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+                    ..Default::default()
+                },
+                compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
+                shard: args.shard,
+                build_dir: None,
+                fresh: args.fresh,
+                isolation: if args.no_sandbox {
+                    eprintln!(
+                        "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
+                    );
+                    grader::sandbox::Isolation::None
+                } else {
+                    match grader::sandbox::Isolation::bubblewrap() {
+                        Ok(isolation) => isolation,
+                        Err(e) => return Err(Failure::Refused(Box::new(e))),
+                    }
+                },
+            };
+            grader::grade(game, &options)
+        }
+    };
+    match result {
+        Ok(all) => {
+            print!("{}", grader::report::table(&all));
+            match args.require {
+                Some(level) if !grader::all_reach(&all, level) => {
+                    Err(Failure::failed(BelowRequired(level)))
+                }
+                _ => Ok(()),
+            }
+        }
+        Err(
+            e @ (grader::GradeError::Collision(..)
+            | grader::GradeError::NoSubmission(..)
+            | grader::GradeError::Sandbox(..)),
+        ) => Err(Failure::Refused(Box::new(e))),
+        Err(e) => Err(Failure::failed(e)),
+    }
+}

@@ -1,0 +1,201 @@
+//! One module per command (cargo's `commands/`), and the one policy that
+//! turns how a command ended into an exit status:
+//!
+//! - **0**: done.
+//! - **1**: the command ran and failed: a game's input ended early, a check
+//!   failed, a submission does not reach `--require`, a file cannot be read
+//!   or written.
+//! - **2**: the command was asked wrongly: clap's usage errors, a value
+//!   clap cannot check alone, a class that cannot be graded as asked (no
+//!   sandbox, two submissions of one name).
+//!
+//! A failure is printed once, here, as `boardkit: <why>` on stderr.
+
+pub(crate) mod book;
+pub(crate) mod dev;
+pub(crate) mod grade;
+pub(crate) mod play;
+pub(crate) mod scores;
+pub(crate) mod solve;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Subcommand};
+
+/// How a command failed; [`Failure::exit`] is the policy.
+pub(crate) enum Failure {
+    /// It ran and failed (status 1).
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+    /// It cannot run as asked (status 2).
+    Refused(Box<dyn std::error::Error + Send + Sync>),
+    /// It told the person itself (a game, a network session, the full
+    /// screen, the list of failed checks): only the status is left.
+    Said(ExitCode),
+}
+
+/// What every command returns.
+pub(crate) type Outcome = Result<(), Failure>;
+
+/// An anyhow error shown with its causes (`cannot write x: No space left`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0:#}")]
+pub(crate) struct Chain(anyhow::Error);
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Self {
+        Failure::Failed(Box::new(Chain(error)))
+    }
+}
+
+impl Failure {
+    /// A command's own error, as a failure of the run (status 1).
+    pub(crate) fn failed(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Failure::Failed(Box::new(error))
+    }
+
+    /// Prints why (when not said already) and gives the exit status.
+    pub(crate) fn exit(self) -> ExitCode {
+        // What a command printed on stdout goes out before its error.
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        match self {
+            Failure::Failed(error) => {
+                eprintln!("boardkit: {error}");
+                ExitCode::from(1)
+            }
+            Failure::Refused(error) => {
+                eprintln!("boardkit: {error}");
+                ExitCode::from(2)
+            }
+            Failure::Said(status) => status,
+        }
+    }
+}
+
+/// A status a front end gave after telling the person why.
+fn said(status: ExitCode) -> Outcome {
+    if status == ExitCode::SUCCESS {
+        Ok(())
+    } else {
+        Err(Failure::Said(status))
+    }
+}
+
+/// Exits with status 2 and clap's usage message, for arguments clap cannot
+/// check alone.
+pub(crate) fn usage_error(message: impl std::fmt::Display) -> ! {
+    crate::Cli::command()
+        .error(clap::error::ErrorKind::ValueValidation, message)
+        .exit()
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Play a game in the terminal, or scripted over stdin.
+    Play {
+        #[command(subcommand)]
+        game: play::PlayGame,
+    },
+    /// Host velha or connect4 for one opponent over TCP (not Mastermind).
+    ///
+    /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
+    /// first opponent and stops listening; you play X and start the first
+    /// game. The protocol is in README.md, "Network play".
+    Host(boardkit_cli::net::HostArgs),
+    /// Join a game hosted with `boardkit host`, at the address it printed.
+    Join(boardkit_cli::net::JoinArgs),
+    /// Serve the three games to a web browser, on 127.0.0.1 unless --bind.
+    ///
+    /// Prints the address it listens on; open it in a browser. The rules
+    /// and the computer players run here; the JSON API is in README.md,
+    /// "Browser". Ctrl-C stops it.
+    Serve(boardkit_cli::web::ServeArgs),
+    /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
+    /// again (needs a terminal).
+    Tui(boardkit_cli::tui::TuiArgs),
+    /// Print the scoreboard: every result recorded by games played on a
+    /// terminal (or with --scoreboard).
+    Scores {
+        /// The scoreboard file (default: boardkit/scores.json in the
+        /// platform's data folder).
+        #[arg(long, value_name = "PATH")]
+        scoreboard: Option<std::path::PathBuf>,
+        /// Only this game's results.
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Write a student starter crate for a game: stubs, public fixtures and
+    /// their tests, the statement, and a CI workflow with one job per level.
+    Starter {
+        /// velha, connect4 or mastermind.
+        game: String,
+        /// A new (or empty) folder.
+        dir: std::path::PathBuf,
+    },
+    /// Grade a class: every submission's cases, in isolation, with reports
+    /// (grades.csv, students/<name>/results.json, junit.xml, report.html) in --out.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Grade {
+        #[command(subcommand)]
+        merge: Option<grade::GradeCommand>,
+        #[command(flatten)]
+        args: grade::GradeArgs,
+    },
+    /// Run a solver: print what a perfect or strong player would do.
+    Solve {
+        #[command(subcommand)]
+        game: solve::SolveGame,
+    },
+    /// Compute an opening book with the solver (slow: see README.md).
+    Book {
+        #[command(subcommand)]
+        game: book::BookGame,
+    },
+    /// The kit's own tools, for its developers and its CI.
+    Dev {
+        #[command(subcommand)]
+        command: dev::DevCommand,
+    },
+}
+
+/// Runs one command.
+pub(crate) fn run(command: Command) -> Outcome {
+    match command {
+        Command::Play { game } => said(play::run(game)),
+        Command::Host(args) if args.peer.tui => said(boardkit_cli::tui::host(&args)),
+        Command::Join(args) if args.peer.tui => said(boardkit_cli::tui::join(&args)),
+        Command::Host(args) => {
+            args.peer.apply_color_choice();
+            said(boardkit_cli::net::run(|input, output, color| {
+                boardkit_cli::net::host(&args, input, output, color)
+            }))
+        }
+        Command::Join(args) => {
+            args.peer.apply_color_choice();
+            said(boardkit_cli::net::run(|input, output, color| {
+                boardkit_cli::net::join(&args, input, output, color)
+            }))
+        }
+        Command::Serve(args) => boardkit_cli::web::serve(&args).map_err(Failure::failed),
+        Command::Tui(args) => said(boardkit_cli::tui::run(&args)),
+        Command::Scores { scoreboard, game } => scores::run(scoreboard, game),
+        Command::Starter { game, dir } => starter(&game, &dir),
+        Command::Grade { merge, args } => grade::run(merge, args),
+        Command::Dev { command } => dev::run(command),
+        Command::Book { game } => book::run(game),
+        Command::Solve { game } => Ok(solve::run(game)?),
+    }
+}
+
+/// `boardkit starter`: a student's crate for one game.
+fn starter(game: &str, dir: &std::path::Path) -> Outcome {
+    use boardkit_cli::starter::{StarterError, write_starter};
+    match write_starter(game, dir) {
+        Ok(files) => {
+            println!("wrote {} files into {}", files.len(), dir.display());
+            println!("next: cd {} && cargo test", dir.display());
+            Ok(())
+        }
+        Err(e @ StarterError::UnknownGame(..)) => usage_error(e),
+        Err(e) => Err(Failure::failed(e)),
+    }
+}
