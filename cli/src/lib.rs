@@ -19,5 +19,6 @@ pub mod play;
 pub mod reference_cases;
 pub mod registry;
 pub mod starter;
+pub mod table;
 pub mod tui;
 pub mod web;

@@ -18,6 +18,8 @@ use boardkit::console::{Console, InputError};
 use boardkit::harness::connect4::AiKind;
 use boardkit::player::{Player, Strategy};
 
+use crate::table::connect4::winning_cells;
+
 #[derive(Debug, clap::Args)]
 #[group(skip)]
 pub struct PlayArgs {
@@ -226,33 +228,6 @@ fn interactive_game(
         console.out.flush()?;
         return Ok(outcome);
     }
-}
-
-/// The cells of the lines of four or more through `(row, col)`, as
-/// `(row, col)` pairs (the full-screen game highlights them too).
-pub fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {
-    let Some(disc) = board.get(row, col) else {
-        return Vec::new();
-    };
-    let mut cells = Vec::new();
-    for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
-        let mut line = vec![(row, col)];
-        for sign in [1isize, -1] {
-            let (mut r, mut c) = (row as isize, col as isize);
-            loop {
-                r += sign * dr;
-                c += sign * dc;
-                if r < 0 || c < 0 || board.get(r as usize, c as usize) != Some(disc) {
-                    break;
-                }
-                line.push((r as usize, c as usize));
-            }
-        }
-        if line.len() >= 4 {
-            cells.extend(line);
-        }
-    }
-    cells
 }
 
 /// The exercise's board (SPEC 3.2), painted, with a footer whose numbers

@@ -9,14 +9,13 @@ use super::session::{self, Ending, Language, Match, Seat, SessionArgs, Terminal}
 use boardkit::cli::PlayError;
 use boardkit::console::{Console, InputError};
 use boardkit::player::{self, Player, Strategy};
-use boardkit::velha::ai::{Computer, Difficulty};
-use boardkit::velha::board::{
-    Board, MAX_SIZE, MIN_SIZE, Mark, Position, Status, parse_position, winning_lines,
-};
+use boardkit::velha::board::{Board, MAX_SIZE, MIN_SIZE, Mark, Position, Status, parse_position};
 use boardkit::velha::program::{
     Human, INVALID_POSITION, OCCUPIED_POSITION, TITLE, result_line, run,
 };
 use boardkit::velha::render::board_block;
+
+use crate::table::velha::{Computer, winning_cells};
 
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
@@ -26,38 +25,13 @@ pub struct PlayArgs {
     /// Play against the computer: easy (random), medium (looks two moves
     /// ahead) or hard (perfect). You are X and start, unless --ai-first.
     #[arg(long, value_enum)]
-    pub ai: Option<AiLevel>,
+    pub ai: Option<Computer>,
     /// The computer plays X and starts.
     #[arg(long, requires = "ai")]
     pub ai_first: bool,
     /// Seed for the computer's random choices, so a game can be replayed.
     #[arg(long)]
     pub seed: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AiLevel {
-    Easy,
-    Medium,
-    Hard,
-}
-
-impl AiLevel {
-    fn difficulty(self) -> Difficulty {
-        match self {
-            AiLevel::Easy => Difficulty::Easy,
-            AiLevel::Medium => Difficulty::Medium,
-            AiLevel::Hard => Difficulty::Hard,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            AiLevel::Easy => "easy",
-            AiLevel::Medium => "medium",
-            AiLevel::Hard => "hard",
-        }
-    }
 }
 
 /// Plays one game as the options say.
@@ -73,9 +47,8 @@ pub fn play(
     let mut players: [Seat; 2] = match args.ai {
         None => [human, Box::new(Human)],
         Some(level) => {
-            let difficulty = level.difficulty();
             let seed = args.seed.unwrap_or_else(rand::random);
-            let computer: Seat = Box::new(player::Computer(Computer::new(difficulty, seed)));
+            let computer: Seat = Box::new(player::Computer(level.player(seed)));
             if args.ai_first {
                 [computer, human]
             } else {
@@ -131,7 +104,7 @@ pub fn session(
             } else {
                 ""
             };
-            let mode = format!("{size}x{size} vs {}{first}", level.name());
+            let mode = format!("{size}x{size} vs {}{first}", crate::table::name(level));
             if args.ai_first {
                 (mode, [computer, person])
             } else {
@@ -156,7 +129,7 @@ pub fn session(
             .map_or_else(rand::random, |s| s.wrapping_add(u64::from(round)));
         let computer = || -> Box<dyn Strategy<Board, Position>> {
             let level = args.ai.expect("a computer seat has a level");
-            Box::new(Computer::new(level.difficulty(), seed))
+            Box::new(level.player(seed))
         };
         let status = if terminal.interactive {
             let mut seats: [Option<Box<dyn Strategy<Board, Position>>>; 2] = match args.ai {
@@ -238,26 +211,6 @@ fn ask_position(
         };
         writeln!(console.out, "{message}")?;
     }
-}
-
-/// The cells of a whole line of one mark, if the game is won, as a mask
-/// (bit `row * size + col`; the full-screen game highlights them too).
-pub fn winning_cells(board: &Board) -> u128 {
-    let n = board.size();
-    let Status::Won(mark) = board.status() else {
-        return 0;
-    };
-    winning_lines(n)
-        .iter()
-        .filter(|&&line| {
-            (0..n * n).filter(|i| line >> i & 1 == 1).all(|i| {
-                board.get(Position {
-                    row: i / n,
-                    col: i % n,
-                }) == Some(mark)
-            })
-        })
-        .fold(0, |all, line| all | line)
 }
 
 /// The exercise's board block (SPEC 3.1), painted: the same characters.

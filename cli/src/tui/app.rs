@@ -20,10 +20,11 @@ use super::connect4::Connect4Game;
 use super::mastermind::MastermindGame;
 use super::menu::{GameKind, Menu, MenuAction, Setup};
 use super::network::{NetEvent, NetMatch, Phase as NetPhase};
-use super::velha::{VelhaGame, level_name};
+use super::velha::VelhaGame;
 use crate::net::NetError;
 use crate::net::session::Tally as NetTally;
 use crate::play::scoreboard::{Outcome, Record};
+use crate::table::name as level_name;
 
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
@@ -213,7 +214,10 @@ impl Match {
                 let board = format!("{} x {}", s.cols, s.rows);
                 match s.opponent {
                     Some(o) => (
-                        format!("{board}, you against the computer ({})", o.level.name()),
+                        format!(
+                            "{board}, you against the computer ({})",
+                            level_name(o.level)
+                        ),
                         ["you", "computer"],
                         true,
                     ),
@@ -560,7 +564,7 @@ fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record
         }
         Setup::Connect4(s) => {
             let mode = match s.opponent {
-                Some(o) => format!("{}x{} vs {}", s.cols, s.rows, o.level.name()),
+                Some(o) => format!("{}x{} vs {}", s.cols, s.rows, level_name(o.level)),
                 None => format!("{}x{} two players", s.cols, s.rows),
             };
             ("connect4", mode)
@@ -593,8 +597,9 @@ fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::connect4::{Connect4Level, Connect4Opponent, Connect4Setup};
-    use boardkit::velha::ai::Difficulty;
+    use crate::table::connect4::Computer as Connect4Computer;
+    use crate::table::velha::Computer as Difficulty;
+    use crate::tui::connect4::{Connect4Opponent, Connect4Setup};
 
     fn velha_app(level: Difficulty) -> App {
         let mut menu = Menu::new(Some(GameKind::Velha), 3, 7, 6);
@@ -737,7 +742,7 @@ mod tests {
     #[test]
     fn the_perfect_player_never_loses_and_ctrl_c_quits() {
         let menu = Menu {
-            connect4_level: Connect4Level::Perfect,
+            connect4_level: Connect4Computer::Perfect,
             computer_first: true,
             ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
         };
@@ -752,7 +757,7 @@ mod tests {
                 cols: 7,
                 rows: 6,
                 opponent: Some(Connect4Opponent {
-                    level: Connect4Level::Perfect,
+                    level: Connect4Computer::Perfect,
                     computer_first: true
                 })
             })
@@ -826,7 +831,7 @@ mod tests {
     #[test]
     fn finished_games_are_kept_for_the_scoreboard_as_play_names_them() {
         let menu = Menu {
-            connect4_level: Connect4Level::Perfect,
+            connect4_level: Connect4Computer::Perfect,
             computer_first: true,
             ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
         };

@@ -4,50 +4,13 @@
 
 use std::any::Any;
 
-use boardkit::connect4::ai::{PerfectPlayer, RandomPlayer, SmartPlayer};
 use boardkit::connect4::solver::Shape;
 use boardkit::connect4::{Board, Disc};
 
 use super::app::{Busy, Ending, Key, Round, Work};
 use super::thinkers::{Thinkers, last_person_move};
 
-/// A computer player, lent to a thread while it thinks.
-type Player = super::thinkers::Player<Board, usize>;
-
-/// The computer opponents of connect four.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Connect4Level {
-    /// A uniformly random legal column.
-    Random,
-    /// Wins if it can, else blocks, else random.
-    Smart,
-    /// A move of best exact score: only on 7 x 6, where its early moves are
-    /// stored and the rest take the solver at most about a second.
-    Perfect,
-}
-
-impl Connect4Level {
-    pub fn name(self) -> &'static str {
-        match self {
-            Connect4Level::Random => "random",
-            Connect4Level::Smart => "smart",
-            Connect4Level::Perfect => "perfect",
-        }
-    }
-
-    /// The levels a board of `cols` x `rows` offers: perfect on 7 x 6 only.
-    pub fn offered(cols: usize, rows: usize) -> &'static [Connect4Level] {
-        if (cols, rows) == (7, 6) {
-            &[
-                Connect4Level::Random,
-                Connect4Level::Smart,
-                Connect4Level::Perfect,
-            ]
-        } else {
-            &[Connect4Level::Random, Connect4Level::Smart]
-        }
-    }
-}
+use crate::table::connect4::Computer;
 
 /// What the menu chose for a game of connect four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,17 +24,9 @@ pub struct Connect4Setup {
 /// The computer opponent of a connect-four game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Connect4Opponent {
-    pub level: Connect4Level,
+    pub level: Computer,
     /// The computer plays X and starts.
     pub computer_first: bool,
-}
-
-fn strategy(level: Connect4Level, seed: u64) -> Player {
-    match level {
-        Connect4Level::Random => Box::new(RandomPlayer::new(seed)),
-        Connect4Level::Smart => Box::new(SmartPlayer::new(seed)),
-        Connect4Level::Perfect => Box::new(PerfectPlayer::new(Shape::standard(), seed)),
-    }
 }
 
 /// One game of connect four in progress (or over, until the next one).
@@ -98,7 +53,11 @@ impl Connect4Game {
             board: Board::new(setup.rows, setup.cols).expect("the menu offers supported sizes"),
             moves: Vec::new(),
             cursor: setup.cols / 2,
-            thinkers: Thinkers::new(setup.opponent.map(|o| strategy(o.level, seed))),
+            thinkers: Thinkers::new(
+                setup
+                    .opponent
+                    .map(|o| crate::table::connect4::player(o.level, Shape::standard(), seed)),
+            ),
             message: None,
             seed,
             version: 0,
@@ -124,11 +83,11 @@ impl Connect4Game {
     }
 
     /// The level of the hint's player, as the hint line names it.
-    pub fn hint_level(&self) -> Connect4Level {
+    pub fn hint_level(&self) -> Computer {
         if self.is_standard() {
-            Connect4Level::Perfect
+            Computer::Perfect
         } else {
-            Connect4Level::Smart
+            Computer::Smart
         }
     }
 
@@ -151,7 +110,7 @@ impl Connect4Game {
     pub fn winning_cells(&self) -> Vec<(usize, usize)> {
         match self.last_move() {
             Some((row, col)) if self.board.connects_four(row, col) => {
-                crate::play::connect4::winning_cells(&self.board, row, col)
+                crate::table::connect4::winning_cells(&self.board, row, col)
             }
             _ => Vec::new(),
         }
@@ -279,7 +238,7 @@ impl Round for Connect4Game {
         let (level, seed) = (self.hint_level(), self.seed);
         self.thinkers
             .take_work(self.busy()?, self.version, self.board.clone(), move || {
-                strategy(level, seed)
+                crate::table::connect4::player(level, Shape::standard(), seed)
             })
     }
 
@@ -347,7 +306,7 @@ mod tests {
             cols: 7,
             rows: 6,
             opponent: Some(Connect4Opponent {
-                level: Connect4Level::Smart,
+                level: Computer::Smart,
                 computer_first: false,
             }),
         };

@@ -3,13 +3,14 @@
 //! [`Setup`] out when the person starts a game.
 
 use boardkit::connect4::board::{MAX_SIDE, MIN_SIDE};
-use boardkit::velha::ai::Difficulty;
 use boardkit::velha::board::{MAX_SIZE, MIN_SIZE};
 
 use super::app::Key;
-use super::connect4::{Connect4Level, Connect4Opponent, Connect4Setup};
+use super::connect4::{Connect4Opponent, Connect4Setup};
 use super::mastermind::MastermindSetup;
-use super::velha::{VelhaOpponent, VelhaSetup, level_name};
+use super::velha::{VelhaOpponent, VelhaSetup};
+use crate::table::connect4::Computer as Connect4Computer;
+use crate::table::velha::Computer as VelhaComputer;
 
 /// The three games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -70,8 +71,8 @@ pub struct Menu {
     /// The game was named on the command line: no Game row.
     pub game_fixed: bool,
     pub against_computer: bool,
-    pub velha_level: Difficulty,
-    pub connect4_level: Connect4Level,
+    pub velha_level: VelhaComputer,
+    pub connect4_level: Connect4Computer,
     pub computer_first: bool,
     pub velha_size: usize,
     pub cols: usize,
@@ -90,8 +91,8 @@ impl Menu {
             game: game.unwrap_or(GameKind::Velha),
             game_fixed: game.is_some(),
             against_computer: true,
-            velha_level: Difficulty::Medium,
-            connect4_level: Connect4Level::Smart,
+            velha_level: VelhaComputer::Medium,
+            connect4_level: Connect4Computer::Smart,
             computer_first: false,
             velha_size,
             cols,
@@ -147,8 +148,8 @@ impl Menu {
             Row::Level => (
                 "Level",
                 match self.game {
-                    GameKind::Connect4 => self.connect4_level.name().into(),
-                    _ => level_name(self.velha_level).into(),
+                    GameKind::Connect4 => crate::table::name(self.connect4_level),
+                    _ => crate::table::name(self.velha_level),
                 },
             ),
             Row::First => (
@@ -170,7 +171,8 @@ impl Menu {
     pub fn note(&self) -> Option<&'static str> {
         (self.game == GameKind::Connect4
             && self.against_computer
-            && !Connect4Level::offered(self.cols, self.rows).contains(&Connect4Level::Perfect))
+            && !crate::table::connect4::offered(self.cols, self.rows)
+                .contains(&Connect4Computer::Perfect))
         .then_some("the perfect player plays on 7 x 6 only")
     }
 
@@ -202,11 +204,11 @@ impl Menu {
             Row::Mode if self.game == GameKind::Mastermind => self.watch = !self.watch,
             Row::Mode => self.against_computer = !self.against_computer,
             Row::Level if self.game == GameKind::Connect4 => {
-                let offered = Connect4Level::offered(self.cols, self.rows);
+                let offered = crate::table::connect4::offered(self.cols, self.rows);
                 self.connect4_level = cycle(offered, self.connect4_level, step);
             }
             Row::Level => {
-                use Difficulty::*;
+                use VelhaComputer::*;
                 self.velha_level = cycle(&[Easy, Medium, Hard], self.velha_level, step);
             }
             Row::First => self.computer_first = !self.computer_first,
@@ -215,8 +217,8 @@ impl Menu {
             Row::Rows => self.rows = bounded(self.rows, step, MIN_SIDE, MAX_SIDE),
             Row::Start => {}
         }
-        if !Connect4Level::offered(self.cols, self.rows).contains(&self.connect4_level) {
-            self.connect4_level = Connect4Level::Smart;
+        if !crate::table::connect4::offered(self.cols, self.rows).contains(&self.connect4_level) {
+            self.connect4_level = Connect4Computer::Smart;
         }
         // Rows come and go with the mode: keep the cursor on the menu.
         self.selected = self.selected.min(self.rows().len() - 1);
@@ -255,11 +257,11 @@ mod tests {
         assert_eq!(menu.rows()[0], Row::Mode, "no Game row when it was given");
         menu.selected = 1; // Level
         menu.handle(Key::Right);
-        assert_eq!(menu.connect4_level, Connect4Level::Perfect);
+        assert_eq!(menu.connect4_level, Connect4Computer::Perfect);
         menu.selected = 3; // Columns
         menu.handle(Key::Right);
         assert_eq!(menu.cols, 8);
-        assert_eq!(menu.connect4_level, Connect4Level::Smart);
+        assert_eq!(menu.connect4_level, Connect4Computer::Smart);
         assert!(menu.note().is_some());
     }
 

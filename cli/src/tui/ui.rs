@@ -420,7 +420,7 @@ fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
                     Span::styled(format!("Hint: column {}", col + 1), bold().fg(HINT)),
                     Span::raw(format!(
                         " (the {} player's move, not played)",
-                        game.hint_level().name()
+                        crate::table::name(game.hint_level())
                     )),
                 ])
             })

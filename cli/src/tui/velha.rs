@@ -25,18 +25,9 @@ pub struct VelhaSetup {
 /// The computer opponent of a velha game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VelhaOpponent {
-    pub level: Difficulty,
+    pub level: crate::table::velha::Computer,
     /// The computer plays X and starts.
     pub computer_first: bool,
-}
-
-/// The name of a velha level, as the menu and the title show it.
-pub fn level_name(level: Difficulty) -> &'static str {
-    match level {
-        Difficulty::Easy => "easy",
-        Difficulty::Medium => "medium",
-        Difficulty::Hard => "hard",
-    }
 }
 
 /// One game of velha in progress (or over, until the next one).
@@ -70,7 +61,7 @@ impl VelhaGame {
             thinkers: Thinkers::new(
                 setup
                     .opponent
-                    .map(|opponent| Box::new(Computer::new(opponent.level, seed)) as Player),
+                    .map(|opponent| Box::new(opponent.level.player(seed)) as Player),
             ),
             message: None,
             seed,
@@ -107,7 +98,7 @@ impl VelhaGame {
     /// Whether `pos` is part of a winning line.
     pub fn is_winning(&self, pos: Position) -> bool {
         let n = self.board.size();
-        crate::play::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
+        crate::table::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
     }
 
     /// Every move so far, in order.
@@ -287,7 +278,7 @@ mod tests {
     #[test]
     fn undo_against_the_computer_takes_back_its_reply_and_your_move() {
         let opponent = VelhaOpponent {
-            level: Difficulty::Hard,
+            level: crate::table::velha::Computer::Hard,
             computer_first: true,
         };
         let mut game = game(Some(opponent));

@@ -15,14 +15,17 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::api::{BoardView, Cell, GameView, GuessView, MastermindView, Move, NewGame, Opponent};
-use crate::tui::connect4::Connect4Level;
-use boardkit::connect4::ai::{PerfectPlayer, RandomPlayer, SmartPlayer};
+use crate::table::{
+    self, connect4::Computer as Connect4Computer, velha::Computer as VelhaComputer,
+};
+use clap::ValueEnum;
+
 use boardkit::connect4::solver::Shape;
 use boardkit::mastermind::optimal::OptimalCodebreaker;
 use boardkit::mastermind::solver::{BEST, Codebreaker};
 use boardkit::mastermind::{Code, DecodingBoard, Rules, parse_guess, random_secret, score};
 use boardkit::player::Strategy;
-use boardkit::velha::ai::{Computer, Difficulty};
+
 use boardkit::{connect4, velha};
 
 /// Guesses a Mastermind game allows (as `boardkit play mastermind`).
@@ -144,15 +147,13 @@ impl WebGame {
     }
 }
 
-/// The levels of velha's computer, by the names the full screen shows.
-fn velha_level(name: &str) -> Result<Difficulty, GameError> {
-    use crate::tui::velha::level_name;
-    let levels = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
-    match levels.into_iter().find(|&l| level_name(l) == name) {
+/// Velha's computer called `name`.
+fn velha_level(name: &str) -> Result<VelhaComputer, GameError> {
+    match table::parse(name) {
         Some(level) => Ok(level),
         None => invalid(format!(
             "unknown velha level {name:?}: choose {}",
-            levels.map(level_name).join(", ")
+            table::names(VelhaComputer::value_variants())
         )),
     }
 }
@@ -173,7 +174,7 @@ fn disc_char(disc: connect4::Disc) -> char {
 pub struct VelhaTable {
     board: velha::Board,
     /// The computer's level and mark, if it plays.
-    computer: Option<(Difficulty, velha::Mark)>,
+    computer: Option<(VelhaComputer, velha::Mark)>,
     last: Option<velha::Position>,
     computer_last: Option<velha::Position>,
     rng: ChaCha8Rng,
@@ -244,7 +245,7 @@ impl VelhaTable {
         let Some((level, _)) = self.computer.filter(|_| self.computer_to_move()) else {
             return;
         };
-        let pos = Computer::new(level, self.rng.next_u64()).choose(&self.board);
+        let pos = level.player(self.rng.next_u64()).choose(&self.board);
         self.board
             .play(pos)
             .expect("the computer plays an empty cell of a game in progress");
@@ -256,7 +257,7 @@ impl VelhaTable {
         let n = self.board.size();
         let cell = |row, col| self.board.get(velha::Position { row, col }).map(mark_char);
         let status = self.board.status();
-        let winning = crate::play::velha::winning_cells(&self.board);
+        let winning = table::velha::winning_cells(&self.board);
         let marks = self.board.marks();
         BoardView {
             rows: n,
@@ -272,7 +273,7 @@ impl VelhaTable {
             },
             result: velha::program::result_line(status),
             computer: self.computer.map(|(level, mark)| Opponent {
-                level: crate::tui::velha::level_name(level).to_owned(),
+                level: table::name(level),
                 mark: mark_char(mark),
             }),
             last_move: self.last.map(|p| [p.row, p.col]),
@@ -290,7 +291,7 @@ impl VelhaTable {
 #[derive(Debug)]
 pub struct Connect4Table {
     board: connect4::Board,
-    computer: Option<(Connect4Level, connect4::Disc)>,
+    computer: Option<(Connect4Computer, connect4::Disc)>,
     /// The last disc, `(row, col)` with row 0 at the bottom (the library's).
     last: Option<(usize, usize)>,
     computer_last: Option<(usize, usize)>,
@@ -315,16 +316,11 @@ impl Connect4Table {
                 None
             }
             Some(name) => {
-                let offered = Connect4Level::offered(cols, rows);
-                let all = [
-                    Connect4Level::Random,
-                    Connect4Level::Smart,
-                    Connect4Level::Perfect,
-                ];
-                let Some(level) = all.into_iter().find(|l| l.name() == name) else {
+                let offered = table::connect4::offered(cols, rows);
+                let Some(level) = table::parse::<Connect4Computer>(name) else {
                     return invalid(format!(
                         "unknown connect-four level {name:?}: choose {}",
-                        all.map(Connect4Level::name).join(", ")
+                        table::names(Connect4Computer::value_variants())
                     ));
                 };
                 if !offered.contains(&level) {
@@ -399,13 +395,8 @@ impl Connect4Table {
             return;
         };
         let seed = self.rng.next_u64();
-        let col = match level {
-            Connect4Level::Random => RandomPlayer::new(seed).choose(&self.board),
-            Connect4Level::Smart => SmartPlayer::new(seed).choose(&self.board),
-            Connect4Level::Perfect => {
-                PerfectPlayer::new(Shape::standard(), seed).choose(&self.board)
-            }
-        };
+        // Only 7 x 6 offers the perfect player (`table::connect4::offered`).
+        let col = table::connect4::player(level, Shape::standard(), seed).choose(&self.board);
         self.drop_disc(col)
             .expect("the computer plays a legal column of a game in progress");
         self.computer_last = self.last;
@@ -450,14 +441,14 @@ impl Connect4Table {
             winner: winner.map(disc_char),
             result,
             computer: self.computer.map(|(level, disc)| Opponent {
-                level: level.name().to_owned(),
+                level: table::name(level),
                 mark: disc_char(disc),
             }),
             last_move: self.last.map(drawn),
             computer_move: self.computer_last.map(drawn),
             winning_cells: self
                 .winning()
-                .map(|(r, c)| crate::play::connect4::winning_cells(&self.board, r, c))
+                .map(|(r, c)| table::connect4::winning_cells(&self.board, r, c))
                 .unwrap_or_default()
                 .into_iter()
                 .map(drawn)

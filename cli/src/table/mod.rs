@@ -1,0 +1,62 @@
+//! The table layer: each game described once for every front end (the
+//! terminal's `play`, the full screen, the network and the browser). What
+//! a game offers and how its names read lives here; each front end keeps
+//! only its drawing.
+//!
+//! - The computer opponents of each game, one enum per game whose names
+//!   (clap's, from the variants) are the `--ai` values, the menu's labels
+//!   and the browser API's words, and the player each one is.
+//! - Which opponents a board offers ([`connect4::offered`]).
+//! - The cells of a win, which every front end highlights.
+
+pub mod connect4;
+pub mod velha;
+
+use clap::ValueEnum;
+
+/// The name of a computer opponent, as every front end shows and reads it.
+pub fn name<T: ValueEnum>(value: T) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default()
+}
+
+/// The opponent called `name`, if the game has one.
+pub fn parse<T: ValueEnum>(name: &str) -> Option<T> {
+    T::from_str(name, false).ok()
+}
+
+/// Every opponent's name, in order, for messages (`easy, medium, hard`).
+pub fn names<T: ValueEnum + Clone>(opponents: &[T]) -> String {
+    opponents
+        .iter()
+        .cloned()
+        .map(name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_opponent_is_read_back_by_its_name() {
+        for level in velha::Computer::value_variants() {
+            assert_eq!(parse::<velha::Computer>(&name(*level)), Some(*level));
+        }
+        for level in connect4::Computer::value_variants() {
+            assert_eq!(parse::<connect4::Computer>(&name(*level)), Some(*level));
+        }
+        assert_eq!(
+            names(velha::Computer::value_variants()),
+            "easy, medium, hard"
+        );
+        assert_eq!(
+            names(connect4::Computer::value_variants()),
+            "random, smart, perfect"
+        );
+        assert_eq!(parse::<velha::Computer>("impossible"), None);
+    }
+}
