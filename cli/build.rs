@@ -37,7 +37,7 @@ fn main() {
         files.push(PathBuf::from(file));
     }
     let mut code = String::from(
-        "/// Every file of the kit a starter is made from: (path, contents).\npub static KIT_FILES: &[(&str, &[u8])] = &[\n",
+        "/// Every file of the kit a starter is made from: (path, contents).\npub(crate) static KIT_FILES: &[(&str, &[u8])] = &[\n",
     );
     for file in &files {
         let relative = file.to_string_lossy().replace('\\', "/");

@@ -28,7 +28,7 @@ use boardkit::level::Level;
 /// Why the check could not run (a failed check is not an error: it is
 /// counted and reported).
 #[derive(Debug, thiserror::Error)]
-pub enum CheckError {
+pub(crate) enum CheckError {
     #[error(transparent)]
     Kit(#[from] ExerciseError),
     #[error(transparent)]
@@ -177,7 +177,7 @@ impl Tally {
 /// Runs every check for the games named (all of them when `games` is
 /// empty), in `work` (a new temporary folder when `None`). Returns the
 /// failed checks.
-pub fn run(games: &[String], work: Option<&Path>) -> Result<Vec<String>, CheckError> {
+pub(crate) fn run(games: &[String], work: Option<&Path>) -> Result<Vec<String>, CheckError> {
     let temporary;
     let work = match work {
         Some(dir) => dir.to_owned(),
@@ -232,7 +232,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     // One list of public cases: the starter's tests are the grader's cases
     // that are not hidden, name for name.
     let listed = starter.listed()?;
-    let graded: std::collections::BTreeSet<String> = crate::grader::cases::cases(game, false)
+    let graded: std::collections::BTreeSet<String> = crate::cases::cases(game, false)
         .into_iter()
         .filter(|case| !case.hidden)
         .map(|case| case.name)

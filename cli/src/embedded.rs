@@ -7,12 +7,12 @@
 include!(concat!(env!("OUT_DIR"), "/kit_files.rs"));
 
 /// The bytes of the kit's file at `path` (relative to the repository).
-pub fn file(path: &str) -> Option<&'static [u8]> {
+pub(crate) fn file(path: &str) -> Option<&'static [u8]> {
     KIT_FILES.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
 }
 
 /// Every embedded file whose path starts with `prefix`, in path order.
-pub fn under(prefix: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
+pub(crate) fn under(prefix: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
     KIT_FILES
         .iter()
         .filter(move |(p, _)| p.starts_with(prefix))

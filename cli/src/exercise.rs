@@ -10,7 +10,7 @@ use boardkit::level::Level;
 
 /// Why an exercise's data cannot be read: a defect of the kit, not of a user.
 #[derive(Debug, thiserror::Error)]
-pub enum ExerciseError {
+pub(crate) enum ExerciseError {
     #[error("the kit has no file {0}")]
     Missing(String),
     #[error("the kit's file {path} is malformed: {message}")]
@@ -35,14 +35,14 @@ fn parse<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, ExerciseError>
 /// `exercises/<game>/exercise.toml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub files: Files,
 }
 
 /// Which files are whose (paths relative to the kit's repository).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Files {
+pub(crate) struct Files {
     /// The student's folder in a starter, wholly theirs (`src/<game>`).
     pub solution: String,
     /// The kit's folder whose files make that folder in a starter.
@@ -60,20 +60,21 @@ pub struct Files {
 }
 
 impl Files {
+    #[cfg(test)]
     /// Whether `path` (relative to a crate's root) is in the student's folder.
-    pub fn is_students(&self, path: &str) -> bool {
+    pub(crate) fn is_students(&self, path: &str) -> bool {
         path.strip_prefix(&self.solution)
             .is_some_and(|rest| rest.starts_with('/'))
     }
 }
 
 /// The manifest of game `id`.
-pub fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
+pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
     parse(&format!("exercises/{id}/exercise.toml"))
 }
 
 /// The files of a folder of the kit, as (path below the folder, contents).
-pub fn folder(prefix: &str) -> Vec<(&'static str, &'static [u8])> {
+pub(crate) fn folder(prefix: &str) -> Vec<(&'static str, &'static [u8])> {
     let prefix = format!("{}/", prefix.trim_end_matches('/'));
     crate::embedded::under(&prefix)
         .map(|(p, b)| (&p[prefix.len()..], b))
@@ -83,7 +84,7 @@ pub fn folder(prefix: &str) -> Vec<(&'static str, &'static [u8])> {
 /// A seeded mutation of the example: a change its tests must catch.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Mutation {
+pub(crate) struct Mutation {
     /// The file of the example's folder it changes.
     pub file: String,
     /// The text it replaces (its first occurrence; it must occur).
@@ -99,7 +100,7 @@ pub struct Mutation {
 /// wording, say): with it, the example must still reach every level.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Harmless {
+pub(crate) struct Harmless {
     pub file: String,
     pub find: String,
     pub replace: String,
@@ -110,14 +111,14 @@ pub struct Harmless {
 /// `exercises/<game>/mutations.toml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Mutations {
+pub(crate) struct Mutations {
     pub mutation: Vec<Mutation>,
     #[serde(default)]
     pub harmless: Vec<Harmless>,
 }
 
 /// The seeded mutations and harmless changes of game `id`.
-pub fn mutations(id: &str) -> Result<Mutations, ExerciseError> {
+pub(crate) fn mutations(id: &str) -> Result<Mutations, ExerciseError> {
     parse(&format!("exercises/{id}/mutations.toml"))
 }
 
@@ -125,7 +126,7 @@ pub fn mutations(id: &str) -> Result<Mutations, ExerciseError> {
 /// alone, by someone who never saw the reference.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SolutionInfo {
+pub(crate) struct SolutionInfo {
     /// How it differs from the reference (prompts, structure, random draws).
     pub style: String,
     /// For a program in another language: the command that runs it, graded
@@ -137,7 +138,7 @@ pub struct SolutionInfo {
 
 /// One solution of the corpus.
 #[derive(Debug, Clone)]
-pub struct Solution {
+pub(crate) struct Solution {
     pub name: String,
     pub info: SolutionInfo,
     /// Its files, as (path below its folder, contents), `solution.toml` aside.
@@ -145,7 +146,7 @@ pub struct Solution {
 }
 
 /// The corpus of independent solutions of game `id`, by name.
-pub fn solutions(id: &str) -> Result<Vec<Solution>, ExerciseError> {
+pub(crate) fn solutions(id: &str) -> Result<Vec<Solution>, ExerciseError> {
     let root = format!("exercises/{id}/solutions");
     let mut solutions: Vec<Solution> = Vec::new();
     for (path, bytes) in folder(&root) {

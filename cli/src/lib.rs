@@ -1,4 +1,5 @@
-//! boardkit-cli: the `boardkit` binary's library.
+//! boardkit-cli: the `boardkit` binary's library. Its face is the command
+//! line ([`Cli`], [`run`]) and the [`registry`]; the rest is the crate's own.
 //!
 //! - The [`registry`] of games: above the games (in the `boardkit` crate),
 //!   below every tool that reads it.
@@ -10,15 +11,21 @@
 //!   the [`exercise`] manifests, the files a starter is made from
 //!   ([`embedded`]) and the kit's [`check`].
 
-pub mod check;
-pub mod embedded;
-pub mod exercise;
-pub mod grader;
-pub mod net;
-pub mod play;
-pub mod reference_cases;
+#![warn(unreachable_pub)]
+
+mod cases;
+mod check;
+mod commands;
+mod embedded;
+mod exercise;
+mod grader;
+mod net;
+mod play;
+mod reference_cases;
 pub mod registry;
-pub mod starter;
-pub mod table;
-pub mod tui;
-pub mod web;
+mod starter;
+mod table;
+mod tui;
+mod web;
+
+pub use commands::{Cli, run};

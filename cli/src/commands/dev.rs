@@ -22,14 +22,14 @@ pub(crate) enum DevCommand {
 pub(crate) fn run(command: DevCommand) -> Outcome {
     let DevCommand::Check { games, work } = command;
     for game in &games {
-        if boardkit_cli::registry::find(game).is_none() {
+        if crate::registry::find(game).is_none() {
             usage_error(format_args!(
                 "unknown game {game:?}: the kit has {}",
-                boardkit_cli::registry::names()
+                crate::registry::names()
             ));
         }
     }
-    let failures = boardkit_cli::check::run(&games, work.as_deref()).map_err(Failure::failed)?;
+    let failures = crate::check::run(&games, work.as_deref()).map_err(Failure::failed)?;
     if failures.is_empty() {
         println!("every check passed");
         return Ok(());

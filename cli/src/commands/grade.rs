@@ -85,12 +85,12 @@ struct BelowRequired(boardkit::level::Level);
 
 /// Grades a class, or merges shards.
 pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
-    use boardkit_cli::grader;
+    use crate::grader;
     let result = match merge {
         Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
         None => {
             let id = args.game.unwrap_or_default();
-            let game = boardkit_cli::registry::find(&id)
+            let game = crate::registry::find(&id)
                 .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
             let options = grader::Options {
                 submissions: args.submissions,

@@ -20,7 +20,28 @@ pub(crate) mod solve;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// The command line.
+#[derive(Parser)]
+#[command(
+    name = "boardkit",
+    version,
+    about = "Terminal board games for programming courses: play them, solve them, grade them."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Runs the command `cli` names; its outcome is the exit status, by the
+/// policy above.
+pub fn run(cli: Cli) -> ExitCode {
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.exit(),
+    }
+}
 
 /// How a command failed; [`Failure::exit`] is the policy.
 pub(crate) enum Failure {
@@ -83,7 +104,7 @@ fn said(status: ExitCode) -> Outcome {
 /// Exits with status 2 and clap's usage message, for arguments clap cannot
 /// check alone.
 pub(crate) fn usage_error(message: impl std::fmt::Display) -> ! {
-    crate::Cli::command()
+    Cli::command()
         .error(clap::error::ErrorKind::ValueValidation, message)
         .exit()
 }
@@ -100,18 +121,18 @@ pub(crate) enum Command {
     /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
     /// first opponent and stops listening; you play X and start the first
     /// game. The protocol is in README.md, "Network play".
-    Host(boardkit_cli::net::HostArgs),
+    Host(crate::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
-    Join(boardkit_cli::net::JoinArgs),
+    Join(crate::net::JoinArgs),
     /// Serve the three games to a web browser, on 127.0.0.1 unless --bind.
     ///
     /// Prints the address it listens on; open it in a browser. The rules
     /// and the computer players run here; the JSON API is in README.md,
     /// "Browser". Ctrl-C stops it.
-    Serve(boardkit_cli::web::ServeArgs),
+    Serve(crate::web::ServeArgs),
     /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
     /// again (needs a terminal).
-    Tui(boardkit_cli::tui::TuiArgs),
+    Tui(crate::tui::TuiArgs),
     /// Print the scoreboard: every result recorded by games played on a
     /// terminal (or with --scoreboard).
     Scores {
@@ -158,25 +179,25 @@ pub(crate) enum Command {
 }
 
 /// Runs one command.
-pub(crate) fn run(command: Command) -> Outcome {
+fn dispatch(command: Command) -> Outcome {
     match command {
         Command::Play { game } => said(play::run(game)),
-        Command::Host(args) if args.peer.tui => said(boardkit_cli::tui::host(&args)),
-        Command::Join(args) if args.peer.tui => said(boardkit_cli::tui::join(&args)),
+        Command::Host(args) if args.peer.tui => said(crate::tui::host(&args)),
+        Command::Join(args) if args.peer.tui => said(crate::tui::join(&args)),
         Command::Host(args) => {
             args.peer.apply_color_choice();
-            said(boardkit_cli::net::run(|input, output, color| {
-                boardkit_cli::net::host(&args, input, output, color)
+            said(crate::net::run(|input, output, color| {
+                crate::net::host(&args, input, output, color)
             }))
         }
         Command::Join(args) => {
             args.peer.apply_color_choice();
-            said(boardkit_cli::net::run(|input, output, color| {
-                boardkit_cli::net::join(&args, input, output, color)
+            said(crate::net::run(|input, output, color| {
+                crate::net::join(&args, input, output, color)
             }))
         }
-        Command::Serve(args) => boardkit_cli::web::serve(&args).map_err(Failure::failed),
-        Command::Tui(args) => said(boardkit_cli::tui::run(&args)),
+        Command::Serve(args) => crate::web::serve(&args).map_err(Failure::failed),
+        Command::Tui(args) => said(crate::tui::run(&args)),
         Command::Scores { scoreboard, game } => scores::run(scoreboard, game),
         Command::Starter { game, dir } => starter(&game, &dir),
         Command::Grade { merge, args } => grade::run(merge, args),
@@ -188,7 +209,7 @@ pub(crate) fn run(command: Command) -> Outcome {
 
 /// `boardkit starter`: a student's crate for one game.
 fn starter(game: &str, dir: &std::path::Path) -> Outcome {
-    use boardkit_cli::starter::{StarterError, write_starter};
+    use crate::starter::{StarterError, write_starter};
     match write_starter(game, dir) {
         Ok(files) => {
             println!("wrote {} files into {}", files.len(), dir.display());

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use boardkit_cli::play::session::{Language, SessionArgs};
+use crate::play::session::{Language, SessionArgs};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -11,21 +11,21 @@ pub(crate) enum PlayGame {
     /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
     Velha {
         #[command(flatten)]
-        game: boardkit_cli::play::velha::PlayArgs,
+        game: crate::play::velha::PlayArgs,
         #[command(flatten)]
         session: SessionArgs,
     },
     /// Connect four (puissance 4): type column numbers; X starts.
     Connect4 {
         #[command(flatten)]
-        game: boardkit_cli::play::connect4::PlayArgs,
+        game: crate::play::connect4::PlayArgs,
         #[command(flatten)]
         session: SessionArgs,
     },
     /// Mastermind: guess the secret code, such as ABCD; 10 turns.
     Mastermind {
         #[command(flatten)]
-        game: boardkit_cli::play::mastermind::PlayArgs,
+        game: crate::play::mastermind::PlayArgs,
         #[command(flatten)]
         session: SessionArgs,
     },
@@ -34,7 +34,7 @@ pub(crate) enum PlayGame {
 /// Plays one session; the game prints its own messages, and its status is
 /// the one `boardkit::cli::run_play_in` gives (1 when input ends early).
 pub(crate) fn run(game: PlayGame) -> ExitCode {
-    use boardkit_cli::play::{connect4, mastermind, velha};
+    use crate::play::{connect4, mastermind, velha};
     let (session, language) = match &game {
         PlayGame::Velha { session, .. } => (session, Language::Portuguese),
         PlayGame::Connect4 { session, .. } | PlayGame::Mastermind { session, .. } => {

@@ -5,7 +5,7 @@ use super::{Failure, Outcome};
 /// `boardkit scores`: the scoreboard as a table (exit 1 when it cannot be
 /// read, saying why; the file is left as it is).
 pub(crate) fn run(path: Option<std::path::PathBuf>, game: Option<String>) -> Outcome {
-    use boardkit_cli::play::scoreboard;
+    use crate::play::scoreboard;
     let result = path
         .map_or_else(scoreboard::default_path, Ok)
         .and_then(|path| Ok((scoreboard::load(&path)?, path)));

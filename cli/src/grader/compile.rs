@@ -26,14 +26,14 @@ use crate::registry::GameInfo;
 
 /// A submission's binaries.
 #[derive(Debug, Clone)]
-pub struct Built {
+pub(crate) struct Built {
     pub game: PathBuf,
     pub driver: PathBuf,
 }
 
 /// Why a submission has no binaries.
 #[derive(Debug, Clone)]
-pub enum BuildError {
+pub(crate) enum BuildError {
     /// The compiler refused it (its first error), or it could not be prepared.
     Failed(String),
     /// The build did not finish in time: never cached as a result.
@@ -179,7 +179,7 @@ impl Toolchain {
 
 /// A class's build folder: the kit's dependencies built once, then each
 /// submission's crate.
-pub struct Class<'a> {
+pub(crate) struct Class<'a> {
     game: &'a GameInfo,
     dir: PathBuf,
     /// The built dependencies: `<dir>/deps/<key>`, the key naming the
@@ -213,7 +213,7 @@ impl<'a> Class<'a> {
     /// with its stubs: the kit's code only): once, then reused.
     ///
     /// `progress` counts the crates compiled out of the crate graph's.
-    pub fn prepare(
+    pub(crate) fn prepare(
         game: &'a GameInfo,
         dir: &Path,
         sandbox: &Sandbox,
@@ -439,7 +439,7 @@ impl<'a> Class<'a> {
     }
 
     /// Builds the submission `name` whose crate root is `root`.
-    pub fn build(
+    pub(crate) fn build(
         &self,
         sandbox: &Sandbox,
         name: &str,

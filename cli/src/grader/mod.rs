@@ -13,12 +13,11 @@
 //! 5. [`report`] writes `results.json` per submission (finished ones are kept,
 //!    so a stopped run continues where it was) and the class reports.
 
-pub mod cases;
-pub mod compile;
+pub(crate) mod compile;
 
-pub mod report;
-pub mod sandbox;
-pub mod submission;
+pub(crate) mod report;
+pub(crate) mod sandbox;
+pub(crate) mod submission;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,16 +25,16 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use self::cases::{Case, CaseKind, Expected};
 use self::compile::BuildError;
 use self::report::{Extra, Results, TestResult, Verdict};
 use self::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+use crate::cases::{self, Case, CaseKind, Expected};
 use crate::registry::GameInfo;
 use boardkit::level::Level;
 
 /// How a grading run is set up.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
     pub submissions: Vec<PathBuf>,
     pub out: PathBuf,
     /// Grade any program through stdin/stdout: this command, run in a copy of
@@ -57,7 +56,7 @@ pub struct Options {
 
 /// Why grading could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum GradeError {
+pub(crate) enum GradeError {
     #[error("cannot write the reports in {0}: {1}")]
     Out(PathBuf, std::io::Error),
     #[error("cannot prepare the sandbox: {0}")]
@@ -457,7 +456,10 @@ fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
 
 /// Grades `options.submissions`; returns every submission's results found
 /// in the output folder afterwards (earlier runs' included).
-pub fn grade(game: &GameInfo, options: &Options) -> Result<BTreeMap<String, Results>, GradeError> {
+pub(crate) fn grade(
+    game: &GameInfo,
+    options: &Options,
+) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
@@ -691,7 +693,10 @@ fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
 }
 
 /// Joins the outputs of shards into `out`: exactly what one run writes.
-pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BTreeMap<String, Results>, GradeError> {
+pub(crate) fn merge(
+    shards: &[PathBuf],
+    out: &Path,
+) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(out.to_owned(), e);
     std::fs::create_dir_all(out).map_err(out_error)?;
     for shard in shards {
@@ -710,7 +715,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BTreeMap<String, Results>
 }
 
 /// Whether every submission reached `level`.
-pub fn all_reach(all: &BTreeMap<String, Results>, level: Level) -> bool {
+pub(crate) fn all_reach(all: &BTreeMap<String, Results>, level: Level) -> bool {
     all.values()
         .all(|r| r.level_reached().is_some_and(|l| l >= level))
 }

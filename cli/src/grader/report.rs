@@ -17,7 +17,7 @@ use boardkit::level::Level;
 /// A case's verdict, computed by the grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Passed,
     WrongOutput,
     Timeout,
@@ -27,7 +27,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
             Verdict::WrongOutput => "wrong_output",
@@ -40,14 +40,14 @@ impl Verdict {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Extra {
+pub(crate) struct Extra {
     pub level: Level,
     pub verdict: Verdict,
 }
 
 /// One case in Gradescope's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TestResult {
+pub(crate) struct TestResult {
     pub name: String,
     pub score: f64,
     pub max_score: f64,
@@ -66,7 +66,7 @@ pub struct TestResult {
 
 /// A submission's results file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Results {
+pub(crate) struct Results {
     pub score: f64,
     pub tests: Vec<TestResult>,
     /// Not final (a build that timed out): graded again by the next run.
@@ -82,12 +82,12 @@ pub struct Results {
 }
 
 impl Results {
-    pub fn max_score(&self) -> f64 {
+    pub(crate) fn max_score(&self) -> f64 {
         self.tests.iter().map(|t| t.max_score).sum()
     }
 
     /// Points per level.
-    pub fn by_level(&self) -> BTreeMap<Level, (f64, f64, bool)> {
+    pub(crate) fn by_level(&self) -> BTreeMap<Level, (f64, f64, bool)> {
         let mut levels: BTreeMap<Level, (f64, f64, bool)> = BTreeMap::new();
         for t in &self.tests {
             let entry = levels.entry(t.extra_data.level).or_insert((0.0, 0.0, true));
@@ -99,14 +99,14 @@ impl Results {
     }
 
     /// [`Results::level_reached`] as the reports write it: `none` when none.
-    pub fn level_name(&self) -> String {
+    pub(crate) fn level_name(&self) -> String {
         self.level_reached()
             .map_or("none".to_owned(), |l| l.to_string())
     }
 
     /// The highest level whose cases, and those of every level below, all
     /// passed; `None` when the lowest graded level did not.
-    pub fn level_reached(&self) -> Option<Level> {
+    pub(crate) fn level_reached(&self) -> Option<Level> {
         let mut reached = None;
         for (level, (_, _, all_passed)) in self.by_level() {
             if !all_passed {
@@ -121,7 +121,7 @@ impl Results {
 /// How a grading run was set up: the header of its reports
 /// (`<out>/run.json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunInfo {
+pub(crate) struct RunInfo {
     /// The game's id and title.
     pub game: String,
     pub title: String,
@@ -136,20 +136,20 @@ pub struct RunInfo {
 }
 
 /// The file of a run's [`RunInfo`] in its output folder.
-pub const RUN_INFO: &str = "run.json";
+pub(crate) const RUN_INFO: &str = "run.json";
 
 /// A submission's hidden cases' details, beside its `results.json`.
 const HIDDEN_DETAILS: &str = "hidden.json";
 
 /// Reads `<dir>/run.json`, when there is one.
-pub fn read_run_info(dir: &Path) -> Option<RunInfo> {
+pub(crate) fn read_run_info(dir: &Path) -> Option<RunInfo> {
     let text = std::fs::read_to_string(dir.join(RUN_INFO)).ok()?;
     serde_json::from_str(&text).ok()
 }
 
 /// Writes a submission's results in its folder under `out`: `results.json`
 /// and its hidden cases' details, each written whole then renamed.
-pub fn save_results(out: &Path, name: &str, results: &Results) -> std::io::Result<()> {
+pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io::Result<()> {
     let dir = student_dir(out, name);
     std::fs::create_dir_all(&dir)?;
     let details: BTreeMap<&str, &str> = results
@@ -174,15 +174,15 @@ pub fn save_results(out: &Path, name: &str, results: &Results) -> std::io::Resul
 
 /// The folder of an output folder that holds one folder per submission, so
 /// that no submission's name can be a report's.
-pub const STUDENTS: &str = "students";
+pub(crate) const STUDENTS: &str = "students";
 
 /// The folder of submission `name`'s results in the output folder `out`.
-pub fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
+pub(crate) fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
     out.join(STUDENTS).join(name)
 }
 
 /// Reads every `<dir>/students/<name>/results.json`.
-pub fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Results>> {
+pub(crate) fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Results>> {
     let mut all = BTreeMap::new();
     let dir = dir.join(STUDENTS);
     if !dir.is_dir() {
@@ -229,7 +229,7 @@ fn points(x: f64) -> String {
 
 /// `grades.csv`, `junit.xml` and `report.html` in `dir`, from `all` (and
 /// `run.json` from `run`).
-pub fn write_reports(
+pub(crate) fn write_reports(
     dir: &Path,
     all: &BTreeMap<String, Results>,
     run: Option<&RunInfo>,
@@ -244,7 +244,7 @@ pub fn write_reports(
     Ok(())
 }
 
-pub fn grades_csv(all: &BTreeMap<String, Results>) -> String {
+pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     let levels = levels_of(all);
     let mut out = String::from("submission");
     for level in &levels {
@@ -288,7 +288,7 @@ fn csv_field(text: &str) -> String {
 
 /// Text a program printed, made safe for every report: control characters
 /// other than line breaks and tabs (ESC, NUL, ...) shown as `\u{..}`.
-pub fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() && c != '\n' && c != '\t' {
@@ -300,7 +300,7 @@ pub fn printable(text: &str) -> String {
     out
 }
 
-pub fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
+pub(crate) fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<String> {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut report = Report::new("boardkit grade");
     for (name, results) in all {
@@ -332,7 +332,7 @@ fn escape(text: &str) -> String {
 /// The class report: a header, the class overview (charts of the levels
 /// reached and the scores, each case's pass rate worst first), then one
 /// section per submission, failures open and in level order.
-pub fn report_html(all: &BTreeMap<String, Results>, run: Option<&RunInfo>) -> String {
+pub(crate) fn report_html(all: &BTreeMap<String, Results>, run: Option<&RunInfo>) -> String {
     let levels = levels_of(all);
     let title = run.map_or("boardkit grades".to_owned(), |r| {
         format!("{}: class report", r.title)
@@ -580,7 +580,7 @@ fn student_section(name: &str, results: &Results) -> String {
 }
 
 /// The terminal table.
-pub fn table(all: &BTreeMap<String, Results>) -> String {
+pub(crate) fn table(all: &BTreeMap<String, Results>) -> String {
     let levels = levels_of(all);
     let width = all
         .keys()

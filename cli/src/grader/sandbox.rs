@@ -32,11 +32,11 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Where a run's own writable folder is, inside the sandbox.
-pub const WORK: &str = "/sandbox";
+pub(crate) const WORK: &str = "/sandbox";
 
 /// Limits of one run.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(crate) struct Limits {
     pub timeout: Duration,
     /// Most bytes kept of stdout, and of stderr; more ends the run.
     pub output_bytes: usize,
@@ -61,7 +61,7 @@ impl Default for Limits {
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Exited(i32),
     Signaled(i32),
     TimedOut,
@@ -70,7 +70,7 @@ pub enum Ending {
 
 /// What a run produced.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub ending: Ending,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
@@ -79,7 +79,7 @@ pub struct Outcome {
 
 /// How runs are isolated.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Isolation {
+pub(crate) enum Isolation {
     /// In bubblewrap, this executable.
     Bubblewrap(PathBuf),
     /// Directly, with limits only (`--no-sandbox`).
@@ -88,7 +88,7 @@ pub enum Isolation {
 
 /// Why the sandbox cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum SandboxError {
+pub(crate) enum SandboxError {
     #[error(
         "bubblewrap (bwrap) is not installed: install it (Debian, Ubuntu: `sudo apt-get install bubblewrap`), or pass --no-sandbox to grade without isolation"
     )]
@@ -101,7 +101,7 @@ pub enum SandboxError {
 
 impl Isolation {
     /// bubblewrap from the PATH, checked by a trial run.
-    pub fn bubblewrap() -> Result<Isolation, SandboxError> {
+    pub(crate) fn bubblewrap() -> Result<Isolation, SandboxError> {
         let bwrap = std::env::var_os("PATH")
             .into_iter()
             .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
@@ -128,7 +128,7 @@ impl Isolation {
 
 /// What one run does and sees.
 #[derive(Debug, Clone)]
-pub struct Job<'a> {
+pub(crate) struct Job<'a> {
     /// The program, as a path inside the sandbox.
     pub program: String,
     pub args: Vec<String>,
@@ -155,10 +155,10 @@ pub struct Job<'a> {
 
 /// A callback for each line a run prints, as it prints it.
 #[derive(Clone)]
-pub struct LineWatcher(pub Arc<WatchLine>);
+pub(crate) struct LineWatcher(pub Arc<WatchLine>);
 
 /// What a [`LineWatcher`] calls.
-pub type WatchLine = dyn Fn(&[u8]) + Send + Sync;
+pub(crate) type WatchLine = dyn Fn(&[u8]) + Send + Sync;
 
 impl std::fmt::Debug for LineWatcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -167,7 +167,7 @@ impl std::fmt::Debug for LineWatcher {
 }
 
 impl<'a> Job<'a> {
-    pub fn new(program: &str, args: &[String]) -> Job<'a> {
+    pub(crate) fn new(program: &str, args: &[String]) -> Job<'a> {
         Job {
             program: program.to_owned(),
             args: args.to_vec(),
@@ -225,7 +225,7 @@ fn reserve_uids(count: usize) -> std::io::Result<Vec<(u32, std::fs::File)>> {
 }
 
 /// Runs jobs, each in a sandbox of its own; see the module documentation.
-pub struct Sandbox {
+pub(crate) struct Sandbox {
     isolation: Isolation,
     root: bool,
     /// Free slots: their user ids (reserved machine-wide when root).
@@ -251,7 +251,7 @@ impl std::fmt::Debug for Sandbox {
 
 impl Sandbox {
     /// A sandbox for up to `concurrent` runs at once.
-    pub fn new(isolation: Isolation, concurrent: usize) -> std::io::Result<Sandbox> {
+    pub(crate) fn new(isolation: Isolation, concurrent: usize) -> std::io::Result<Sandbox> {
         // SAFETY: geteuid has no preconditions.
         let root = unsafe { libc::geteuid() } == 0;
         let scratch = tempfile::Builder::new()
@@ -280,13 +280,8 @@ impl Sandbox {
         })
     }
 
-    pub fn isolation(&self) -> &Isolation {
+    pub(crate) fn isolation(&self) -> &Isolation {
         &self.isolation
-    }
-
-    /// Whether each run has a cgroup of its own (processes and memory).
-    pub fn has_cgroups(&self) -> bool {
-        self.cgroups.is_some()
     }
 
     fn take_slot(&self) -> u32 {
@@ -308,7 +303,7 @@ impl Sandbox {
     }
 
     /// Runs `job` under `limits`.
-    pub fn run(&self, job: &Job<'_>, limits: &Limits) -> std::io::Result<Outcome> {
+    pub(crate) fn run(&self, job: &Job<'_>, limits: &Limits) -> std::io::Result<Outcome> {
         let slot = self.take_slot();
         let result = self.run_in_slot(job, limits, slot);
         self.give_slot(slot);
@@ -884,7 +879,7 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
 }
 
 /// Copies regular files and folders (never links) from `from` into `to`.
-pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let kind = entry.file_type()?;

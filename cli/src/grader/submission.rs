@@ -12,13 +12,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The most bytes an archive may unpack to.
-pub const MAX_UNPACKED_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_UNPACKED_BYTES: u64 = 64 << 20;
 /// The most entries an archive may hold.
-pub const MAX_ENTRIES: usize = 10_000;
+pub(crate) const MAX_ENTRIES: usize = 10_000;
 
 /// A submission ready to grade.
 #[derive(Debug)]
-pub struct Submission {
+pub(crate) struct Submission {
     /// The student's name: the folder or archive name, made safe for paths.
     pub name: String,
     /// The folder holding the submission's files.
@@ -27,7 +27,7 @@ pub struct Submission {
 
 /// Why a submission cannot be graded.
 #[derive(Debug, thiserror::Error)]
-pub enum SubmissionError {
+pub(crate) enum SubmissionError {
     #[error("{0} is neither a folder nor a .zip archive")]
     NotASubmission(PathBuf),
     #[error("the archive is refused: {0}")]
@@ -37,7 +37,7 @@ pub enum SubmissionError {
 }
 
 /// A name safe to use as a folder and in reports: letters, digits, `-`, `_`, `.`.
-pub fn safe_name(raw: &str) -> String {
+pub(crate) fn safe_name(raw: &str) -> String {
     // Letters and digits of any script stay (Lúcia and Lécia are two
     // students); anything else that could mean something to a shell, a
     // path or a spreadsheet becomes `_`.
@@ -61,7 +61,7 @@ pub fn safe_name(raw: &str) -> String {
 }
 
 /// Opens the submission at `path`; archives are unpacked below `scratch`.
-pub fn open(path: &Path, scratch: &Path) -> Result<Submission, SubmissionError> {
+pub(crate) fn open(path: &Path, scratch: &Path) -> Result<Submission, SubmissionError> {
     let raw = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

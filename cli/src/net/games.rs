@@ -17,7 +17,7 @@ use boardkit::player::Player;
 use boardkit::{connect4, velha};
 
 /// One game's rules and its people-facing words, for network play.
-pub trait Rules: Copy {
+pub(crate) trait Rules: Copy {
     type Board: Clone;
     type Move: Copy + PartialEq + Debug;
 
@@ -48,7 +48,7 @@ pub trait Rules: Copy {
 
 impl Game {
     /// The language of the game's messages.
-    pub fn language(self) -> Language {
+    pub(crate) fn language(self) -> Language {
         match self {
             Game::Velha { .. } => Language::Portuguese,
             Game::Connect4 { .. } => Language::English,
@@ -58,13 +58,13 @@ impl Game {
 
 /// Jogo da velha on a `size` x `size` board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Velha {
+pub(crate) struct Velha {
     size: usize,
 }
 
 impl Velha {
     /// The rules for a side the library plays (3 to 9), else `None`.
-    pub fn new(size: usize) -> Option<Velha> {
+    pub(crate) fn new(size: usize) -> Option<Velha> {
         velha::Board::new(size).ok().map(|_| Velha { size })
     }
 }
@@ -145,14 +145,14 @@ impl Rules for Velha {
 
 /// Connect four on a `rows` x `cols` board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Connect4 {
+pub(crate) struct Connect4 {
     rows: usize,
     cols: usize,
 }
 
 impl Connect4 {
     /// The rules for a board the library plays (4 to 20 a side), else `None`.
-    pub fn new(rows: usize, cols: usize) -> Option<Connect4> {
+    pub(crate) fn new(rows: usize, cols: usize) -> Option<Connect4> {
         connect4::Board::new(rows, cols)
             .ok()
             .map(|_| Connect4 { rows, cols })
@@ -243,7 +243,7 @@ impl Rules for Connect4 {
 /// the joiner replays the host's states on its own ([`Round::follow`]), so
 /// a host that breaks the rules is caught.
 #[derive(Debug, Clone)]
-pub struct Round<G: Rules> {
+pub(crate) struct Round<G: Rules> {
     rules: G,
     number: u32,
     board: G::Board,
@@ -253,7 +253,7 @@ pub struct Round<G: Rules> {
 
 impl<G: Rules> Round<G> {
     /// Game `number` (from 1), from an empty board.
-    pub fn new(rules: G, number: u32) -> Self {
+    pub(crate) fn new(rules: G, number: u32) -> Self {
         Round {
             rules,
             number,
@@ -263,33 +263,29 @@ impl<G: Rules> Round<G> {
         }
     }
 
-    pub fn number(&self) -> u32 {
-        self.number
-    }
-
-    pub fn board(&self) -> &G::Board {
+    pub(crate) fn board(&self) -> &G::Board {
         &self.board
     }
 
-    pub fn moves(&self) -> &[G::Move] {
+    pub(crate) fn moves(&self) -> &[G::Move] {
         &self.moves
     }
 
-    pub fn last(&self) -> Option<G::Move> {
+    pub(crate) fn last(&self) -> Option<G::Move> {
         self.moves.last().copied()
     }
 
     /// How many moves were played: the `ply` the next move must carry.
-    pub fn ply(&self) -> u32 {
+    pub(crate) fn ply(&self) -> u32 {
         self.moves.len() as u32
     }
 
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> Status {
         self.status
     }
 
     /// Whose turn it is; none once the game is over. `X` starts both games.
-    pub fn turn(&self) -> Option<Side> {
+    pub(crate) fn turn(&self) -> Option<Side> {
         match self.status {
             Status::Playing if self.moves.len() % 2 == 0 => Some(Side::X),
             Status::Playing => Some(Side::O),
@@ -299,7 +295,7 @@ impl<G: Rules> Round<G> {
 
     /// Plays the side to move, or says why the move is illegal (the board
     /// is then unchanged).
-    pub fn play(&mut self, play: G::Move) -> Result<(), String> {
+    pub(crate) fn play(&mut self, play: G::Move) -> Result<(), String> {
         if self.status != Status::Playing {
             return Err("the game is over".to_owned());
         }
@@ -309,7 +305,7 @@ impl<G: Rules> Round<G> {
     }
 
     /// The host's `state` message for this game.
-    pub fn state(&self) -> Message {
+    pub(crate) fn state(&self) -> Message {
         Message::State {
             round: self.number,
             moves: self.moves.iter().map(|&m| self.rules.notation(m)).collect(),
@@ -321,7 +317,7 @@ impl<G: Rules> Round<G> {
     /// Follows a `state` from the host: the moves already known must come
     /// first, the new ones must be legal, and the turn and status it claims
     /// must be what the rules say. Returns the new moves.
-    pub fn follow(&mut self, state: &Message) -> Result<Vec<G::Move>, Fault> {
+    pub(crate) fn follow(&mut self, state: &Message) -> Result<Vec<G::Move>, Fault> {
         let Message::State {
             round,
             moves,

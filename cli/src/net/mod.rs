@@ -15,20 +15,20 @@
 //! network or peer error (and input that ends mid-game), with a message on
 //! stderr, 2 for bad usage.
 
-pub mod games;
-pub mod protocol;
-pub mod session;
-pub mod tcp;
+pub(crate) mod games;
+pub(crate) mod protocol;
+pub(crate) mod session;
+pub(crate) mod tcp;
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-pub use tcp::{HostArgs, JoinArgs, NetError, host, join};
+pub(crate) use tcp::{HostArgs, JoinArgs, NetError, host, join};
 
 /// Runs `host` or `join` on stdin and stdout and turns its end into an
 /// exit status, the error on stderr. `command` gets the input, the output
 /// and whether colours may be used.
-pub fn run(
+pub(crate) fn run(
     command: impl FnOnce(&mut dyn BufRead, &mut dyn Write, bool) -> Result<session::Tally, NetError>,
 ) -> ExitCode {
     let color = boardkit::cli::stdout_takes_colors();
@@ -41,7 +41,7 @@ pub fn run(
 
 /// The exit status of a network session, the error on stderr: 0 when the
 /// people are done, 2 for bad usage, 1 otherwise.
-pub fn exit_status<T>(result: Result<T, NetError>) -> ExitCode {
+pub(crate) fn exit_status<T>(result: Result<T, NetError>) -> ExitCode {
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(NetError::Usage(message)) => {

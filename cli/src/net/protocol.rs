@@ -16,32 +16,32 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 /// The protocol version this build speaks; a hello with another is refused.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// The longest line accepted from a peer, in bytes, without its newline.
 /// The longest honest message (the state of a full 20 x 20 connect-four
 /// board) takes under 3 KiB.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// At most this many characters of a peer's text are shown in a message.
 const ECHO_CHARS: usize = 40;
 
 /// A player's mark: `X` starts every game, `O` plays second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Side {
+pub(crate) enum Side {
     X,
     O,
 }
 
 impl Side {
-    pub fn other(self) -> Side {
+    pub(crate) fn other(self) -> Side {
         match self {
             Side::X => Side::O,
             Side::O => Side::X,
         }
     }
 
-    pub fn as_char(self) -> char {
+    pub(crate) fn as_char(self) -> char {
         match self {
             Side::X => 'X',
             Side::O => 'O',
@@ -58,7 +58,7 @@ impl std::fmt::Display for Side {
 /// Where a game stands, as the host tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub(crate) enum Status {
     Playing,
     XWon,
     OWon,
@@ -67,7 +67,7 @@ pub enum Status {
 
 impl Status {
     /// The winner of a won game.
-    pub fn winner(self) -> Option<Side> {
+    pub(crate) fn winner(self) -> Option<Side> {
         match self {
             Status::XWon => Some(Side::X),
             Status::OWon => Some(Side::O),
@@ -76,7 +76,7 @@ impl Status {
     }
 
     /// The status of a game won by `side`.
-    pub fn won_by(side: Side) -> Status {
+    pub(crate) fn won_by(side: Side) -> Status {
         match side {
             Side::X => Status::XWon,
             Side::O => Status::OWon,
@@ -87,13 +87,13 @@ impl Status {
 /// The games that can be played over the network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum GameName {
+pub(crate) enum GameName {
     Velha,
     Connect4,
 }
 
 impl GameName {
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             GameName::Velha => "velha",
             GameName::Connect4 => "connect4",
@@ -104,7 +104,7 @@ impl GameName {
 /// A game's options in the hello: `size` for velha, `rows` and `cols` for
 /// connect four; absent fields are left out of the JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Options {
+pub(crate) struct Options {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,20 +115,20 @@ pub struct Options {
 
 /// A game and its board, as both ends agree on it in the hello.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Game {
+pub(crate) enum Game {
     Velha { size: usize },
     Connect4 { rows: usize, cols: usize },
 }
 
 impl Game {
-    pub fn name(self) -> GameName {
+    pub(crate) fn name(self) -> GameName {
         match self {
             Game::Velha { .. } => GameName::Velha,
             Game::Connect4 { .. } => GameName::Connect4,
         }
     }
 
-    pub fn options(self) -> Options {
+    pub(crate) fn options(self) -> Options {
         match self {
             Game::Velha { size } => Options {
                 size: Some(size as u32),
@@ -143,7 +143,7 @@ impl Game {
     }
 
     /// The host's hello for this game.
-    pub fn hello(self) -> Message {
+    pub(crate) fn hello(self) -> Message {
         Message::Hello {
             version: VERSION,
             game: self.name(),
@@ -152,7 +152,7 @@ impl Game {
     }
 
     /// The game a hello offers, if its options make a board this build plays.
-    pub fn from_hello(game: GameName, options: Options) -> Result<Game, Fault> {
+    pub(crate) fn from_hello(game: GameName, options: Options) -> Result<Game, Fault> {
         let refuse = || Fault::Options {
             game: game.id(),
             options: serde_json::to_string(&options).unwrap_or_default(),
@@ -186,7 +186,7 @@ impl Game {
 /// Every message of the protocol (README.md, "Network play").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Message {
+pub(crate) enum Message {
     /// The host's first line, and the joiner's answer accepting it (the
     /// same game and options).
     Hello {
@@ -221,7 +221,7 @@ pub enum Message {
 
 impl Message {
     /// The message's `type`, for errors.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Message::Hello { .. } => "hello",
             Message::Start { .. } => "start",
@@ -236,7 +236,7 @@ impl Message {
 /// What a peer did wrong. Displayed from this end ("the opponent sent...");
 /// [`Fault::for_peer`] says it to the peer ("you sent...").
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Fault {
+pub(crate) enum Fault {
     #[error("the opponent sent a line longer than {MAX_LINE_BYTES} bytes")]
     TooLong,
     #[error("the opponent sent a line that is not UTF-8")]
@@ -280,7 +280,7 @@ fn seconds(duration: Duration) -> String {
 
 impl Fault {
     /// The fault told to the peer that made it, for its `error` message.
-    pub fn for_peer(&self) -> String {
+    pub(crate) fn for_peer(&self) -> String {
         match self {
             Fault::TooLong => format!("you sent a line longer than {MAX_LINE_BYTES} bytes"),
             Fault::NotUtf8 => "you sent a line that is not UTF-8".to_owned(),
@@ -315,7 +315,7 @@ impl Fault {
 
 /// A peer's text made safe to print: at most a few dozen characters, and
 /// control characters (a terminal's escape sequences) escaped.
-pub fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     let mut out: String = text
         .chars()
         .take(ECHO_CHARS)
@@ -335,7 +335,7 @@ pub fn shown(text: &str) -> String {
 
 /// A peer's longer text (an `error` message) made safe to print: up to
 /// 500 characters, control characters escaped.
-pub fn shown_long(text: &str) -> String {
+pub(crate) fn shown_long(text: &str) -> String {
     let limited: String = text.chars().take(500).collect();
     let mut out: String = limited.escape_debug().collect();
     if text.chars().count() > 500 {
@@ -345,14 +345,14 @@ pub fn shown_long(text: &str) -> String {
 }
 
 /// One message as a line of JSON, newline included.
-pub fn encode(message: &Message) -> String {
+pub(crate) fn encode(message: &Message) -> String {
     let mut line = serde_json::to_string(message).expect("messages always serialize");
     line.push('\n');
     line
 }
 
 /// Writes one message and flushes it: the peer waits for it.
-pub fn write_message(out: &mut dyn Write, message: &Message) -> io::Result<()> {
+pub(crate) fn write_message(out: &mut dyn Write, message: &Message) -> io::Result<()> {
     out.write_all(encode(message).as_bytes())?;
     out.flush()
 }
@@ -360,7 +360,7 @@ pub fn write_message(out: &mut dyn Write, message: &Message) -> io::Result<()> {
 /// Reads one message from a line (without its newline). A hello of another
 /// version is refused whatever else it holds, so that later versions can
 /// change the rest of it and still be told apart.
-pub fn decode(line: &str) -> Result<Message, Fault> {
+pub(crate) fn decode(line: &str) -> Result<Message, Fault> {
     let message = match serde_json::from_str::<Message>(line) {
         Ok(message) => message,
         Err(error) => return Err(diagnose(line, error)),
@@ -398,11 +398,11 @@ fn diagnose(line: &str, error: serde_json::Error) -> Fault {
 
 /// Changes the read timeout of the stream under a [`MessageReader`] (for a
 /// socket, `TcpStream::set_read_timeout` on a clone of it).
-pub type TimeoutControl = Box<dyn FnMut(Option<Duration>) -> io::Result<()> + Send>;
+pub(crate) type TimeoutControl = Box<dyn FnMut(Option<Duration>) -> io::Result<()> + Send>;
 
 /// Why no message could be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The stream ended (the peer closed the connection), perhaps in the
     /// middle of a line.
     #[error("the connection was closed")]
@@ -415,7 +415,7 @@ pub enum ReadError {
 
 /// Reads messages one line at a time in bounded memory; see the module
 /// documentation.
-pub struct MessageReader<R> {
+pub(crate) struct MessageReader<R> {
     inner: R,
     line: Vec<u8>,
     timeout: Option<TimeoutControl>,
@@ -423,7 +423,7 @@ pub struct MessageReader<R> {
 
 impl<R: BufRead> MessageReader<R> {
     /// A reader without deadlines (over a byte slice, a pipe).
-    pub fn new(inner: R) -> Self {
+    pub(crate) fn new(inner: R) -> Self {
         Self {
             inner,
             line: Vec::with_capacity(256),
@@ -432,7 +432,7 @@ impl<R: BufRead> MessageReader<R> {
     }
 
     /// A reader that enforces each read's deadline through `control`.
-    pub fn with_timeout(inner: R, control: TimeoutControl) -> Self {
+    pub(crate) fn with_timeout(inner: R, control: TimeoutControl) -> Self {
         Self {
             timeout: Some(control),
             ..Self::new(inner)
@@ -440,14 +440,14 @@ impl<R: BufRead> MessageReader<R> {
     }
 
     /// The next message, which must arrive whole within `within`.
-    pub fn read_message(&mut self, within: Duration) -> Result<Message, ReadError> {
+    pub(crate) fn read_message(&mut self, within: Duration) -> Result<Message, ReadError> {
         let line = self.read_line(within)?;
         Ok(decode(line)?)
     }
 
     /// The next line, without its newline, within `within`: never more than
     /// [`MAX_LINE_BYTES`] of it is stored.
-    pub fn read_line(&mut self, within: Duration) -> Result<&str, ReadError> {
+    pub(crate) fn read_line(&mut self, within: Duration) -> Result<&str, ReadError> {
         self.line.clear();
         let deadline = Instant::now().checked_add(within);
         loop {

@@ -38,7 +38,7 @@ use boardkit::console::{Console, InputError};
 
 /// How long one end waits for the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
+pub(crate) struct Timeouts {
     /// For the hello (and the joiner's wait for the first game).
     pub hello: Duration,
     /// For a move, an answer or the next game: a person is thinking.
@@ -47,7 +47,7 @@ pub struct Timeouts {
 
 /// The games' results, from this end's side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub won: u32,
     pub lost: u32,
     pub drawn: u32,
@@ -55,7 +55,7 @@ pub struct Tally {
 
 /// Why a session ended before its people were done.
 #[derive(Debug, thiserror::Error)]
-pub enum SessionError {
+pub(crate) enum SessionError {
     /// The peer broke the protocol or the rules (it was told so).
     #[error(transparent)]
     Fault(#[from] Fault),
@@ -126,7 +126,7 @@ fn is_disconnection(error: &io::Error) -> bool {
 
 /// Where a session stands, for saying when the peer disconnected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     Hello,
     Game,
     AfterGame,
@@ -143,7 +143,7 @@ impl Phase {
 }
 
 /// The connection to the peer: messages in, messages out.
-pub struct Link<R, W> {
+pub(crate) struct Link<R, W> {
     reader: MessageReader<R>,
     writer: W,
     phase: Phase,
@@ -151,7 +151,7 @@ pub struct Link<R, W> {
 
 impl<R: BufRead, W: Write> Link<R, W> {
     /// A link at the start of a session (the hello).
-    pub fn new(reader: MessageReader<R>, writer: W) -> Self {
+    pub(crate) fn new(reader: MessageReader<R>, writer: W) -> Self {
         Link {
             reader,
             writer,
@@ -159,7 +159,7 @@ impl<R: BufRead, W: Write> Link<R, W> {
         }
     }
 
-    pub fn set_phase(&mut self, phase: Phase) {
+    pub(crate) fn set_phase(&mut self, phase: Phase) {
         self.phase = phase;
     }
 
@@ -172,7 +172,7 @@ impl<R: BufRead, W: Write> Link<R, W> {
     }
 
     /// Sends one message; a peer that is gone is [`SessionError::Disconnected`].
-    pub fn send(&mut self, message: &Message) -> Result<(), SessionError> {
+    pub(crate) fn send(&mut self, message: &Message) -> Result<(), SessionError> {
         super::protocol::write_message(&mut self.writer, message)
             .map_err(|e| self.disconnected_or_failed(e))
     }
@@ -180,7 +180,7 @@ impl<R: BufRead, W: Write> Link<R, W> {
     /// The next message within `within`; the peer's `error` becomes
     /// [`SessionError::Remote`], a closed connection
     /// [`SessionError::Disconnected`].
-    pub fn receive(&mut self, within: Duration) -> Result<Message, SessionError> {
+    pub(crate) fn receive(&mut self, within: Duration) -> Result<Message, SessionError> {
         match self.reader.read_message(within) {
             Ok(Message::Error { message }) => Err(SessionError::Remote(shown_long(&message))),
             Ok(message) => Ok(message),
@@ -204,7 +204,7 @@ impl<R: BufRead, W: Write> Link<R, W> {
 /// What a session tells the person at its end, as it happens. The console
 /// prints it as `boardkit play` would ([`ConsolePerson`]); the full-screen
 /// UI draws it (`crate::tui::network`).
-pub enum News<'r, G: Rules> {
+pub(crate) enum News<'r, G: Rules> {
     /// A game begins: this end plays `me`.
     Introduce(Side),
     /// The board at the start of a game and after every move.
@@ -227,7 +227,7 @@ pub enum News<'r, G: Rules> {
 
 /// The person at one end of a session: told the news, asked for moves and
 /// for another game. One session loop serves every kind of person.
-pub trait Person {
+pub(crate) trait Person {
     fn tell<G: Rules>(&mut self, rules: G, news: News<'_, G>) -> Result<(), SessionError>;
     /// This end's move in `round`, legal by the game's rules.
     fn choose<G: Rules>(
@@ -242,7 +242,7 @@ pub trait Person {
 
 /// Plays as the host: sends the hello for `game`, then games for as long
 /// as both people want. The joiner plays `O` in the first game.
-pub fn host<R: BufRead, W: Write>(
+pub(crate) fn host<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
     game: Game,
     console: &mut Console<'_>,
@@ -258,7 +258,7 @@ pub fn host<R: BufRead, W: Write>(
 }
 
 /// [`host`] for any [`Person`].
-pub fn host_for<R: BufRead, W: Write>(
+pub(crate) fn host_for<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
     game: Game,
     person: &mut impl Person,
@@ -318,7 +318,7 @@ fn bad_board(game: Game) -> SessionError {
 /// Plays as the joiner: accepts the host's hello (a game and board this
 /// build plays, in this protocol version), then follows the host's games.
 /// Returns the game played and the tally.
-pub fn join<R: BufRead, W: Write>(
+pub(crate) fn join<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
     console: &mut Console<'_>,
     terminal: Terminal,
@@ -328,7 +328,7 @@ pub fn join<R: BufRead, W: Write>(
 }
 
 /// [`join`] for any [`Person`].
-pub fn join_for<R: BufRead, W: Write>(
+pub(crate) fn join_for<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
     person: &mut impl Person,
     timeouts: Timeouts,
@@ -363,7 +363,7 @@ fn join_games<R: BufRead, W: Write>(
 
 /// Which mark the joiner plays in the next game: the loser of the last
 /// game starts (plays `X`); after a draw, the one who did not start it.
-pub fn next_joiner_side(joiner: Side, last: super::protocol::Status) -> Side {
+pub(crate) fn next_joiner_side(joiner: Side, last: super::protocol::Status) -> Side {
     match last.winner() {
         // The joiner won: the host lost, so the host starts.
         Some(winner) if winner == joiner => Side::O,
@@ -568,14 +568,14 @@ impl<'s, G: Rules, R: BufRead, W: Write, P: Person> Seat<'s, G, R, W, P> {
 /// messages, the board after every move (painted when the palette is on);
 /// the verdict, the score and "play again?" only when interactive, so a
 /// piped transcript is one game ending with the result line.
-pub struct ConsolePerson<'s, 'c> {
+pub(crate) struct ConsolePerson<'s, 'c> {
     console: &'s mut Console<'c>,
     palette: Palette,
     interactive: bool,
 }
 
 impl<'s, 'c> ConsolePerson<'s, 'c> {
-    pub fn new(console: &'s mut Console<'c>, terminal: Terminal) -> Self {
+    pub(crate) fn new(console: &'s mut Console<'c>, terminal: Terminal) -> Self {
         ConsolePerson {
             console,
             palette: Palette {
@@ -660,10 +660,10 @@ impl Person for ConsolePerson<'_, '_> {
 /// What an end says to its person, in the game's language (the console's
 /// lines and the full-screen UI's status).
 #[derive(Debug, Clone, Copy)]
-pub struct Words(pub Language);
+pub(crate) struct Words(pub Language);
 
 impl Words {
-    pub fn you_play(self, me: Side, mark: &str) -> String {
+    pub(crate) fn you_play(self, me: Side, mark: &str) -> String {
         match (self.0, me) {
             (Language::Portuguese, Side::X) => format!("Você joga com {mark} e começa."),
             (Language::Portuguese, Side::O) => {
@@ -676,28 +676,28 @@ impl Words {
         }
     }
 
-    pub fn your_turn(self, mark: &str) -> String {
+    pub(crate) fn your_turn(self, mark: &str) -> String {
         match self.0 {
             Language::Portuguese => format!("Sua vez ({mark})."),
             Language::English => format!("Your turn ({mark})."),
         }
     }
 
-    pub fn waiting_move(self) -> &'static str {
+    pub(crate) fn waiting_move(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "aguardando a jogada do adversário...",
             Language::English => "waiting for the opponent's move...",
         }
     }
 
-    pub fn waiting_answer(self) -> &'static str {
+    pub(crate) fn waiting_answer(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "aguardando a resposta do adversário...",
             Language::English => "waiting for the opponent's answer...",
         }
     }
 
-    pub fn declined(self) -> &'static str {
+    pub(crate) fn declined(self) -> &'static str {
         match self.0 {
             Language::Portuguese => "O adversário não quer jogar de novo.",
             Language::English => "Your opponent does not want to play again.",
@@ -705,7 +705,7 @@ impl Words {
     }
 
     /// The winner said from this end's side; `None` for a draw.
-    pub fn verdict(self, status: super::protocol::Status, me: Side) -> Option<&'static str> {
+    pub(crate) fn verdict(self, status: super::protocol::Status, me: Side) -> Option<&'static str> {
         let won = status.winner()? == me;
         Some(match (self.0, won) {
             (Language::Portuguese, true) => "Você venceu!",
@@ -715,7 +715,7 @@ impl Words {
         })
     }
 
-    pub fn score(self, tally: Tally) -> String {
+    pub(crate) fn score(self, tally: Tally) -> String {
         let (you, opponent) = match self.0 {
             Language::Portuguese => ("você", "adversário"),
             Language::English => ("you", "opponent"),

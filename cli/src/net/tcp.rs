@@ -12,21 +12,21 @@ use crate::play::session::{ColorWhen, Terminal};
 use boardkit::console::Console;
 
 /// The port `host` listens on unless `--port` says otherwise.
-pub const DEFAULT_PORT: u16 = 4774;
+pub(crate) const DEFAULT_PORT: u16 = 4774;
 /// The longest wait for the hello, whatever `--timeout` says: both ends
 /// send it at once, without a person.
-pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest wait for the connection to a host.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A write may block this long when the peer stops reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// At the end, how long the peer's last bytes are read and dropped, so the
 /// close does not reset the connection before the peer has read ours.
-pub const LINGER: Duration = Duration::from_secs(1);
+pub(crate) const LINGER: Duration = Duration::from_secs(1);
 
 /// The options both ends share.
 #[derive(Debug, Clone, clap::Args)]
-pub struct PeerArgs {
+pub(crate) struct PeerArgs {
     /// Seconds to wait for the opponent's move or answer (the host: also
     /// for an opponent to connect) before giving up; the hello waits at
     /// most 10 s.
@@ -48,7 +48,7 @@ pub struct PeerArgs {
 impl PeerArgs {
     /// Sets anstream's colour choice from `--color`; call before stdout is
     /// opened.
-    pub fn apply_color_choice(&self) {
+    pub(crate) fn apply_color_choice(&self) {
         let choice = match self.color {
             ColorWhen::Auto => return,
             ColorWhen::Always => anstream::ColorChoice::Always,
@@ -58,7 +58,7 @@ impl PeerArgs {
     }
 
     /// The waits these options set.
-    pub fn timeouts(&self) -> Timeouts {
+    pub(crate) fn timeouts(&self) -> Timeouts {
         Timeouts {
             hello: HELLO_TIMEOUT.min(self.timeout),
             turn: self.timeout,
@@ -75,7 +75,7 @@ impl PeerArgs {
 
 /// `boardkit host`'s options.
 #[derive(Debug, Clone, clap::Args)]
-pub struct HostArgs {
+pub(crate) struct HostArgs {
     /// velha or connect4 (Mastermind cannot be played over the network).
     #[arg(value_parser = parse_game)]
     pub game: GameName,
@@ -102,7 +102,7 @@ pub struct HostArgs {
 
 impl HostArgs {
     /// The game and board the options ask for.
-    pub fn game(&self) -> Result<Game, NetError> {
+    pub(crate) fn game(&self) -> Result<Game, NetError> {
         match self.game {
             GameName::Velha if self.rows.is_some() || self.cols.is_some() => Err(NetError::Usage(
                 "--rows and --cols are connect4's: velha takes --size".into(),
@@ -123,7 +123,7 @@ impl HostArgs {
 
 /// `boardkit join`'s options.
 #[derive(Debug, Clone, clap::Args)]
-pub struct JoinArgs {
+pub(crate) struct JoinArgs {
     /// The host's address, as it printed it, such as 127.0.0.1:4774.
     #[arg(value_name = "HOST:PORT", value_parser = parse_address)]
     pub address: String,
@@ -165,7 +165,7 @@ fn parse_address(text: &str) -> Result<String, String> {
 
 /// Why `host` or `join` ended early.
 #[derive(Debug, thiserror::Error)]
-pub enum NetError {
+pub(crate) enum NetError {
     /// The options do not make a game (exit status 2).
     #[error("{0}")]
     Usage(String),
@@ -183,7 +183,7 @@ pub enum NetError {
 
 /// `boardkit host`: listens, takes the first opponent, stops listening,
 /// plays. Prints `waiting for an opponent on <address>` first.
-pub fn host(
+pub(crate) fn host(
     args: &HostArgs,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -220,7 +220,7 @@ pub fn host(
 }
 
 /// `boardkit join`: connects to the host and plays what it offers.
-pub fn join(
+pub(crate) fn join(
     args: &JoinArgs,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -248,7 +248,7 @@ pub fn join(
 /// datagram to another network would leave from (a UDP `connect` only
 /// picks the route; nothing is sent). `None` for a host on one address,
 /// or a machine without a network.
-pub fn reachable_at(local: SocketAddr) -> Option<SocketAddr> {
+pub(crate) fn reachable_at(local: SocketAddr) -> Option<SocketAddr> {
     if !local.ip().is_unspecified() {
         return None;
     }
@@ -264,7 +264,7 @@ pub fn reachable_at(local: SocketAddr) -> Option<SocketAddr> {
 }
 
 /// The first connection within `within`: `Err(None)` when none came.
-pub fn accept_within(
+pub(crate) fn accept_within(
     listener: &TcpListener,
     within: Duration,
 ) -> Result<(TcpStream, SocketAddr), Option<io::Error>> {
@@ -299,7 +299,7 @@ pub fn accept_within(
 
 /// Connects to the first address of `address` (`HOST:PORT`) that answers,
 /// each within a few seconds.
-pub fn connect(address: &str) -> io::Result<TcpStream> {
+pub(crate) fn connect(address: &str) -> io::Result<TcpStream> {
     let mut last = io::Error::new(io::ErrorKind::NotFound, "the name has no address");
     for candidate in address.to_socket_addrs()? {
         match TcpStream::connect_timeout(&candidate, CONNECT_TIMEOUT) {
@@ -313,7 +313,7 @@ pub fn connect(address: &str) -> io::Result<TcpStream> {
 /// A link over a connected socket: reads with the reader's deadlines (the
 /// socket's read timeout, set before each read), writes that give up when
 /// the peer stops reading.
-pub fn link_over(stream: &TcpStream) -> io::Result<Link<BufReader<TcpStream>, TcpStream>> {
+pub(crate) fn link_over(stream: &TcpStream) -> io::Result<Link<BufReader<TcpStream>, TcpStream>> {
     // Moves are small and a person waits for each: no Nagle delay.
     stream.set_nodelay(true)?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
@@ -328,7 +328,7 @@ pub fn link_over(stream: &TcpStream) -> io::Result<Link<BufReader<TcpStream>, Tc
 /// Closes cleanly: no more writes, then the peer's last bytes read and
 /// dropped for a moment (bounded in time and size), so that closing with
 /// unread data does not reset the connection under the peer's last read.
-pub fn close(stream: &TcpStream) {
+pub(crate) fn close(stream: &TcpStream) {
     let _ = stream.shutdown(Shutdown::Write);
     let deadline = Instant::now() + LINGER;
     let mut buffer = [0u8; 4096];

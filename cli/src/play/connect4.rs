@@ -22,7 +22,7 @@ use crate::table::connect4::winning_cells;
 
 #[derive(Debug, clap::Args)]
 #[group(skip)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub exercise: boardkit::harness::connect4::PlayArgs,
 }
@@ -50,7 +50,7 @@ fn computer(
 }
 
 /// Plays one game as the options say.
-pub fn play(
+pub(crate) fn play(
     args: &PlayArgs,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -73,7 +73,7 @@ pub fn play(
 /// `boardkit play connect4`: the plain program when piped (the transcript
 /// of [`play`], byte for byte), else games in a row for people (see
 /// [`session`]). Game `k` of a seeded session uses seed `seed + k`.
-pub fn session(
+pub(crate) fn session(
     args: &PlayArgs,
     options: &SessionArgs,
     input: &mut dyn BufRead,
@@ -233,7 +233,11 @@ fn interactive_game(
 /// The exercise's board (SPEC 3.2), painted, with a footer whose numbers
 /// stand under their columns at every width: from 10 columns on, the tens
 /// on a line of their own above the units.
-pub fn painted_board(board: &Board, last: Option<(usize, usize)>, palette: Palette) -> String {
+pub(crate) fn painted_board(
+    board: &Board,
+    last: Option<(usize, usize)>,
+    palette: Palette,
+) -> String {
     let cols = board.cols();
     let winning = match last {
         Some((row, col)) if board.connects_four(row, col) => winning_cells(board, row, col),

@@ -11,13 +11,13 @@ use boardkit::mastermind::program::{Human, Outcome, Style, run};
 
 #[derive(Debug, clap::Args)]
 #[group(skip)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub exercise: boardkit::harness::mastermind::PlayArgs,
 }
 
 /// Plays one game as the options say.
-pub fn play(
+pub(crate) fn play(
     args: &PlayArgs,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -42,7 +42,7 @@ pub fn play(
 /// of [`play`], byte for byte), else games in a row for people (see
 /// [`session`]). Each game has a new secret (game `k` of a seeded session
 /// draws from seed `seed + k`), unless `--secret` fixes it.
-pub fn session(
+pub(crate) fn session(
     args: &PlayArgs,
     options: &SessionArgs,
     input: &mut dyn BufRead,

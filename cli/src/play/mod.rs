@@ -7,10 +7,10 @@
 //! grader and the fixtures run) and `session` (what the binary runs: `play`
 //! when piped, games in a row for people on a terminal).
 
-pub mod connect4;
-pub mod mastermind;
-pub mod paint;
-pub mod scoreboard;
-pub mod session;
-pub mod thinking;
-pub mod velha;
+pub(crate) mod connect4;
+pub(crate) mod mastermind;
+pub(crate) mod paint;
+pub(crate) mod scoreboard;
+pub(crate) mod session;
+pub(crate) mod thinking;
+pub(crate) mod velha;

@@ -7,13 +7,13 @@ use anstyle::{AnsiColor, Style};
 
 /// Paints text when colours are on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Palette {
+pub(crate) struct Palette {
     pub color: bool,
 }
 
 /// How a cell is shown besides its mark's colour.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Emphasis {
+pub(crate) struct Emphasis {
     /// Part of the winning line.
     pub winning: bool,
     /// The last move played.
@@ -21,7 +21,7 @@ pub struct Emphasis {
 }
 
 impl Palette {
-    pub fn paint(&self, text: &str, style: Style) -> String {
+    pub(crate) fn paint(&self, text: &str, style: Style) -> String {
         if self.color && !text.is_empty() {
             format!("{style}{text}{style:#}")
         } else {
@@ -30,7 +30,7 @@ impl Palette {
     }
 
     /// A mark or disc: `X` blue, `O` red, anything else as it is.
-    pub fn mark(&self, mark: char, emphasis: Emphasis) -> String {
+    pub(crate) fn mark(&self, mark: char, emphasis: Emphasis) -> String {
         let mut style = match mark {
             'X' => Style::new().fg_color(Some(AnsiColor::Blue.into())).bold(),
             'O' => Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
@@ -46,7 +46,7 @@ impl Palette {
     }
 
     /// Row letters and column numbers.
-    pub fn coordinate(&self, text: &str) -> String {
+    pub(crate) fn coordinate(&self, text: &str) -> String {
         self.paint(
             text,
             Style::new().fg_color(Some(AnsiColor::BrightBlack.into())),
@@ -54,12 +54,12 @@ impl Palette {
     }
 
     /// Titles and results.
-    pub fn strong(&self, text: &str) -> String {
+    pub(crate) fn strong(&self, text: &str) -> String {
         self.paint(text, Style::new().bold())
     }
 
     /// What the computer did.
-    pub fn note(&self, text: &str) -> String {
+    pub(crate) fn note(&self, text: &str) -> String {
         self.paint(text, Style::new().italic())
     }
 }

@@ -17,12 +17,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// The file format's version; a board of another version is kept aside.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// The whole file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Scoreboard {
+pub(crate) struct Scoreboard {
     pub version: u32,
     pub entries: Vec<Entry>,
 }
@@ -30,7 +30,7 @@ pub struct Scoreboard {
 /// One player's record in one game and mode.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The game's id: `velha`, `connect4`, `mastermind`.
     pub game: String,
     /// How it was played, such as `3x3 vs hard` or `two players`.
@@ -45,7 +45,7 @@ pub struct Entry {
 
 /// A game's result for one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Win,
     Loss,
     Draw,
@@ -53,7 +53,7 @@ pub enum Outcome {
 
 /// One result to add.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     pub game: String,
     pub mode: String,
     pub player: String,
@@ -62,7 +62,7 @@ pub struct Record {
 
 /// Why the scoreboard cannot be read or written.
 #[derive(Debug, thiserror::Error)]
-pub enum ScoreboardError {
+pub(crate) enum ScoreboardError {
     #[error("no data folder for the scoreboard on this system: give --scoreboard PATH")]
     NoDataFolder,
     #[error("scoreboard {}: {source}", path.display())]
@@ -80,7 +80,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScoreboardError + '_ {
 
 /// `boardkit/scores.json` in the platform's data folder (on Linux
 /// `$XDG_DATA_HOME/boardkit`, by default `~/.local/share/boardkit`).
-pub fn default_path() -> Result<PathBuf, ScoreboardError> {
+pub(crate) fn default_path() -> Result<PathBuf, ScoreboardError> {
     directories::ProjectDirs::from("", "", "boardkit")
         .map(|dirs| dirs.data_dir().join("scores.json"))
         .ok_or(ScoreboardError::NoDataFolder)
@@ -88,7 +88,7 @@ pub fn default_path() -> Result<PathBuf, ScoreboardError> {
 
 /// Where `play` and `tui` record results: the scoreboard options both take.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct ScoreboardArgs {
+pub(crate) struct ScoreboardArgs {
     /// The scoreboard file (default: boardkit/scores.json in the platform's
     /// data folder). Results are recorded on a terminal, or when this is
     /// given.
@@ -102,7 +102,7 @@ pub struct ScoreboardArgs {
 impl ScoreboardArgs {
     /// The file to record in: the one given, else the default one when
     /// `by_default` (a person at a terminal); `None` to record nothing.
-    pub fn path(&self, by_default: bool) -> Option<Result<PathBuf, ScoreboardError>> {
+    pub(crate) fn path(&self, by_default: bool) -> Option<Result<PathBuf, ScoreboardError>> {
         if self.no_scoreboard {
             return None;
         }
@@ -116,7 +116,7 @@ impl ScoreboardArgs {
 
 /// Records `records` in `path`, saying on stderr what went wrong (a board
 /// set aside, a failure to write): a result not recorded never ends a game.
-pub fn record_and_report(path: &Path, records: &[Record]) {
+pub(crate) fn record_and_report(path: &Path, records: &[Record]) {
     match record(path, records) {
         Ok(recorded) => {
             if let Some(aside) = recorded.set_aside {
@@ -133,7 +133,7 @@ pub fn record_and_report(path: &Path, records: &[Record]) {
 
 /// What [`record`] did besides adding the results.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     /// Where an unreadable board was moved before a new one started.
     pub set_aside: Option<PathBuf>,
 }
@@ -151,7 +151,7 @@ fn parse(text: &str) -> Result<Scoreboard, String> {
 }
 
 /// The board in `path`: empty when there is no file yet.
-pub fn load(path: &Path) -> Result<Scoreboard, ScoreboardError> {
+pub(crate) fn load(path: &Path) -> Result<Scoreboard, ScoreboardError> {
     match fs::read(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Scoreboard {
             version: VERSION,
@@ -172,7 +172,7 @@ pub fn load(path: &Path) -> Result<Scoreboard, ScoreboardError> {
 }
 
 /// Adds `records` to the board in `path`, under its lock, atomically.
-pub fn record(path: &Path, records: &[Record]) -> Result<Recorded, ScoreboardError> {
+pub(crate) fn record(path: &Path, records: &[Record]) -> Result<Recorded, ScoreboardError> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
@@ -249,7 +249,7 @@ pub fn record(path: &Path, records: &[Record]) -> Result<Recorded, ScoreboardErr
 }
 
 /// The board as a table, one line per entry, most games first.
-pub fn table(board: &Scoreboard) -> String {
+pub(crate) fn table(board: &Scoreboard) -> String {
     let mut entries: Vec<&Entry> = board.entries.iter().collect();
     entries.sort_by(|a, b| {
         (&a.game, &a.mode)

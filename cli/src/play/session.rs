@@ -14,7 +14,7 @@ use boardkit::console::{Console, InputError};
 
 /// The options every game's `play` shares, for people.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct SessionArgs {
+pub(crate) struct SessionArgs {
     /// Play N games in a row with the same options, printing the score after
     /// each (for scripts). On a terminal the default is to ask after each
     /// game whether to play again.
@@ -40,7 +40,7 @@ pub struct SessionArgs {
 
 /// When to colour the output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorWhen {
+pub(crate) enum ColorWhen {
     #[default]
     Auto,
     Always,
@@ -49,7 +49,7 @@ pub enum ColorWhen {
 
 /// What the person's screen takes: colours, and the interactive extras.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Terminal {
+pub(crate) struct Terminal {
     pub color: bool,
     pub interactive: bool,
 }
@@ -57,7 +57,7 @@ pub struct Terminal {
 impl SessionArgs {
     /// Sets anstream's colour choice from `--color`; call before stdout is
     /// opened.
-    pub fn apply_color_choice(&self) {
+    pub(crate) fn apply_color_choice(&self) {
         let choice = match self.color {
             ColorWhen::Auto => return,
             ColorWhen::Always => anstream::ColorChoice::Always,
@@ -67,7 +67,7 @@ impl SessionArgs {
     }
 
     /// The screen, given whether stdout takes colours.
-    pub fn terminal(&self, color: bool) -> Terminal {
+    pub(crate) fn terminal(&self, color: bool) -> Terminal {
         Terminal {
             color,
             interactive: self.interactive || std::io::IsTerminal::is_terminal(&std::io::stdout()),
@@ -75,7 +75,7 @@ impl SessionArgs {
     }
 
     /// Whether this is the exercise's plain one-game program.
-    pub fn is_plain(&self, terminal: Terminal) -> bool {
+    pub(crate) fn is_plain(&self, terminal: Terminal) -> bool {
         !terminal.interactive && self.rounds.is_none()
     }
 
@@ -88,13 +88,13 @@ impl SessionArgs {
 
 /// The language of a game's messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
+pub(crate) enum Language {
     Portuguese,
     English,
 }
 
 impl Language {
-    pub fn play_again(self) -> &'static str {
+    pub(crate) fn play_again(self) -> &'static str {
         match self {
             Language::Portuguese => "Jogar de novo? (s/n)",
             Language::English => "Play again? (y/n)",
@@ -138,7 +138,7 @@ impl Language {
     }
 
     /// The end-of-input message on stderr.
-    pub fn input_ended(self) -> &'static str {
+    pub(crate) fn input_ended(self) -> &'static str {
         match self {
             Language::Portuguese => "a entrada terminou antes do fim do jogo",
             Language::English => "input ended before the game was over",
@@ -148,7 +148,7 @@ impl Language {
 
 /// How one game ended, by seat (0 plays first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Won(usize),
     Draw,
 }
@@ -156,14 +156,14 @@ pub enum Ending {
 /// A seat: its label in the score line, and for a person, the name the
 /// scoreboard keeps (none for the computer or the secret).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seat {
+pub(crate) struct Seat {
     pub label: String,
     pub person: Option<String>,
 }
 
 /// One game's description for the scoreboard and the score line.
 #[derive(Debug, Clone)]
-pub struct Match {
+pub(crate) struct Match {
     /// The game's id.
     pub game: &'static str,
     /// How it is played, such as `3x3 vs hard`.
@@ -175,7 +175,7 @@ pub struct Match {
 }
 
 /// The player's name when none is given: the login name, else "player".
-pub fn login_name() -> String {
+pub(crate) fn login_name() -> String {
     ["USER", "USERNAME", "LOGNAME"]
         .iter()
         .filter_map(|v| std::env::var(v).ok())
@@ -187,7 +187,7 @@ pub fn login_name() -> String {
 /// (from 0) and tells how it ended. After each: the scoreboard, the score,
 /// then `--rounds` or the question decide whether another follows. The end
 /// of input at the question ends the session normally.
-pub fn run(
+pub(crate) fn run(
     args: &SessionArgs,
     terminal: Terminal,
     game: &Match,

@@ -9,14 +9,14 @@ use std::time::Duration;
 use boardkit::player::Strategy;
 
 /// `inner`, with a spinner past `delay` of thinking.
-pub struct Thinking<S> {
+pub(crate) struct Thinking<S> {
     inner: S,
     delay: Duration,
 }
 
 impl<S> Thinking<S> {
     /// The spinner appears after 0.3 s: a quicker move shows none.
-    pub fn new(inner: S) -> Self {
+    pub(crate) fn new(inner: S) -> Self {
         Thinking {
             inner,
             delay: Duration::from_millis(300),

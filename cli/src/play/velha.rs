@@ -18,7 +18,7 @@ use boardkit::velha::render::board_block;
 use crate::table::velha::{Computer, winning_cells};
 
 #[derive(Debug, clap::Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// Board side: rows A.., columns 1..N, N in a row wins.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
     pub size: u8,
@@ -35,7 +35,7 @@ pub struct PlayArgs {
 }
 
 /// Plays one game as the options say.
-pub fn play(
+pub(crate) fn play(
     args: &PlayArgs,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
@@ -63,7 +63,7 @@ pub fn play(
 /// `boardkit play velha`: the plain program when piped (the transcript of
 /// [`play`], byte for byte), else games in a row for people (see
 /// [`session`]). Game `k` of a seeded session uses seed `seed + k`.
-pub fn session(
+pub(crate) fn session(
     args: &PlayArgs,
     options: &SessionArgs,
     input: &mut dyn BufRead,
@@ -214,7 +214,7 @@ fn ask_position(
 }
 
 /// The exercise's board block (SPEC 3.1), painted: the same characters.
-pub fn painted_board(board: &Board, last: Option<Position>, palette: Palette) -> String {
+pub(crate) fn painted_board(board: &Board, last: Option<Position>, palette: Palette) -> String {
     let plain = board_block(board);
     if !palette.color {
         return plain;

@@ -79,7 +79,7 @@ const BENCHMARK_POSITIONS: &[&str] = &[
 /// uniform draw over the legal columns (and, for `smart_uniform`, positions
 /// with no win to take or block); `random_replay` the same game twice;
 /// `best_move` a column of best exact score.
-pub fn accepted(request: &str) -> Vec<String> {
+pub(crate) fn accepted(request: &str) -> Vec<String> {
     let mut words = request.split_whitespace();
     let kind = words.next().unwrap_or("");
     if kind == "random_replay" {
@@ -271,7 +271,7 @@ fn random_positions(count: usize, seed: u64) -> Vec<String> {
 
 /// The function-level cases, their calls' arguments only (the accepted
 /// answers are the reference's, added by the grader).
-pub fn cases() -> Vec<FunctionCase> {
+pub(crate) fn cases() -> Vec<FunctionCase> {
     let game = |rows: usize, cols: usize, moves: &[usize]| {
         let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         format!("{rows} {cols} {}", moves.join(" "))

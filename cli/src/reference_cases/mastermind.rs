@@ -9,7 +9,7 @@ use boardkit::level::Level;
 use boardkit::mastermind::Rules;
 
 /// Every answer accepted for a request: a codebreaker may take 1 to 5 guesses.
-pub fn accepted(request: &str) -> Vec<String> {
+pub(crate) fn accepted(request: &str) -> Vec<String> {
     if request.starts_with("codebreaker ") {
         return (1..=5).map(|n| n.to_string()).collect();
     }
@@ -21,7 +21,7 @@ pub fn accepted(request: &str) -> Vec<String> {
 
 /// The function-level cases, their calls' arguments only (the accepted
 /// answers are the reference's, added by the grader).
-pub fn cases() -> Vec<FunctionCase> {
+pub(crate) fn cases() -> Vec<FunctionCase> {
     use rand::SeedableRng;
     let rules = Rules::default();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);

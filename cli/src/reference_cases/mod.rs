@@ -4,9 +4,9 @@
 //! imports only the games, their harnesses and the cases' format, so
 //! nothing here imports the registry or the grader.
 
-pub mod connect4;
-pub mod mastermind;
-pub mod velha;
+pub(crate) mod connect4;
+pub(crate) mod mastermind;
+pub(crate) mod velha;
 
 use boardkit::function_cases::FunctionCase;
 use boardkit::level::Level;

@@ -11,7 +11,7 @@ use boardkit::velha::board::{Board, Status};
 
 /// Every answer accepted for a request: a best move may be any of several.
 /// Computed with the reference, in the grader's process.
-pub fn accepted(request: &str) -> Vec<String> {
+pub(crate) fn accepted(request: &str) -> Vec<String> {
     match request.split_once(' ').map(|(f, a)| (f, grid(a))) {
         Some(("melhor_jogada", Some(cells))) => Searcher::new(3)
             .best_moves(&Board::from_chars(&cells), None)
@@ -49,7 +49,7 @@ fn reachable(board: Board, seen: &mut std::collections::BTreeSet<String>, out: &
 
 /// The function-level cases, their calls' arguments only (the accepted
 /// answers are the reference's, added by the grader).
-pub fn cases() -> Vec<FunctionCase> {
+pub(crate) fn cases() -> Vec<FunctionCase> {
     let mut spellings = Vec::new();
     for letter in ['A', 'B', 'C', 'a', 'b', 'c'] {
         for digit in ['1', '2', '3'] {

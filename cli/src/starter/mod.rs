@@ -38,7 +38,7 @@ fn used_dependencies(table: &toml::Table, texts: &[&str]) -> toml::Table {
 
 /// Why a starter could not be written.
 #[derive(Debug, thiserror::Error)]
-pub enum StarterError {
+pub(crate) enum StarterError {
     #[error("unknown game {0:?}: the kit has {1}")]
     UnknownGame(String, String),
     #[error("{0} exists and is not empty: choose a new folder")]
@@ -64,7 +64,7 @@ fn malformed(path: &str, message: impl ToString) -> ExerciseError {
 }
 
 /// The files of a starter for `game`, as (relative path, contents).
-pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
+pub(crate) fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
     let id = game.id;
     let manifest = exercise::manifest(id)?;
     let mut files = kit_owned_files(game, &manifest)?;
@@ -87,9 +87,8 @@ pub fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterE
     for (path, bytes) in crate::embedded::under(&format!("fixtures/{id}/functions/")) {
         files.push((path.to_owned(), bytes.to_vec()));
     }
-    let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+    let (points, hidden) = level_points(game);
     files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
-    let hidden = hidden_level_points(game)?;
     files.push((
         "README.md".into(),
         readme_md(game, &points, &hidden).into_bytes(),
@@ -134,53 +133,23 @@ fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError
     Ok(shipped)
 }
 
-/// The points of each level of `game` in a starter holding `fixtures`, in
-/// level order: what the kit's grader gives that level's cases the starter
-/// has (`crate::grader::cases`): 1 a function case, its `points` a session.
-/// Hidden cases are the kit's own, so they count in the kit's grade only.
-fn level_points<'a>(
-    game: &GameInfo,
-    fixtures: impl Iterator<Item = &'a Fixture>,
-) -> Vec<(Level, u32)> {
-    let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
-    let mut add = |level: Level, n: u32| {
-        if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == level) {
-            *total += n;
-        }
-    };
-    for case in (game.function_cases)() {
-        add(case.level, 1);
-    }
-    // As the grader and the starter's tests: a session counts at a level of
-    // the program only.
-    for fixture in fixtures {
-        if game.level(fixture.level).and_then(|l| l.events()).is_some() {
-            add(fixture.level, fixture.points);
-        }
-    }
-    points
-}
-
-/// The points of each level of `game` in its hidden sessions, which the
-/// grader alone runs (a test checks them against the grader's count).
-fn hidden_level_points(game: &GameInfo) -> Result<Vec<(Level, u32)>, StarterError> {
-    let mut points: Vec<(Level, u32)> = game.levels.iter().map(|l| (l.level, 0)).collect();
-    for (_, _, fixture) in session_fixtures(game)? {
-        let program_level = game.level(fixture.level).and_then(|l| l.events()).is_some();
-        if fixture.visibility == Visibility::Hidden && !fixture.reference_only && program_level {
-            if let Some((_, total)) = points.iter_mut().find(|(l, _)| *l == fixture.level) {
-                *total += fixture.points;
-            }
-        }
-    }
-    Ok(points)
+/// The points of each level of `game`, public (the starter's cases) and
+/// hidden (the grader's alone): the grader's one count
+/// ([`crate::cases::level_points`]), which every README shows.
+type Points = Vec<(Level, u32)>;
+fn level_points(game: &GameInfo) -> (Points, Points) {
+    let graded = crate::cases::level_points(game);
+    (
+        graded.iter().map(|p| (p.level, p.public)).collect(),
+        graded.iter().map(|p| (p.level, p.hidden)).collect(),
+    )
 }
 
 /// The files of a starter that are the kit's and never the student's: the
 /// shipped kit code, the generated `lib.rs`, `main.rs` and module lists, the
 /// manifest and the lock file. The grader builds every submission from these
 /// and the student's folder alone.
-pub fn kit_owned_files(
+pub(crate) fn kit_owned_files(
     game: &GameInfo,
     manifest: &Manifest,
 ) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
@@ -231,7 +200,7 @@ pub fn kit_owned_files(
 
 /// Writes the starter for game `id` into `dir`, which must be new or empty.
 /// Returns the files written.
-pub fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
+pub(crate) fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
     if dir.exists()
@@ -245,7 +214,10 @@ pub fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError>
 }
 
 /// Writes `files` below `dir`, making folders as needed.
-pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, StarterError> {
+pub(crate) fn write_files(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+) -> Result<Vec<PathBuf>, StarterError> {
     let mut written = Vec::new();
     for (path, bytes) in files {
         let target = dir.join(path);
@@ -903,19 +875,7 @@ mod tests {
     fn the_workflow_reports_each_levels_points_to_classroom() {
         let schema = workflow_schema();
         for game in crate::registry::GAMES {
-            let fixtures = shipped_fixtures(game).unwrap();
-            let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
-            // The grader's points of the cases a starter has.
-            let cases = crate::grader::cases::cases(game, false);
-            let grader: Vec<(Level, u32)> = game
-                .levels
-                .iter()
-                .map(|l| {
-                    let of_level = cases.iter().filter(|c| c.level == l.level && !c.hidden);
-                    (l.level, of_level.map(|c| c.points).sum())
-                })
-                .collect();
-            assert_eq!(points, grader, "{}", game.id);
+            let (points, _) = level_points(game);
             assert!(
                 points.iter().all(|(_, p)| *p > 0),
                 "{}: {points:?}",
@@ -936,8 +896,7 @@ mod tests {
     fn a_broken_workflow_is_caught() {
         let schema = workflow_schema();
         let game = crate::registry::find("velha").unwrap();
-        let fixtures = shipped_fixtures(game).unwrap();
-        let points = level_points(game, fixtures.iter().map(|(_, _, f)| f));
+        let (points, _) = level_points(game);
         let text = workflow(game, &points);
         let caught = |broken: &str| !workflow_problems(game, broken, &points, &schema).is_empty();
         assert!(!caught(&text));
@@ -968,18 +927,8 @@ mod tests {
     #[test]
     fn the_starters_readme_gives_the_graders_points() {
         for game in crate::registry::GAMES {
-            let fixtures = shipped_fixtures(game).unwrap();
-            let public = level_points(game, fixtures.iter().map(|(_, _, f)| f));
-            let graded = crate::grader::cases::level_points(game);
-            let hidden = hidden_level_points(game).unwrap();
-            for ((p, h), g) in public.iter().zip(&hidden).zip(&graded) {
-                assert_eq!(
-                    (p.0, p.1, h.1),
-                    (g.level, g.public, g.hidden),
-                    "{}",
-                    game.id
-                );
-            }
+            let graded = crate::cases::level_points(game);
+            let (public, hidden) = level_points(game);
             let readme = readme_md(game, &public, &hidden);
             for g in &graded {
                 assert!(
@@ -1018,7 +967,7 @@ mod tests {
                     }
                 }
             }
-            let graded: BTreeSet<String> = crate::grader::cases::cases(game, false)
+            let graded: BTreeSet<String> = crate::cases::cases(game, false)
                 .into_iter()
                 .filter(|c| !c.hidden)
                 .map(|c| c.name)

@@ -8,12 +8,12 @@ use boardkit::player::Strategy;
 
 /// The computer opponents: the exercise's own `--ai` values (the starter's
 /// program takes the same), read by every front end.
-pub use boardkit::harness::connect4::AiKind as Computer;
+pub(crate) use boardkit::harness::connect4::AiKind as Computer;
 
 /// The opponents the full screen and the browser offer on a board of
 /// `cols` x `rows`: the perfect player answers at once on 7 x 6 only (its
 /// early moves are stored), so it is offered there alone.
-pub fn offered(cols: usize, rows: usize) -> &'static [Computer] {
+pub(crate) fn offered(cols: usize, rows: usize) -> &'static [Computer] {
     if (cols, rows) == (7, 6) {
         &[Computer::Random, Computer::Smart, Computer::Perfect]
     } else {
@@ -23,7 +23,11 @@ pub fn offered(cols: usize, rows: usize) -> &'static [Computer] {
 
 /// The reference's player of this level on a board of `shape`, drawing
 /// its random choices from `seed`.
-pub fn player(level: Computer, shape: Shape, seed: u64) -> Box<dyn Strategy<Board, usize> + Send> {
+pub(crate) fn player(
+    level: Computer,
+    shape: Shape,
+    seed: u64,
+) -> Box<dyn Strategy<Board, usize> + Send> {
     match level {
         Computer::Random => Box::new(RandomPlayer::new(seed)),
         Computer::Smart => Box::new(SmartPlayer::new(seed)),
@@ -33,7 +37,7 @@ pub fn player(level: Computer, shape: Shape, seed: u64) -> Box<dyn Strategy<Boar
 
 /// The cells of the lines of four or more through `(row, col)`, as
 /// `(row, col)` pairs.
-pub fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {
+pub(crate) fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {
     let Some(disc) = board.get(row, col) else {
         return Vec::new();
     };

@@ -9,13 +9,13 @@
 //! - Which opponents a board offers ([`connect4::offered`]).
 //! - The cells of a win, which every front end highlights.
 
-pub mod connect4;
-pub mod velha;
+pub(crate) mod connect4;
+pub(crate) mod velha;
 
 use clap::ValueEnum;
 
 /// The name of a computer opponent, as every front end shows and reads it.
-pub fn name<T: ValueEnum>(value: T) -> String {
+pub(crate) fn name<T: ValueEnum>(value: T) -> String {
     value
         .to_possible_value()
         .map(|v| v.get_name().to_owned())
@@ -23,12 +23,12 @@ pub fn name<T: ValueEnum>(value: T) -> String {
 }
 
 /// The opponent called `name`, if the game has one.
-pub fn parse<T: ValueEnum>(name: &str) -> Option<T> {
+pub(crate) fn parse<T: ValueEnum>(name: &str) -> Option<T> {
     T::from_str(name, false).ok()
 }
 
 /// Every opponent's name, in order, for messages (`easy, medium, hard`).
-pub fn names<T: ValueEnum + Clone>(opponents: &[T]) -> String {
+pub(crate) fn names<T: ValueEnum + Clone>(opponents: &[T]) -> String {
     opponents
         .iter()
         .cloned()

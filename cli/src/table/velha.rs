@@ -7,7 +7,7 @@ use boardkit::velha::{Board, Position, Status};
 
 /// The computer opponents (`--ai`, the menu, the browser's `opponent`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Computer {
+pub(crate) enum Computer {
     /// Uniformly random empty cells.
     Easy,
     /// Takes a win in one, blocks a loss in one.
@@ -18,7 +18,7 @@ pub enum Computer {
 
 impl Computer {
     /// The reference's AI of this level.
-    pub fn difficulty(self) -> Difficulty {
+    pub(crate) fn difficulty(self) -> Difficulty {
         match self {
             Computer::Easy => Difficulty::Easy,
             Computer::Medium => Difficulty::Medium,
@@ -27,14 +27,14 @@ impl Computer {
     }
 
     /// The player, drawing its random choices from `seed`.
-    pub fn player(self, seed: u64) -> boardkit::velha::ai::Computer {
+    pub(crate) fn player(self, seed: u64) -> boardkit::velha::ai::Computer {
         boardkit::velha::ai::Computer::new(self.difficulty(), seed)
     }
 }
 
 /// The cells of a whole line of one mark, if the game is won, as a mask
 /// (bit `row * size + col`).
-pub fn winning_cells(board: &Board) -> u128 {
+pub(crate) fn winning_cells(board: &Board) -> u128 {
     let n = board.size();
     let Status::Won(mark) = board.status() else {
         return 0;

@@ -29,7 +29,7 @@ use crate::table::name as level_name;
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     Up,
     Down,
     Left,
@@ -45,7 +45,7 @@ pub enum Key {
 
 /// What a game is waiting for; the screen says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Busy {
+pub(crate) enum Busy {
     /// The computer is to move.
     Computer,
     /// A hint was asked for.
@@ -56,17 +56,17 @@ pub enum Busy {
 /// and 1 the computer; between two players 0 is X, 1 is O; in Mastermind 0
 /// is found and 1 is not found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Won(usize),
     Draw,
 }
 
 /// A computation taken out of a game, with the player it needs, to run on
 /// another thread; its result goes back to [`Round::finish_work`].
-pub type Work = Box<dyn FnOnce() -> Box<dyn Any + Send> + Send>;
+pub(crate) type Work = Box<dyn FnOnce() -> Box<dyn Any + Send> + Send>;
 
 /// A player's choice, with the player itself coming back from its thread.
-pub struct Thought<B, M> {
+pub(crate) struct Thought<B, M> {
     pub busy: Busy,
     /// The game's version when it was asked: a stale choice is dropped.
     pub asked_at: u64,
@@ -75,7 +75,7 @@ pub struct Thought<B, M> {
 }
 
 /// The work of `player` choosing on `board`, for [`Round::take_work`].
-pub fn lend<B: Send + 'static, M: Send + 'static>(
+pub(crate) fn lend<B: Send + 'static, M: Send + 'static>(
     busy: Busy,
     asked_at: u64,
     board: B,
@@ -93,7 +93,7 @@ pub fn lend<B: Send + 'static, M: Send + 'static>(
 }
 
 /// The [`Thought`] in a result of work made by [`lend`].
-pub fn thought<B: 'static, M: 'static>(result: Box<dyn Any + Send>) -> Thought<B, M> {
+pub(crate) fn thought<B: 'static, M: 'static>(result: Box<dyn Any + Send>) -> Thought<B, M> {
     *result
         .downcast()
         .unwrap_or_else(|_| panic!("a game gets back the work it lent"))
@@ -101,7 +101,7 @@ pub fn thought<B: 'static, M: 'static>(result: Box<dyn Any + Send>) -> Thought<B
 
 /// What every game does for the app: keys for its board, undo, hint, the
 /// computer's moves, its result.
-pub trait Round {
+pub(crate) trait Round {
     /// A key for the board: cursor moves, colours, Enter to play.
     fn handle(&mut self, key: Key);
     /// Takes back the person's last move, and the computer's reply after it.
@@ -131,7 +131,7 @@ pub trait Round {
 }
 
 /// The game being played.
-pub enum Game {
+pub(crate) enum Game {
     Velha(VelhaGame),
     Connect4(Connect4Game),
     Mastermind(MastermindGame),
@@ -146,7 +146,7 @@ impl Game {
         }
     }
 
-    pub fn round(&self) -> &dyn Round {
+    pub(crate) fn round(&self) -> &dyn Round {
         match self {
             Game::Velha(game) => game,
             Game::Connect4(game) => game,
@@ -165,7 +165,7 @@ impl Game {
 
 /// Games won by each seat and games drawn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub wins: [u32; 2],
     pub draws: u32,
 }
@@ -180,7 +180,7 @@ impl Tally {
 }
 
 /// A game and what the session knows of it: its setup, title and seats.
-pub struct Match {
+pub(crate) struct Match {
     /// The game's number in the session: answers to a game left are dropped.
     pub number: u64,
     pub setup: Setup,
@@ -245,7 +245,7 @@ impl Match {
     }
 
     /// The game's kind.
-    pub fn kind(&self) -> GameKind {
+    pub(crate) fn kind(&self) -> GameKind {
         match self.setup {
             Setup::Velha(_) => GameKind::Velha,
             Setup::Connect4(_) => GameKind::Connect4,
@@ -256,13 +256,13 @@ impl Match {
 
 /// Work to run off the event loop's thread: [`Job::run`], then
 /// [`App::answer`].
-pub struct Job {
+pub(crate) struct Job {
     game: u64,
     work: Work,
 }
 
 impl Job {
-    pub fn run(self) -> Answer {
+    pub(crate) fn run(self) -> Answer {
         Answer {
             game: self.game,
             result: (self.work)(),
@@ -271,13 +271,13 @@ impl Job {
 }
 
 /// A job's result, for [`App::answer`].
-pub struct Answer {
+pub(crate) struct Answer {
     game: u64,
     result: Box<dyn Any + Send>,
 }
 
 /// What the screen shows.
-pub enum Screen {
+pub(crate) enum Screen {
     Menu(Menu),
     Playing(Box<Match>),
     /// A game over the network (`host --tui`, `join --tui`): no menu.
@@ -285,7 +285,7 @@ pub enum Screen {
 }
 
 /// The program's state: the screen, the session's scores and the seed.
-pub struct App {
+pub(crate) struct App {
     screen: Screen,
     /// The menu as last left, to come back to.
     menu: Menu,
@@ -304,7 +304,7 @@ pub struct App {
 impl App {
     /// The app on its menu. `seed` makes the computer's choices, the hints
     /// and the secrets repeatable.
-    pub fn new(menu: Menu, seed: u64) -> App {
+    pub(crate) fn new(menu: Menu, seed: u64) -> App {
         App {
             screen: Screen::Menu(menu.clone()),
             menu,
@@ -319,13 +319,13 @@ impl App {
 
     /// Keeps each finished game's result for the scoreboard, under `name`
     /// (seat 0: the person against the computer, X between two players).
-    pub fn record_as(&mut self, name: String) {
+    pub(crate) fn record_as(&mut self, name: String) {
         self.player = Some(name);
     }
 
     /// Counts the game on screen if it is over, and takes the results kept
     /// for the scoreboard: what the program records when it ends.
-    pub fn close(&mut self) -> Vec<Record> {
+    pub(crate) fn close(&mut self) -> Vec<Record> {
         self.finish();
         // Counted once: the game is left for the menu.
         if matches!(self.screen, Screen::Playing(_)) {
@@ -335,39 +335,39 @@ impl App {
     }
 
     /// The app for a network session: its screen only, no menu.
-    pub fn over_network(net: NetMatch) -> App {
+    pub(crate) fn over_network(net: NetMatch) -> App {
         let mut app = App::new(Menu::new(None, 3, 7, 6), 0);
         app.screen = Screen::Network(Box::new(net));
         app
     }
 
     /// News from the network session, if one is on screen.
-    pub fn network(&mut self, event: NetEvent) {
+    pub(crate) fn network(&mut self, event: NetEvent) {
         if let Screen::Network(net) = &mut self.screen {
             net.event(event);
         }
     }
 
     /// How the network session ended, once it has.
-    pub fn network_end(&mut self) -> Option<Result<NetTally, NetError>> {
+    pub(crate) fn network_end(&mut self) -> Option<Result<NetTally, NetError>> {
         match &mut self.screen {
             Screen::Network(net) => net.take_end(),
             _ => None,
         }
     }
 
-    pub fn screen(&self) -> &Screen {
+    pub(crate) fn screen(&self) -> &Screen {
         &self.screen
     }
 
     /// Whether the person asked to leave.
-    pub fn should_quit(&self) -> bool {
+    pub(crate) fn should_quit(&self) -> bool {
         self.quit
     }
 
     /// The score of the match on screen: past games of the same setup, and
     /// this one if it is over.
-    pub fn score(&self) -> Option<Tally> {
+    pub(crate) fn score(&self) -> Option<Tally> {
         let Screen::Playing(game) = &self.screen else {
             return None;
         };
@@ -383,7 +383,7 @@ impl App {
     }
 
     /// What a key does.
-    pub fn handle(&mut self, key: Key) {
+    pub(crate) fn handle(&mut self, key: Key) {
         if key == Key::Interrupt {
             self.quit = true;
             return;
@@ -434,7 +434,7 @@ impl App {
     }
 
     /// What the game on screen waits for, if anything (the screen says so).
-    pub fn busy(&self) -> Option<Busy> {
+    pub(crate) fn busy(&self) -> Option<Busy> {
         match &self.screen {
             Screen::Playing(game) => game.game.round().busy(),
             Screen::Network(net) => net.game().and_then(|game| game.round().busy()),
@@ -444,7 +444,7 @@ impl App {
 
     /// The work the game waits for, to run on another thread; `None` when
     /// nothing waits or its job is out already.
-    pub fn job(&mut self) -> Option<Job> {
+    pub(crate) fn job(&mut self) -> Option<Job> {
         match &mut self.screen {
             Screen::Playing(game) => {
                 let work = game.game.round_mut().take_work()?;
@@ -464,7 +464,7 @@ impl App {
 
     /// A job's result: the computer's move played, or the hint shown;
     /// dropped if its game was left.
-    pub fn answer(&mut self, answer: Answer) {
+    pub(crate) fn answer(&mut self, answer: Answer) {
         match &mut self.screen {
             Screen::Playing(game) if game.number == answer.game => {
                 game.game.round_mut().finish_work(answer.result);
@@ -478,9 +478,10 @@ impl App {
         }
     }
 
+    #[cfg(test)]
     /// Runs the waiting jobs here, one after the other, until the person
     /// is to play (the computer's replies, a hint): what tests do.
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         while let Some(job) = self.job() {
             let answer = job.run();
             self.answer(answer);
@@ -488,7 +489,7 @@ impl App {
     }
 
     /// How long the event loop may wait for a key before [`App::tick`].
-    pub fn tick_interval(&self) -> Option<Duration> {
+    pub(crate) fn tick_interval(&self) -> Option<Duration> {
         match &self.screen {
             Screen::Playing(game) => game.game.round().tick_interval(),
             Screen::Network(_) | Screen::Menu(_) => None,
@@ -496,7 +497,7 @@ impl App {
     }
 
     /// Time passed without a key.
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         if let Screen::Playing(game) = &mut self.screen {
             game.game.round_mut().tick();
         }

@@ -14,7 +14,7 @@ use crate::table::connect4::Computer;
 
 /// What the menu chose for a game of connect four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Connect4Setup {
+pub(crate) struct Connect4Setup {
     pub cols: usize,
     pub rows: usize,
     /// The computer's level and seat; `None`: two players at one keyboard.
@@ -23,14 +23,14 @@ pub struct Connect4Setup {
 
 /// The computer opponent of a connect-four game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Connect4Opponent {
+pub(crate) struct Connect4Opponent {
     pub level: Computer,
     /// The computer plays X and starts.
     pub computer_first: bool,
 }
 
 /// One game of connect four in progress (or over, until the next one).
-pub struct Connect4Game {
+pub(crate) struct Connect4Game {
     setup: Connect4Setup,
     board: Board,
     /// Every column played so far, in order: undo replays all but the last.
@@ -47,7 +47,7 @@ pub struct Connect4Game {
 
 impl Connect4Game {
     /// A new game; `seed` drives the computer's and the hint's random choices.
-    pub fn new(setup: Connect4Setup, seed: u64) -> Connect4Game {
+    pub(crate) fn new(setup: Connect4Setup, seed: u64) -> Connect4Game {
         Connect4Game {
             setup,
             board: Board::new(setup.rows, setup.cols).expect("the menu offers supported sizes"),
@@ -64,26 +64,22 @@ impl Connect4Game {
         }
     }
 
-    pub fn setup(&self) -> Connect4Setup {
-        self.setup
-    }
-
-    pub fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &Board {
         &self.board
     }
 
     /// The column under the cursor (0-based).
-    pub fn cursor(&self) -> usize {
+    pub(crate) fn cursor(&self) -> usize {
         self.cursor
     }
 
     /// The hinted column (0-based), until a move is played.
-    pub fn hint(&self) -> Option<usize> {
+    pub(crate) fn hint(&self) -> Option<usize> {
         self.thinkers.hint()
     }
 
     /// The level of the hint's player, as the hint line names it.
-    pub fn hint_level(&self) -> Computer {
+    pub(crate) fn hint_level(&self) -> Computer {
         if self.is_standard() {
             Computer::Perfect
         } else {
@@ -96,18 +92,18 @@ impl Connect4Game {
     }
 
     /// What the last key did not do, and why.
-    pub fn message(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
 
     /// The cell of the last disc, `(row, col)` with row 0 at the bottom.
-    pub fn last_move(&self) -> Option<(usize, usize)> {
+    pub(crate) fn last_move(&self) -> Option<(usize, usize)> {
         let &col = self.moves.last()?;
         Some((self.board.height(col) - 1, col))
     }
 
     /// The cells of the four (or more) in a row, if the last disc made one.
-    pub fn winning_cells(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn winning_cells(&self) -> Vec<(usize, usize)> {
         match self.last_move() {
             Some((row, col)) if self.board.connects_four(row, col) => {
                 crate::table::connect4::winning_cells(&self.board, row, col)
@@ -117,13 +113,13 @@ impl Connect4Game {
     }
 
     /// Every column played so far, in order (0-based).
-    pub fn moves(&self) -> &[usize] {
+    pub(crate) fn moves(&self) -> &[usize] {
         &self.moves
     }
 
     /// Drops a disc in `col` for the side to move if it is legal (network
     /// play: the opponent's moves, checked again here).
-    pub fn play_move(&mut self, col: usize) -> Result<(), String> {
+    pub(crate) fn play_move(&mut self, col: usize) -> Result<(), String> {
         if self.is_over() {
             return Err("the game is over".into());
         }
@@ -135,7 +131,7 @@ impl Connect4Game {
     }
 
     /// The disc the computer plays, if there is a computer.
-    pub fn computer_disc(&self) -> Option<Disc> {
+    pub(crate) fn computer_disc(&self) -> Option<Disc> {
         self.setup.opponent.map(|o| {
             if o.computer_first {
                 Disc::One
@@ -154,7 +150,7 @@ impl Connect4Game {
     }
 
     /// Whether the game is over: four in a row or a full board.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.ending().is_some()
     }
 

@@ -16,20 +16,20 @@ use boardkit::player::Strategy;
 use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
 
 /// Guesses a game allows, as `boardkit play mastermind` by default.
-pub const TURNS: usize = 10;
+pub(crate) const TURNS: usize = 10;
 
 /// How long the watched codebreaker waits between guesses.
-pub const WATCH_PAUSE: Duration = Duration::from_millis(700);
+pub(crate) const WATCH_PAUSE: Duration = Duration::from_millis(700);
 
 /// What the menu chose for a game of Mastermind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MastermindSetup {
+pub(crate) struct MastermindSetup {
     /// The kit's best codebreaker guesses; the person watches.
     pub watch: bool,
 }
 
 /// One game of Mastermind in progress (or over, until the next one).
-pub struct MastermindGame {
+pub(crate) struct MastermindGame {
     setup: MastermindSetup,
     secret: Code,
     board: DecodingBoard,
@@ -50,14 +50,14 @@ pub struct MastermindGame {
 
 impl MastermindGame {
     /// A new game with a secret drawn from `seed`.
-    pub fn new(setup: MastermindSetup, seed: u64) -> MastermindGame {
+    pub(crate) fn new(setup: MastermindSetup, seed: u64) -> MastermindGame {
         let rules = Rules::default();
         let secret = random_secret(rules, &mut ChaCha8Rng::seed_from_u64(seed));
         Self::with_secret(setup, secret)
     }
 
     /// A new game against `secret` (of the standard rules).
-    pub fn with_secret(setup: MastermindSetup, secret: Code) -> MastermindGame {
+    pub(crate) fn with_secret(setup: MastermindSetup, secret: Code) -> MastermindGame {
         let rules = Rules::default();
         MastermindGame {
             setup,
@@ -78,46 +78,46 @@ impl MastermindGame {
         }
     }
 
-    pub fn setup(&self) -> MastermindSetup {
+    pub(crate) fn setup(&self) -> MastermindSetup {
         self.setup
     }
 
-    pub fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Rules {
         self.board.rules
     }
 
     /// The guesses so far with their scores, and the number of turns.
-    pub fn board(&self) -> &DecodingBoard {
+    pub(crate) fn board(&self) -> &DecodingBoard {
         &self.board
     }
 
     /// The secret: show it only at the end, or when watching.
-    pub fn secret(&self) -> &Code {
+    pub(crate) fn secret(&self) -> &Code {
         &self.secret
     }
 
     /// The guess being composed.
-    pub fn pegs(&self) -> &[Option<u8>] {
+    pub(crate) fn pegs(&self) -> &[Option<u8>] {
         &self.pegs
     }
 
     /// The slot under the cursor (0-based).
-    pub fn slot(&self) -> usize {
+    pub(crate) fn slot(&self) -> usize {
         self.slot
     }
 
     /// The hinted guess (the best codebreaker's next), until a guess is made.
-    pub fn hint(&self) -> Option<&Code> {
+    pub(crate) fn hint(&self) -> Option<&Code> {
         self.hint.as_ref()
     }
 
     /// What the last key did not do, and why.
-    pub fn message(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
 
     /// Whether the game is over: found, or out of turns.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.ending().is_some()
     }
 

@@ -14,7 +14,7 @@ use crate::table::velha::Computer as VelhaComputer;
 
 /// The three games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameKind {
+pub(crate) enum GameKind {
     /// Jogo da velha (tic-tac-toe).
     Velha,
     /// Connect four.
@@ -26,7 +26,7 @@ pub enum GameKind {
 impl GameKind {
     const ALL: [GameKind; 3] = [GameKind::Velha, GameKind::Connect4, GameKind::Mastermind];
 
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             GameKind::Velha => "Jogo da velha (tic-tac-toe)",
             GameKind::Connect4 => "Connect four",
@@ -37,7 +37,7 @@ impl GameKind {
 
 /// A game as the menu set it up: what [`super::App`] starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setup {
+pub(crate) enum Setup {
     Velha(VelhaSetup),
     Connect4(Connect4Setup),
     Mastermind(MastermindSetup),
@@ -45,7 +45,7 @@ pub enum Setup {
 
 /// A line of the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Row {
+pub(crate) enum Row {
     Game,
     Mode,
     Level,
@@ -58,7 +58,7 @@ pub enum Row {
 
 /// What a key did to the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MenuAction {
+pub(crate) enum MenuAction {
     Stay,
     Start(Setup),
     Quit,
@@ -66,7 +66,7 @@ pub enum MenuAction {
 
 /// The menu's choices and the row under the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Menu {
+pub(crate) struct Menu {
     pub game: GameKind,
     /// The game was named on the command line: no Game row.
     pub game_fixed: bool,
@@ -86,7 +86,7 @@ pub struct Menu {
 impl Menu {
     /// The menu as the command line leaves it: `game` preselected (and
     /// fixed) if given, the sizes given, against the computer.
-    pub fn new(game: Option<GameKind>, velha_size: usize, cols: usize, rows: usize) -> Menu {
+    pub(crate) fn new(game: Option<GameKind>, velha_size: usize, cols: usize, rows: usize) -> Menu {
         Menu {
             game: game.unwrap_or(GameKind::Velha),
             game_fixed: game.is_some(),
@@ -103,7 +103,7 @@ impl Menu {
     }
 
     /// The rows shown for the current choices.
-    pub fn rows(&self) -> Vec<Row> {
+    pub(crate) fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         if !self.game_fixed {
             rows.push(Row::Game);
@@ -127,13 +127,13 @@ impl Menu {
     }
 
     /// The selected row.
-    pub fn current(&self) -> Row {
+    pub(crate) fn current(&self) -> Row {
         let rows = self.rows();
         rows[self.selected.min(rows.len() - 1)]
     }
 
     /// A row's label and its value as shown.
-    pub fn line(&self, row: Row) -> (&'static str, String) {
+    pub(crate) fn line(&self, row: Row) -> (&'static str, String) {
         match row {
             Row::Game => ("Game", self.game.title().into()),
             Row::Mode => (
@@ -168,7 +168,7 @@ impl Menu {
     }
 
     /// Why a choice is limited, to show under the menu.
-    pub fn note(&self) -> Option<&'static str> {
+    pub(crate) fn note(&self) -> Option<&'static str> {
         (self.game == GameKind::Connect4
             && self.against_computer
             && !crate::table::connect4::offered(self.cols, self.rows)
@@ -176,7 +176,7 @@ impl Menu {
         .then_some("the perfect player plays on 7 x 6 only")
     }
 
-    pub fn handle(&mut self, key: Key) -> MenuAction {
+    pub(crate) fn handle(&mut self, key: Key) -> MenuAction {
         let count = self.rows().len();
         match key {
             Key::Up => self.selected = (self.selected + count - 1) % count,
@@ -225,7 +225,7 @@ impl Menu {
     }
 
     /// The game the choices make.
-    pub fn setup(&self) -> Setup {
+    pub(crate) fn setup(&self) -> Setup {
         match self.game {
             GameKind::Velha => Setup::Velha(VelhaSetup {
                 size: self.velha_size,

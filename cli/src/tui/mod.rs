@@ -15,18 +15,18 @@
 //!   its own thread feeding the screen.
 //! - [`terminal`]: the event loop, which owns the terminal.
 
-pub mod app;
-pub mod connect4;
-pub mod mastermind;
-pub mod menu;
-pub mod network;
-pub mod terminal;
-pub mod thinkers;
-pub mod ui;
-pub mod velha;
+pub(crate) mod app;
+pub(crate) mod connect4;
+pub(crate) mod mastermind;
+pub(crate) mod menu;
+pub(crate) mod network;
+pub(crate) mod terminal;
+pub(crate) mod thinkers;
+pub(crate) mod ui;
+pub(crate) mod velha;
 
-pub use app::App;
-pub use menu::GameKind;
+pub(crate) use app::App;
+pub(crate) use menu::GameKind;
 
 use std::process::ExitCode;
 
@@ -40,7 +40,7 @@ const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as 
 
 /// The options of `boardkit tui`: what the menu starts with.
 #[derive(Debug, Clone, clap::Args)]
-pub struct TuiArgs {
+pub(crate) struct TuiArgs {
     /// The game (default: pick it on the menu).
     #[arg(value_enum)]
     pub game: Option<GameKind>,
@@ -65,7 +65,7 @@ pub struct TuiArgs {
 }
 
 /// The app as the options set it up, on its menu.
-pub fn app(args: &TuiArgs) -> App {
+pub(crate) fn app(args: &TuiArgs) -> App {
     let menu = menu::Menu::new(
         args.game,
         args.size.into(),
@@ -78,7 +78,7 @@ pub fn app(args: &TuiArgs) -> App {
 /// `boardkit tui`: runs the app full screen until the person quits, then
 /// records the finished games on the scoreboard (a failure to is said on
 /// stderr and changes nothing else).
-pub fn run(args: &TuiArgs) -> ExitCode {
+pub(crate) fn run(args: &TuiArgs) -> ExitCode {
     let mut app = app(args);
     // Full screen is always a person at a terminal.
     let scoreboard = args.scoreboard.path(true);
@@ -102,12 +102,12 @@ pub fn run(args: &TuiArgs) -> ExitCode {
 }
 
 /// `boardkit host <GAME> --tui`.
-pub fn host(args: &crate::net::HostArgs) -> ExitCode {
+pub(crate) fn host(args: &crate::net::HostArgs) -> ExitCode {
     network_exit_status(network::host(args))
 }
 
 /// `boardkit join <HOST:PORT> --tui`.
-pub fn join(args: &crate::net::JoinArgs) -> ExitCode {
+pub(crate) fn join(args: &crate::net::JoinArgs) -> ExitCode {
     network_exit_status(network::join(args))
 }
 

@@ -28,7 +28,7 @@ use super::velha::{VelhaGame, VelhaSetup};
 
 /// What the session thread tells the screen.
 #[derive(Debug)]
-pub enum NetEvent {
+pub(crate) enum NetEvent {
     /// The opponent connected from (or this end connected to) an address.
     Connected(String),
     /// A game begins: its board, and the mark this end plays.
@@ -56,7 +56,7 @@ pub enum NetEvent {
 
 /// What the person at the screen chose.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Intent {
+pub(crate) enum Intent {
     /// A move, in the wire's notation (`B2`, a column from 1).
     Move(String),
     Again(bool),
@@ -65,13 +65,13 @@ pub enum Intent {
 /// The session's [`Person`] for the full screen: news become events, and
 /// choices are waited for from the screen. A screen that is gone (the
 /// person quit) ends the session with [`SessionError::Left`].
-pub struct ScreenPerson {
+pub(crate) struct ScreenPerson {
     events: Sender<NetEvent>,
     intents: Receiver<Intent>,
 }
 
 impl ScreenPerson {
-    pub fn new(events: Sender<NetEvent>, intents: Receiver<Intent>) -> ScreenPerson {
+    pub(crate) fn new(events: Sender<NetEvent>, intents: Receiver<Intent>) -> ScreenPerson {
         ScreenPerson { events, intents }
     }
 
@@ -142,7 +142,7 @@ fn notations<G: Rules>(rules: G, round: &NetRound<G>) -> Vec<String> {
 
 /// Which end this screen is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Hosting `game`, listening on an address.
     Host { game: NetGame, address: String },
     /// Joining the host at an address.
@@ -151,7 +151,7 @@ pub enum Role {
 
 /// Where the session stands, as the screen shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Before the connection (the host waits for an opponent).
     Connecting,
     /// Connected, before the first game.
@@ -173,7 +173,7 @@ pub enum Phase {
 }
 
 /// The screen's side of a network session.
-pub struct NetMatch {
+pub(crate) struct NetMatch {
     role: Role,
     /// The game as the hello set it; the host's from the start.
     net_game: Option<NetGame>,
@@ -192,7 +192,7 @@ pub struct NetMatch {
 }
 
 impl NetMatch {
-    pub fn new(role: Role, intents: Sender<Intent>) -> NetMatch {
+    pub(crate) fn new(role: Role, intents: Sender<Intent>) -> NetMatch {
         let net_game = match &role {
             Role::Host { game, .. } => Some(*game),
             Role::Join { .. } => None,
@@ -212,19 +212,19 @@ impl NetMatch {
         }
     }
 
-    pub fn role(&self) -> &Role {
+    pub(crate) fn role(&self) -> &Role {
         &self.role
     }
 
-    pub fn phase(&self) -> Phase {
+    pub(crate) fn phase(&self) -> Phase {
         self.phase
     }
 
-    pub fn game(&self) -> Option<&Game> {
+    pub(crate) fn game(&self) -> Option<&Game> {
         self.game.as_ref()
     }
 
-    pub fn number(&self) -> u64 {
+    pub(crate) fn number(&self) -> u64 {
         self.number
     }
 
@@ -233,44 +233,44 @@ impl NetMatch {
     }
 
     /// The mark this end plays in the current game.
-    pub fn me(&self) -> Side {
+    pub(crate) fn me(&self) -> Side {
         self.me
     }
 
-    pub fn tally(&self) -> Tally {
+    pub(crate) fn tally(&self) -> Tally {
         self.tally
     }
 
-    pub fn note(&self) -> Option<&str> {
+    pub(crate) fn note(&self) -> Option<&str> {
         self.note.as_deref()
     }
 
     /// The result of the last game, while it is on screen.
-    pub fn last_status(&self) -> Option<Status> {
+    pub(crate) fn last_status(&self) -> Option<Status> {
         self.last_status
     }
 
     /// The game's language: velha's Portuguese, connect four's English.
-    pub fn language(&self) -> Language {
+    pub(crate) fn language(&self) -> Language {
         self.net_game.map_or(Language::English, NetGame::language)
     }
 
-    pub fn words(&self) -> Words {
+    pub(crate) fn words(&self) -> Words {
         Words(self.language())
     }
 
     /// How the session ended, once it has.
-    pub fn end(&self) -> Option<&Result<Tally, NetError>> {
+    pub(crate) fn end(&self) -> Option<&Result<Tally, NetError>> {
         self.end.as_ref()
     }
 
     /// Takes how the session ended, for the exit status.
-    pub fn take_end(&mut self) -> Option<Result<Tally, NetError>> {
+    pub(crate) fn take_end(&mut self) -> Option<Result<Tally, NetError>> {
         self.end.take()
     }
 
     /// The exercise's result line of the last game (`Vencedor: X`).
-    pub fn result_line(&self) -> Option<String> {
+    pub(crate) fn result_line(&self) -> Option<String> {
         let status = self.last_status?;
         Some(match self.net_game? {
             NetGame::Velha { size } => Velha::new(size)?.result_line(status),
@@ -279,7 +279,7 @@ impl NetMatch {
     }
 
     /// What the session thread said.
-    pub fn event(&mut self, event: NetEvent) {
+    pub(crate) fn event(&mut self, event: NetEvent) {
         match event {
             NetEvent::Connected(address) => {
                 self.phase = Phase::Connected;
@@ -348,7 +348,7 @@ impl NetMatch {
     }
 
     /// A key for the network screen (quitting is the app's).
-    pub fn handle(&mut self, key: Key) {
+    pub(crate) fn handle(&mut self, key: Key) {
         match self.phase {
             Phase::MyTurn => self.handle_board(key),
             Phase::AskAgain => match key {
@@ -477,7 +477,7 @@ type SessionEnd = Result<(Tally, TcpStream), (NetError, Option<TcpStream>)>;
 /// `boardkit host <GAME> --tui`: listens (the address printed first, on
 /// the shell's screen), then plays full screen. Returns the signal that
 /// stopped it, if one did.
-pub fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
+pub(crate) fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
     let game = args.game()?;
     needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
@@ -502,7 +502,7 @@ pub fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
 }
 
 /// `boardkit join <HOST:PORT> --tui`: connects and plays full screen.
-pub fn join(args: &JoinArgs) -> Result<Option<i32>, NetError> {
+pub(crate) fn join(args: &JoinArgs) -> Result<Option<i32>, NetError> {
     needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
     let address = args.address.clone();

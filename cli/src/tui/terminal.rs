@@ -34,20 +34,17 @@ const STOPPING_SIGNALS: [i32; 3] = [
 
 /// How the full screen ended: the app as it was, and the signal that
 /// stopped it, if one did (the exit status is then 128 + the signal).
-pub struct Stopped {
+pub(crate) struct Stopped {
     pub app: App,
     pub signal: Option<i32>,
 }
 
-/// Runs `app` full screen until the person quits; returns the signal that
-/// stopped it, if one did.
-pub fn run(app: App) -> io::Result<Option<i32>> {
-    run_with_events(app, None).map(|stopped| stopped.signal)
-}
-
 /// [`run`], with the news of a network session handed to the app as they
 /// come.
-pub fn run_with_events(app: App, events: Option<&Receiver<NetEvent>>) -> io::Result<Stopped> {
+pub(crate) fn run_with_events(
+    app: App,
+    events: Option<&Receiver<NetEvent>>,
+) -> io::Result<Stopped> {
     if !io::stdout().is_terminal() {
         return Err(io::Error::other(
             "the full screen needs a terminal; without one, play in the plain mode",
@@ -74,7 +71,7 @@ fn enter() -> io::Result<Terminal<CrosstermBackend<io::Stdout>>> {
 
 /// Leaves the alternate screen, ends raw mode and shows the cursor. Safe to
 /// call twice, and from a panic.
-pub fn restore() {
+pub(crate) fn restore() {
     // Nothing more can be done if these fail: the terminal is going away.
     let _ = terminal::disable_raw_mode();
     let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
@@ -155,7 +152,7 @@ fn event_loop<B: Backend>(
 
 /// The app's key for a terminal key event; `None` for keys it does not use
 /// and for key releases (some terminals report them).
-pub fn key_of(event: KeyEvent) -> Option<Key> {
+pub(crate) fn key_of(event: KeyEvent) -> Option<Key> {
     if event.kind == KeyEventKind::Release {
         return None;
     }

@@ -11,10 +11,10 @@ use boardkit::player::Strategy;
 use super::app::{Busy, Thought, Work, lend, thought};
 
 /// A player that can be sent to a thread.
-pub type Player<B, M> = Box<dyn Strategy<B, M> + Send>;
+pub(crate) type Player<B, M> = Box<dyn Strategy<B, M> + Send>;
 
 /// A game's computer player and hint's player, and the hint.
-pub struct Thinkers<B, M> {
+pub(crate) struct Thinkers<B, M> {
     /// The computer opponent; `None` without one, or while it thinks.
     computer: Option<Player<B, M>>,
     /// The hint's player, made on the first hint (what it learns is kept);
@@ -26,7 +26,7 @@ pub struct Thinkers<B, M> {
 }
 
 impl<B: Send + 'static, M: Copy + Send + 'static> Thinkers<B, M> {
-    pub fn new(computer: Option<Player<B, M>>) -> Self {
+    pub(crate) fn new(computer: Option<Player<B, M>>) -> Self {
         Thinkers {
             computer,
             hinter: None,
@@ -37,30 +37,30 @@ impl<B: Send + 'static, M: Copy + Send + 'static> Thinkers<B, M> {
     }
 
     /// The hint shown, until a move is played or taken back.
-    pub fn hint(&self) -> Option<M> {
+    pub(crate) fn hint(&self) -> Option<M> {
         self.hint
     }
 
     /// A move was played or taken back: the hint on screen is stale; once
     /// the game is over, a hint asked for has no move to show.
-    pub fn board_changed(&mut self, over: bool) {
+    pub(crate) fn board_changed(&mut self, over: bool) {
         self.hint = None;
         if over {
             self.hint_wanted = false;
         }
     }
 
-    pub fn request_hint(&mut self) {
+    pub(crate) fn request_hint(&mut self) {
         self.hint_wanted = true;
     }
 
-    pub fn cancel_hint(&mut self) {
+    pub(crate) fn cancel_hint(&mut self) {
         self.hint_wanted = false;
     }
 
     /// What the game waits for: the computer when it is to move, else the
     /// hint asked for.
-    pub fn busy(&self, over: bool, computer_to_move: bool) -> Option<Busy> {
+    pub(crate) fn busy(&self, over: bool, computer_to_move: bool) -> Option<Busy> {
         if over {
             None
         } else if computer_to_move {
@@ -75,7 +75,7 @@ impl<B: Send + 'static, M: Copy + Send + 'static> Thinkers<B, M> {
     /// The work for `busy` on `board` at `version`, with its player (the
     /// hint's made by `new_hinter` the first time); `None` when that
     /// player is out already.
-    pub fn take_work(
+    pub(crate) fn take_work(
         &mut self,
         busy: Busy,
         version: u64,
@@ -96,7 +96,7 @@ impl<B: Send + 'static, M: Copy + Send + 'static> Thinkers<B, M> {
     /// Takes back the player of finished work. Returns the computer's move
     /// when it was asked at `version` (the caller plays it if the computer
     /// is still to move); a current hint is kept to show.
-    pub fn finish_work(&mut self, result: Box<dyn Any + Send>, version: u64) -> Option<M> {
+    pub(crate) fn finish_work(&mut self, result: Box<dyn Any + Send>, version: u64) -> Option<M> {
         let Thought {
             busy,
             asked_at,
@@ -124,6 +124,6 @@ impl<B: Send + 'static, M: Copy + Send + 'static> Thinkers<B, M> {
 
 /// The index of the last move a person played, the one undo takes back
 /// (with the computer's replies after it); `None` when there is none.
-pub fn last_person_move(moves: usize, by_computer: impl Fn(usize) -> bool) -> Option<usize> {
+pub(crate) fn last_person_move(moves: usize, by_computer: impl Fn(usize) -> bool) -> Option<usize> {
     (0..moves).rev().find(|&i| !by_computer(i))
 }

@@ -44,7 +44,7 @@ const PEG_COLOURS: [Color; 6] = [
 ];
 
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame, app: &App) {
+pub(crate) fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let screen = match app.screen() {
         Screen::Menu(menu) => menu_screen(menu),
@@ -340,7 +340,7 @@ fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
 
 /// The velha grid: column numbers above, row letters on the left, the
 /// cursor in brackets, the hint as a green `?`.
-pub fn velha_board(game: &VelhaGame, show_cursor: bool) -> Vec<Line<'static>> {
+pub(crate) fn velha_board(game: &VelhaGame, show_cursor: bool) -> Vec<Line<'static>> {
     let board = game.board();
     let n = board.size();
     let grey = Style::new().fg(GREY);
@@ -440,7 +440,7 @@ fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
 
 /// The connect-four board: the disc to drop over the cursor's column, the
 /// columns' numbers below (the hint's in green).
-pub fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line<'static>> {
+pub(crate) fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line<'static>> {
     let board = game.board();
     let cols = board.cols();
     let grey = Style::new().fg(GREY);
@@ -721,7 +721,7 @@ fn slots(pegs: Vec<Span<'static>>, selected: Option<usize>) -> Vec<Span<'static>
 /// The decoding board: one row per turn (guesses with their feedback, the
 /// guess being composed with its slot in brackets, the turns to come), the
 /// secret (hidden until the end, unless watching), the hint, the colours.
-pub fn mastermind_board(game: &MastermindGame) -> Vec<Line<'static>> {
+pub(crate) fn mastermind_board(game: &MastermindGame) -> Vec<Line<'static>> {
     let board = game.board();
     let pegs = game.rules().pegs();
     let grey = Style::new().fg(GREY);

@@ -15,7 +15,7 @@ type Player = super::thinkers::Player<Board, Position>;
 
 /// What the menu chose for a game of velha.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VelhaSetup {
+pub(crate) struct VelhaSetup {
     /// Board side, 3 to [`boardkit::velha::board::MAX_SIZE`].
     pub size: usize,
     /// The computer's level and seat; `None`: two players at one keyboard.
@@ -24,14 +24,14 @@ pub struct VelhaSetup {
 
 /// The computer opponent of a velha game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VelhaOpponent {
+pub(crate) struct VelhaOpponent {
     pub level: crate::table::velha::Computer,
     /// The computer plays X and starts.
     pub computer_first: bool,
 }
 
 /// One game of velha in progress (or over, until the next one).
-pub struct VelhaGame {
+pub(crate) struct VelhaGame {
     setup: VelhaSetup,
     board: Board,
     /// Every move so far, in order: undo replays all but the last ones.
@@ -47,7 +47,7 @@ pub struct VelhaGame {
 
 impl VelhaGame {
     /// A new game; `seed` drives the computer's and the hint's random choices.
-    pub fn new(setup: VelhaSetup, seed: u64) -> VelhaGame {
+    pub(crate) fn new(setup: VelhaSetup, seed: u64) -> VelhaGame {
         let board = Board::new(setup.size).expect("the menu offers supported sizes only");
         let centre = setup.size / 2;
         VelhaGame {
@@ -69,46 +69,42 @@ impl VelhaGame {
         }
     }
 
-    pub fn setup(&self) -> VelhaSetup {
-        self.setup
-    }
-
-    pub fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &Board {
         &self.board
     }
 
-    pub fn cursor(&self) -> Position {
+    pub(crate) fn cursor(&self) -> Position {
         self.cursor
     }
 
-    pub fn last_move(&self) -> Option<Position> {
+    pub(crate) fn last_move(&self) -> Option<Position> {
         self.moves.last().copied()
     }
 
     /// The hint shown (the hard AI's move), until a move is played.
-    pub fn hint(&self) -> Option<Position> {
+    pub(crate) fn hint(&self) -> Option<Position> {
         self.thinkers.hint()
     }
 
     /// What the last key did not do, and why.
-    pub fn message(&self) -> Option<&str> {
+    pub(crate) fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
 
     /// Whether `pos` is part of a winning line.
-    pub fn is_winning(&self, pos: Position) -> bool {
+    pub(crate) fn is_winning(&self, pos: Position) -> bool {
         let n = self.board.size();
         crate::table::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
     }
 
     /// Every move so far, in order.
-    pub fn moves(&self) -> &[Position] {
+    pub(crate) fn moves(&self) -> &[Position] {
         &self.moves
     }
 
     /// Plays `pos` for the side to move if it is legal (network play: the
     /// opponent's moves, checked again here).
-    pub fn play_move(&mut self, pos: Position) -> Result<(), String> {
+    pub(crate) fn play_move(&mut self, pos: Position) -> Result<(), String> {
         if self.board.status() != Status::InProgress {
             return Err("the game is over".into());
         }
@@ -118,7 +114,7 @@ impl VelhaGame {
     }
 
     /// The mark the computer plays, if there is a computer.
-    pub fn computer_mark(&self) -> Option<Mark> {
+    pub(crate) fn computer_mark(&self) -> Option<Mark> {
         self.setup
             .opponent
             .map(|o| if o.computer_first { Mark::X } else { Mark::O })

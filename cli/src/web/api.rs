@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// `POST /api/games`: which game, and how.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "game", rename_all = "lowercase", deny_unknown_fields)]
-pub enum NewGame {
+pub(crate) enum NewGame {
     Velha {
         /// The board's side, 3 (default) to 9.
         #[serde(default = "default_velha_size")]
@@ -69,7 +69,7 @@ fn default_cols() -> usize {
 /// `guess` (letters `A` to `F`, as `"AABC"`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Move {
+pub(crate) struct Move {
     #[serde(default)]
     pub row: Option<usize>,
     #[serde(default)]
@@ -79,11 +79,11 @@ pub struct Move {
 }
 
 /// A cell's coordinates, `[row, col]` from 0, row 0 at the top as drawn.
-pub type Cell = [usize; 2];
+pub(crate) type Cell = [usize; 2];
 
 /// Every answer about a game: its id and what the table shows.
 #[derive(Debug, Clone, Serialize)]
-pub struct GameState {
+pub(crate) struct GameState {
     pub id: String,
     #[serde(flatten)]
     pub view: GameView,
@@ -92,7 +92,7 @@ pub struct GameState {
 /// One game as the page draws it; `game` names which.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "game", rename_all = "lowercase")]
-pub enum GameView {
+pub(crate) enum GameView {
     Velha(BoardView),
     Connect4(BoardView),
     Mastermind(MastermindView),
@@ -100,7 +100,7 @@ pub enum GameView {
 
 /// The computer opponent of a board game.
 #[derive(Debug, Clone, Serialize)]
-pub struct Opponent {
+pub(crate) struct Opponent {
     /// Its level, as the request named it.
     pub level: String,
     /// The mark it plays: `X` (it started) or `O`.
@@ -110,7 +110,7 @@ pub struct Opponent {
 /// A velha or connect-four board. Connect four's `X` is player one (who
 /// starts), `O` player two.
 #[derive(Debug, Clone, Serialize)]
-pub struct BoardView {
+pub(crate) struct BoardView {
     pub rows: usize,
     pub cols: usize,
     /// Rows top first; each cell `"X"`, `"O"` or null.
@@ -137,7 +137,7 @@ pub struct BoardView {
 
 /// One Mastermind guess and its pegs.
 #[derive(Debug, Clone, Serialize)]
-pub struct GuessView {
+pub(crate) struct GuessView {
     pub guess: String,
     pub black: u8,
     pub white: u8,
@@ -147,7 +147,7 @@ pub struct GuessView {
 
 /// A Mastermind game: the guesses so far, never the secret before the end.
 #[derive(Debug, Clone, Serialize)]
-pub struct MastermindView {
+pub(crate) struct MastermindView {
     pub pegs: usize,
     /// Colours are the letters from `A`; this many of them.
     pub colors: usize,
@@ -163,6 +163,6 @@ pub struct MastermindView {
 
 /// Every error: `{"error": "..."}` with a 4xx (or 503) status.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     pub error: String,
 }

@@ -29,11 +29,11 @@ use boardkit::player::Strategy;
 use boardkit::{connect4, velha};
 
 /// Guesses a Mastermind game allows (as `boardkit play mastermind`).
-pub const MASTERMIND_TURNS: usize = 10;
+pub(crate) const MASTERMIND_TURNS: usize = 10;
 
 /// Why a request makes no game or no move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
+pub(crate) enum GameError {
     /// The request is well formed JSON but asks for what does not exist (a
     /// board size, a level, a cell off the board, a guess of bad letters).
     #[error("{0}")]
@@ -54,7 +54,7 @@ fn illegal<T>(message: impl Into<String>) -> Result<T, GameError> {
 
 /// One game on the server.
 #[derive(Debug)]
-pub enum WebGame {
+pub(crate) enum WebGame {
     Velha(VelhaTable),
     Connect4(Connect4Table),
     Mastermind(MastermindTable),
@@ -64,7 +64,7 @@ impl WebGame {
     /// A new game as `request` asks, its random choices drawn from `seed`
     /// (the request's own seed comes first). The computer has not moved
     /// yet, even when it starts: see [`WebGame::computer_to_move`].
-    pub fn new(request: &NewGame, seed: u64) -> Result<WebGame, GameError> {
+    pub(crate) fn new(request: &NewGame, seed: u64) -> Result<WebGame, GameError> {
         match *request {
             NewGame::Velha {
                 size,
@@ -100,7 +100,7 @@ impl WebGame {
 
     /// Plays the person's move, or says why it cannot be played (the game
     /// is then unchanged).
-    pub fn play(&mut self, request: &Move) -> Result<(), GameError> {
+    pub(crate) fn play(&mut self, request: &Move) -> Result<(), GameError> {
         match self {
             WebGame::Velha(t) => t.play(request),
             WebGame::Connect4(t) => t.play(request),
@@ -110,7 +110,7 @@ impl WebGame {
 
     /// Whether the computer opponent is to move (a velha or connect-four
     /// game against it, not over).
-    pub fn computer_to_move(&self) -> bool {
+    pub(crate) fn computer_to_move(&self) -> bool {
         match self {
             WebGame::Velha(t) => t.computer_to_move(),
             WebGame::Connect4(t) => t.computer_to_move(),
@@ -120,7 +120,7 @@ impl WebGame {
 
     /// Plays the computer opponent's move if it is to move (may take a
     /// while: the perfect connect-four player searches).
-    pub fn play_computer(&mut self) {
+    pub(crate) fn play_computer(&mut self) {
         match self {
             WebGame::Velha(t) => t.play_computer(),
             WebGame::Connect4(t) => t.play_computer(),
@@ -130,7 +130,7 @@ impl WebGame {
 
     /// Mastermind: the kit's codebreaker plays the next guess ("let the
     /// computer solve it"); it goes on from whatever guesses are there.
-    pub fn codebreaker_guess(&mut self) -> Result<(), GameError> {
+    pub(crate) fn codebreaker_guess(&mut self) -> Result<(), GameError> {
         match self {
             WebGame::Mastermind(t) => t.codebreaker_guess(),
             _ => illegal("only Mastermind has a codebreaker to ask"),
@@ -138,7 +138,7 @@ impl WebGame {
     }
 
     /// What the page draws.
-    pub fn view(&self) -> GameView {
+    pub(crate) fn view(&self) -> GameView {
         match self {
             WebGame::Velha(t) => GameView::Velha(t.view()),
             WebGame::Connect4(t) => GameView::Connect4(t.view()),
@@ -171,7 +171,7 @@ fn disc_char(disc: connect4::Disc) -> char {
 
 /// A velha game in the browser: two people, or a person and the computer.
 #[derive(Debug)]
-pub struct VelhaTable {
+pub(crate) struct VelhaTable {
     board: velha::Board,
     /// The computer's level and mark, if it plays.
     computer: Option<(VelhaComputer, velha::Mark)>,
@@ -289,7 +289,7 @@ impl VelhaTable {
 
 /// A connect-four game in the browser.
 #[derive(Debug)]
-pub struct Connect4Table {
+pub(crate) struct Connect4Table {
     board: connect4::Board,
     computer: Option<(Connect4Computer, connect4::Disc)>,
     /// The last disc, `(row, col)` with row 0 at the bottom (the library's).
@@ -460,7 +460,7 @@ impl Connect4Table {
 
 /// A Mastermind game in the browser: the standard rules (4 pegs, 6
 /// colours), 10 turns. The secret never leaves the server before the end.
-pub struct MastermindTable {
+pub(crate) struct MastermindTable {
     secret: Code,
     board: DecodingBoard,
     /// Which guesses the codebreaker played.

@@ -11,11 +11,9 @@
 //! - [`store`]: the live games, bounded (a cap, an idle expiry).
 //! - [`server`]: the HTTP routes, the limits, `boardkit serve` itself.
 
-pub mod api;
-pub mod games;
-pub mod server;
-pub mod store;
+pub(crate) mod api;
+pub(crate) mod games;
+pub(crate) mod server;
+pub(crate) mod store;
 
-pub use games::{GameError, WebGame};
-pub use server::{MAX_BODY_BYTES, ServeArgs, ServeError, app, serve};
-pub use store::{Limits, Store};
+pub(crate) use server::{ServeArgs, serve};

@@ -31,17 +31,17 @@ use super::games::{GameError, WebGame};
 use super::store::{DEFAULT_MAX_GAMES, Limits, Store};
 
 /// The largest request body taken, in bytes (a move is a few dozen).
-pub const MAX_BODY_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 16 * 1024;
 
 /// How much of a refused (oversized) body is still read, and thrown away,
 /// before the 413 is sent. A client writes its whole body before it reads
 /// the answer; had the server closed with the body unread, the client's
 /// write would meet a reset and it would never see the 413. Past this bound
 /// the server stops reading and closes: it owes no client unbounded work.
-pub const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
 
 /// The port `boardkit serve` listens on by default.
-pub const DEFAULT_PORT: u16 = 8080;
+pub(crate) const DEFAULT_PORT: u16 = 8080;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -49,7 +49,7 @@ const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// `boardkit serve`'s options.
 #[derive(Debug, Clone, clap::Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The port to listen on; 0 picks a free one (the address is printed).
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
@@ -71,7 +71,7 @@ pub struct ServeArgs {
 
 /// Why the server could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -95,7 +95,7 @@ type Shared = Arc<App>;
 
 /// An error answer: a status and `{"error": "..."}`.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     message: String,
 }
@@ -242,12 +242,6 @@ fn too_large(close: bool) -> Response {
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     response
-}
-
-/// The router of a server with these limits and seed (for tests in the
-/// same process; `boardkit serve` uses [`serve`]).
-pub fn app(limits: Limits, seed: Option<u64>) -> Router {
-    router(shared(limits, seed))
 }
 
 fn shared(limits: Limits, seed: Option<u64>) -> Shared {
@@ -401,7 +395,7 @@ async fn sweep(app: Shared) {
 
 /// Serves the page and the API until Ctrl-C, after printing the address
 /// listened on (`boardkit: serving on http://127.0.0.1:8080/`) on stdout.
-pub fn serve(args: &ServeArgs) -> Result<(), ServeError> {
+pub(crate) fn serve(args: &ServeArgs) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use super::games::WebGame;
 
 /// One game, locked while it changes.
-pub type SharedGame = Arc<tokio::sync::Mutex<WebGame>>;
+pub(crate) type SharedGame = Arc<tokio::sync::Mutex<WebGame>>;
 
 /// How much a server keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Live games at most; a new game beyond them is refused (503) until
     /// some expire or are deleted.
     pub max_games: usize,
@@ -37,16 +37,16 @@ impl Default for Limits {
 }
 
 /// Live games at most, by default.
-pub const DEFAULT_MAX_GAMES: usize = 1000;
+pub(crate) const DEFAULT_MAX_GAMES: usize = 1000;
 /// How long an untouched game lives, by default: 30 minutes.
-pub const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
+pub(crate) const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// Why a game was not stored.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the server holds {0} live games, its limit: finish or delete one, or wait for idle ones to expire"
 )]
-pub struct Full(pub usize);
+pub(crate) struct Full(pub usize);
 
 struct Slot {
     game: SharedGame,
@@ -54,20 +54,20 @@ struct Slot {
 }
 
 /// The live games.
-pub struct Store {
+pub(crate) struct Store {
     limits: Limits,
     games: Mutex<HashMap<String, Slot>>,
 }
 
 impl Store {
-    pub fn new(limits: Limits) -> Store {
+    pub(crate) fn new(limits: Limits) -> Store {
         Store {
             limits,
             games: Mutex::new(HashMap::new()),
         }
     }
 
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.limits
     }
 
@@ -79,7 +79,7 @@ impl Store {
 
     /// Stores a new game under a fresh random id, after forgetting idle
     /// ones; refused when the store is full.
-    pub fn insert(&self, game: WebGame) -> Result<(String, SharedGame), Full> {
+    pub(crate) fn insert(&self, game: WebGame) -> Result<(String, SharedGame), Full> {
         let now = Instant::now();
         let mut games = self.lock();
         let idle = self.limits.idle;
@@ -106,7 +106,7 @@ impl Store {
 
     /// The game under `id`, if it lives; asking keeps it alive. A game idle
     /// too long is gone even if no sweep has dropped it yet.
-    pub fn get(&self, id: &str) -> Option<SharedGame> {
+    pub(crate) fn get(&self, id: &str) -> Option<SharedGame> {
         let now = Instant::now();
         let mut games = self.lock();
         let slot = games.get_mut(id)?;
@@ -119,12 +119,12 @@ impl Store {
     }
 
     /// Forgets the game under `id`; whether it lived.
-    pub fn remove(&self, id: &str) -> bool {
+    pub(crate) fn remove(&self, id: &str) -> bool {
         self.lock().remove(id).is_some()
     }
 
     /// Forgets every game idle too long; how many.
-    pub fn sweep(&self) -> usize {
+    pub(crate) fn sweep(&self) -> usize {
         let now = Instant::now();
         let idle = self.limits.idle;
         let mut games = self.lock();
@@ -133,12 +133,14 @@ impl Store {
         before - games.len()
     }
 
+    #[cfg(test)]
     /// How many games are stored (idle ones not yet swept included).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lock().len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

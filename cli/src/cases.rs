@@ -1,4 +1,7 @@
-//! The cases a submission is graded on, with their expected results.
+//! Each exercise's cases and points, defined once: what the grader runs,
+//! what a starter ships (its public ones) and what every README, the
+//! starter's README and the reports count. Grader, starter and check read
+//! them here.
 //!
 //! Program cases are the kit's fixtures (public and hidden), read from the
 //! copy embedded in the binary, never from a submission. Function cases are
@@ -13,7 +16,7 @@ use boardkit::level::{EventsFn, Level};
 
 /// What a case runs.
 #[derive(Debug, Clone)]
-pub enum CaseKind {
+pub(crate) enum CaseKind {
     /// `play <game> <args>` with this stdin, compared by these events.
     Program {
         args: Vec<String>,
@@ -26,7 +29,7 @@ pub enum CaseKind {
 
 /// What the reference did on a case.
 #[derive(Debug, Clone)]
-pub enum Expected {
+pub(crate) enum Expected {
     /// The reference's stdout, whether it ended in failure (input ended
     /// early), and how much input it had read as it wrote.
     Program {
@@ -42,13 +45,13 @@ pub enum Expected {
 /// written so far)` at each read. Tells which input line an output line
 /// answers.
 #[derive(Debug, Clone, Default)]
-pub struct Reads(Vec<(usize, usize)>);
+pub(crate) struct Reads(Vec<(usize, usize)>);
 
 impl Reads {
     /// The input line the program had last read when it had written
     /// `output` bytes: its number (from 1) and its text. `None` before any
     /// input was read.
-    pub fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
+    pub(crate) fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
         let read = self
             .0
             .iter()
@@ -76,7 +79,7 @@ impl Reads {
 
 /// One graded case.
 #[derive(Debug, Clone)]
-pub struct Case {
+pub(crate) struct Case {
     /// `<level>::<name>`.
     pub name: String,
     pub level: Level,
@@ -89,7 +92,7 @@ pub struct Case {
 
 /// The levels a run can grade: program levels always; function levels
 /// unless only a program is given.
-pub fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
+pub(crate) fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
     game.levels
         .iter()
         .filter(|l| l.events().is_some() || !program_only)
@@ -99,7 +102,11 @@ pub fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
 
 /// Runs the reference game on `args` and `stdin`; returns its stdout,
 /// whether it failed, and its reads.
-pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (String, bool, Reads) {
+pub(crate) fn reference_program(
+    game: &GameInfo,
+    args: &[String],
+    stdin: &[u8],
+) -> (String, bool, Reads) {
     use std::cell::RefCell;
     use std::io::{BufRead, Read, Write};
     use std::rc::Rc;
@@ -162,7 +169,7 @@ pub fn reference_program(game: &GameInfo, args: &[String], stdin: &[u8]) -> (Str
 /// The public function cases of `game`, each call's accepted answers
 /// computed with the reference: what `fixtures/<game>/functions/` holds
 /// (a kit test proves it), and what the starter's tests run.
-pub fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
+pub(crate) fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
     let mut cases = (game.function_cases)();
     for case in &mut cases {
         let requests = case.requests();
@@ -178,7 +185,7 @@ pub fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
 /// The points of one level of a game: those of its public cases (the
 /// starter's) and of its hidden ones (the grader's alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LevelPoints {
+pub(crate) struct LevelPoints {
     pub level: Level,
     pub public: u32,
     pub hidden: u32,
@@ -187,7 +194,7 @@ pub struct LevelPoints {
 /// The points of each level of `game`, in level order, as `boardkit grade`
 /// gives them: the one count that README, the starter's README and the
 /// reports show.
-pub fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
+pub(crate) fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
     let all = cases(game, false);
     game.levels
         .iter()
@@ -207,10 +214,11 @@ pub fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
         .collect()
 }
 
+#[cfg(test)]
 /// README's table of every game's levels: what each grades and its points
 /// (public, then hidden), from each game's definition. A test checks that
 /// README.md holds it (`BOARDKIT_BLESS=1` writes it).
-pub fn readme_levels_table() -> String {
+pub(crate) fn readme_levels_table() -> String {
     let games = crate::registry::GAMES;
     let mut out = String::from("| level |");
     for game in games {
@@ -242,7 +250,7 @@ pub fn readme_levels_table() -> String {
 }
 
 /// Every case of `game` at the levels this run grades.
-pub fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
+pub(crate) fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
     let levels = gradable_levels(game, program_only);
     let mut cases = Vec::new();
     if !program_only {
