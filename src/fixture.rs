@@ -96,8 +96,24 @@ pub enum FixtureError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path} is not a valid fixture: {message}")]
-    Invalid { path: PathBuf, message: String },
+    #[error("{} is not a valid fixture: {problem}", path.display())]
+    Invalid {
+        path: PathBuf,
+        problem: InvalidFixture,
+    },
+}
+
+/// What is wrong with a fixture's text.
+#[derive(Debug, thiserror::Error)]
+pub enum InvalidFixture {
+    #[error("the file name is not UTF-8")]
+    FileName,
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    #[error("the description must be one line")]
+    MultilineDescription,
+    #[error("stdin expands past {MAX_STDIN_BYTES} bytes")]
+    StdinTooLong,
 }
 
 impl Fixture {
@@ -112,26 +128,26 @@ impl Fixture {
                 .and_then(|s| s.to_str())
                 .ok_or_else(|| FixtureError::Invalid {
                     path: path.to_owned(),
-                    message: "the file name is not UTF-8".into(),
+                    problem: InvalidFixture::FileName,
                 })?;
         let game = path
             .parent()
             .and_then(|p| p.file_name())
             .and_then(|s| s.to_str())
             .unwrap_or_default();
-        Fixture::parse(&text, name, game).map_err(|message| FixtureError::Invalid {
+        Fixture::parse(&text, name, game).map_err(|problem| FixtureError::Invalid {
             path: path.to_owned(),
-            message,
+            problem,
         })
     }
 
     /// Parses a fixture's text; `name` and `game` are what its path says.
-    pub fn parse(text: &str, name: &str, game: &str) -> Result<Fixture, String> {
-        let mut fixture: Fixture = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str, name: &str, game: &str) -> Result<Fixture, InvalidFixture> {
+        let mut fixture: Fixture = toml::from_str(text)?;
         fixture.name = name.to_owned();
         fixture.game = game.to_owned();
         if fixture.description.contains('\n') {
-            return Err("the description must be one line".into());
+            return Err(InvalidFixture::MultilineDescription);
         }
         fixture.stdin_size()?;
         Ok(fixture)
@@ -165,7 +181,7 @@ impl Fixture {
         format!("{}::{}", self.level, self.name)
     }
 
-    fn stdin_size(&self) -> Result<usize, String> {
+    fn stdin_size(&self) -> Result<usize, InvalidFixture> {
         let size = match &self.stdin {
             Stdin::Text(text) => text.len(),
             Stdin::Parts(parts) => parts
@@ -181,7 +197,7 @@ impl Fixture {
                 .unwrap_or(usize::MAX),
         };
         if size > MAX_STDIN_BYTES {
-            return Err(format!("stdin expands past {MAX_STDIN_BYTES} bytes"));
+            return Err(InvalidFixture::StdinTooLong);
         }
         Ok(size)
     }

@@ -66,14 +66,27 @@ pub(crate) struct GradeArgs {
     fresh: bool,
 }
 
-pub(crate) fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let (k, n) = text.split_once('/').ok_or("expected K/N, such as 1/4")?;
+/// Why a `--shard` value is not K/N.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BadShard {
+    #[error("expected K/N, such as 1/4")]
+    NotAFraction,
+    #[error("K is not a number")]
+    K,
+    #[error("N is not a number")]
+    N,
+    #[error("{0}: K must be between 1 and N")]
+    Range(String),
+}
+
+pub(crate) fn parse_shard(text: &str) -> Result<(usize, usize), BadShard> {
+    let (k, n) = text.split_once('/').ok_or(BadShard::NotAFraction)?;
     let (k, n): (usize, usize) = (
-        k.parse().map_err(|_| "K is not a number")?,
-        n.parse().map_err(|_| "N is not a number")?,
+        k.parse().map_err(|_| BadShard::K)?,
+        n.parse().map_err(|_| BadShard::N)?,
     );
     if n == 0 || k == 0 || k > n {
-        return Err(format!("{text}: K must be between 1 and N"));
+        return Err(BadShard::Range(text.to_owned()));
     }
     Ok((k, n))
 }

@@ -48,6 +48,47 @@ impl std::fmt::Display for BuildError {
     }
 }
 
+/// Why the class's crate could not be prepared, or a build not run.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PrepareError {
+    #[error(transparent)]
+    Kit(#[from] crate::exercise::ExerciseError),
+    #[error(transparent)]
+    Starter(#[from] crate::starter::StarterError),
+    #[error("{}: {source}", path.display())]
+    File {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot run {program}: {source}")]
+    Run {
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("no cargo in the toolchain {}", .0.display())]
+    NoCargo(PathBuf),
+    #[error("cannot fetch the kit's dependencies: {0}")]
+    Fetch(String),
+    #[error("the kit's dependencies did not build within {} s", .0.as_secs())]
+    DependenciesTimedOut(Duration),
+    #[error("the kit's dependencies did not build: {0}")]
+    Dependencies(String),
+    #[error("the student's folder holds more than {} MiB", MAX_STUDENT_BYTES >> 20)]
+    TooLarge,
+    #[error("no CARGO_HOME and no HOME")]
+    NoCargoHome,
+    #[error("the starter's Cargo.toml: {0}")]
+    Manifest(String),
+}
+
+/// An I/O error on `path`.
+fn file_error(path: &Path) -> impl FnOnce(std::io::Error) -> PrepareError + '_ {
+    move |source| PrepareError::File {
+        path: path.to_owned(),
+        source,
+    }
+}
+
 const DRIVER: &str = r#"//! The kit's function driver: one request a line on stdin, one answer a
 //! line on stdout, through the student's library. A panic answers
 //! `panicked: <message>` for that request.
@@ -92,7 +133,7 @@ const MAX_STUDENT_BYTES: u64 = 16 << 20;
 
 /// The student's files: every regular file below `folder` (links and other
 /// kinds skipped), as paths relative to `folder`.
-fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, PrepareError> {
     let mut files = Vec::new();
     let mut total = 0u64;
     let mut stack = vec![folder.to_owned()];
@@ -108,18 +149,16 @@ fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
             if kind.is_dir() {
                 stack.push(path);
             } else if kind.is_file() {
+                // Below `folder`: the walk started there.
                 let relative = path
                     .strip_prefix(folder)
-                    .map_err(|e| e.to_string())?
+                    .unwrap_or(&path)
                     .to_string_lossy()
                     .into_owned();
-                let bytes = std::fs::read(&path).map_err(|e| format!("{relative}: {e}"))?;
+                let bytes = std::fs::read(&path).map_err(file_error(Path::new(&relative)))?;
                 total += bytes.len() as u64;
                 if total > MAX_STUDENT_BYTES {
-                    return Err(format!(
-                        "the student's folder holds more than {} MiB",
-                        MAX_STUDENT_BYTES >> 20
-                    ));
+                    return Err(PrepareError::TooLarge);
                 }
                 files.push((relative, bytes));
             }
@@ -146,20 +185,27 @@ struct Toolchain {
 }
 
 impl Toolchain {
-    fn find() -> Result<Toolchain, String> {
+    fn find() -> Result<Toolchain, PrepareError> {
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
         let output = Command::new(&rustc)
             .args(["--print", "sysroot"])
             .output()
-            .map_err(|e| format!("cannot run {rustc}: {e}"))?;
+            .map_err(|source| PrepareError::Run {
+                program: rustc.clone(),
+                source,
+            })?;
         let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
         if !sysroot.join("bin/cargo").is_file() {
-            return Err(format!("no cargo in the toolchain {}", sysroot.display()));
+            return Err(PrepareError::NoCargo(sysroot));
         }
-        let version = Command::new(&rustc)
-            .arg("-vV")
-            .output()
-            .map_err(|e| format!("cannot run {rustc}: {e}"))?;
+        let version =
+            Command::new(&rustc)
+                .arg("-vV")
+                .output()
+                .map_err(|source| PrepareError::Run {
+                    program: rustc.clone(),
+                    source,
+                })?;
         let host = String::from_utf8_lossy(&version.stdout)
             .lines()
             .find_map(|l| l.strip_prefix("host: "))
@@ -168,7 +214,7 @@ impl Toolchain {
         let cargo_home = std::env::var_os("CARGO_HOME")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-            .ok_or("no CARGO_HOME and no HOME")?;
+            .ok_or(PrepareError::NoCargoHome)?;
         Ok(Toolchain {
             sysroot,
             registry: cargo_home.join("registry"),
@@ -219,12 +265,11 @@ impl<'a> Class<'a> {
         sandbox: &Sandbox,
         timeout: Duration,
         progress: &indicatif::ProgressBar,
-    ) -> Result<Class<'a>, String> {
-        let manifest = crate::exercise::manifest(game.id).map_err(|e| e.to_string())?;
+    ) -> Result<Class<'a>, PrepareError> {
+        let manifest = crate::exercise::manifest(game.id)?;
         let key = {
             use sha2::Digest as _;
-            let kit =
-                crate::starter::kit_owned_files(game, &manifest).map_err(|e| e.to_string())?;
+            let kit = crate::starter::kit_owned_files(game, &manifest)?;
             let mut hasher = sha2::Sha256::new();
             for (path, bytes) in &kit {
                 if path == "Cargo.toml" || path == "Cargo.lock" {
@@ -254,7 +299,7 @@ impl<'a> Class<'a> {
         let done = deps.join("built");
         let lock = deps.join("crate/Cargo.lock");
         if done.is_file() {
-            class.lock = std::fs::read(&lock).map_err(|e| e.to_string())?;
+            class.lock = std::fs::read(&lock).map_err(file_error(&lock))?;
         }
         class.write_crate(&deps.join("crate"), &stub)?;
         if !done.is_file() {
@@ -266,14 +311,16 @@ impl<'a> Class<'a> {
                 .arg(deps.join("crate/Cargo.toml"))
                 .env("RUSTC", class.toolchain.sysroot.join("bin/rustc"))
                 .output()
-                .map_err(|e| format!("cannot run cargo: {e}"))?;
+                .map_err(|source| PrepareError::Run {
+                    program: "cargo".into(),
+                    source,
+                })?;
             if !fetch.status.success() {
-                return Err(format!(
-                    "cannot fetch the kit's dependencies: {}",
-                    String::from_utf8_lossy(&fetch.stderr)
+                return Err(PrepareError::Fetch(
+                    String::from_utf8_lossy(&fetch.stderr).into_owned(),
                 ));
             }
-            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&target).map_err(file_error(&target))?;
             // Once per class, before any submission: every core, and the
             // time the kit's own code needs (the submissions' timeout is
             // for theirs).
@@ -300,33 +347,29 @@ impl<'a> Class<'a> {
             match outcome.ending {
                 Ending::Exited(0) => {}
                 Ending::TimedOut => {
-                    return Err(format!(
-                        "the kit's dependencies did not build within {} s",
-                        deps_timeout.as_secs()
-                    ));
+                    return Err(PrepareError::DependenciesTimedOut(deps_timeout));
                 }
                 _ => {
-                    return Err(format!(
-                        "the kit's dependencies did not build: {}",
-                        String::from_utf8_lossy(&outcome.stderr)
+                    return Err(PrepareError::Dependencies(
+                        String::from_utf8_lossy(&outcome.stderr).into_owned(),
                     ));
                 }
             }
             // The stubs' own artifacts go: every submission builds its crate
             // (same package) anew, and must not find them as read-only links.
-            remove_own_artifacts(&target.join("debug")).map_err(|e| e.to_string())?;
-            std::fs::write(&done, b"").map_err(|e| e.to_string())?;
+            let debug = target.join("debug");
+            remove_own_artifacts(&debug).map_err(file_error(&debug))?;
+            std::fs::write(&done, b"").map_err(file_error(&done))?;
         }
-        class.lock = std::fs::read(&lock).map_err(|e| e.to_string())?;
+        class.lock = std::fs::read(&lock).map_err(file_error(&lock))?;
         Ok(class)
     }
 
     /// Writes a crate of the kit's files and `students` (paths below the
     /// student's folder) into `dir`, afresh.
-    fn write_crate(&self, dir: &Path, students: &[(String, Vec<u8>)]) -> Result<(), String> {
-        let manifest = crate::exercise::manifest(self.game.id).map_err(|e| e.to_string())?;
-        let kit =
-            crate::starter::kit_owned_files(self.game, &manifest).map_err(|e| e.to_string())?;
+    fn write_crate(&self, dir: &Path, students: &[(String, Vec<u8>)]) -> Result<(), PrepareError> {
+        let manifest = crate::exercise::manifest(self.game.id)?;
+        let kit = crate::starter::kit_owned_files(self.game, &manifest)?;
         let _ = std::fs::remove_dir_all(dir.join("src"));
         for (path, bytes) in &kit {
             let bytes = match path.as_str() {
@@ -335,19 +378,19 @@ impl<'a> Class<'a> {
                 _ if path.starts_with("src/") => bytes,
                 _ => continue,
             };
-            write_if_changed(&dir.join(path), bytes).map_err(|e| e.to_string())?;
+            let path = dir.join(path);
+            write_if_changed(&path, bytes).map_err(file_error(&path))?;
         }
         for (path, bytes) in students {
             let target = dir.join(&manifest.files.solution).join(path);
-            write_if_changed(&target, bytes).map_err(|e| e.to_string())?;
+            write_if_changed(&target, bytes).map_err(file_error(&target))?;
         }
-        write_if_changed(
-            &dir.join("src/bin/driver.rs"),
-            DRIVER.replace("GAME", self.game.id).as_bytes(),
-        )
-        .map_err(|e| e.to_string())?;
+        let driver = dir.join("src/bin/driver.rs");
+        write_if_changed(&driver, DRIVER.replace("GAME", self.game.id).as_bytes())
+            .map_err(file_error(&driver))?;
         let cargo_toml = crate_manifest(&kit)?;
-        write_if_changed(&dir.join("Cargo.toml"), cargo_toml.as_bytes()).map_err(|e| e.to_string())
+        let manifest_path = dir.join("Cargo.toml");
+        write_if_changed(&manifest_path, cargo_toml.as_bytes()).map_err(file_error(&manifest_path))
     }
 
     /// How many units (libraries, build scripts, binaries) building the
@@ -382,7 +425,7 @@ impl<'a> Class<'a> {
         timeout: Duration,
         jobs: usize,
         watch: Option<LineWatcher>,
-    ) -> Result<crate::grader::sandbox::Outcome, String> {
+    ) -> Result<crate::grader::sandbox::Outcome, PrepareError> {
         let mut job = Job::new(
             &format!("{RUST}/bin/cargo"),
             &[
@@ -435,7 +478,10 @@ impl<'a> Class<'a> {
         .collect();
         sandbox
             .run(&job, &build_limits(timeout))
-            .map_err(|e| format!("cannot run the build: {e}"))
+            .map_err(|source| PrepareError::Run {
+                program: "the build".into(),
+                source,
+            })
     }
 
     /// Builds the submission `name` whose crate root is `root`.
@@ -460,7 +506,7 @@ impl<'a> Class<'a> {
                 )));
             }
         }
-        let students = student_files(&folder).map_err(failed)?;
+        let students = student_files(&folder).map_err(|e| failed(e.to_string()))?;
         if students.is_empty() {
             return Err(failed(format!(
                 "no {}/ folder in the submission",
@@ -468,7 +514,8 @@ impl<'a> Class<'a> {
             )));
         }
         let crate_dir = self.dir.join("crates").join(name);
-        self.write_crate(&crate_dir, &students).map_err(failed)?;
+        self.write_crate(&crate_dir, &students)
+            .map_err(|e| failed(e.to_string()))?;
         // The kit's dependencies, as hard links: the build reads them, and
         // adds its own files beside them.
         let target = self.dir.join("targets").join(name);
@@ -478,7 +525,7 @@ impl<'a> Class<'a> {
         // Submissions build side by side, one job each.
         let outcome = self
             .cargo(sandbox, &crate_dir, &target, timeout, 1, None)
-            .map_err(failed)?;
+            .map_err(|e| failed(e.to_string()))?;
         match outcome.ending {
             Ending::TimedOut => {
                 return Err(BuildError::TimedOut(format!(
@@ -677,14 +724,14 @@ fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 
 /// The crate's manifest: the starter's dependencies, two binaries, one
 /// fixed package name whatever the submission is called.
-fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, String> {
+fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
     let starter = files
         .iter()
         .find(|(p, _)| p == "Cargo.toml")
-        .ok_or("the starter has no Cargo.toml")?;
+        .ok_or_else(|| PrepareError::Manifest("missing".into()))?;
     let starter: toml::Table = String::from_utf8_lossy(&starter.1)
         .parse()
-        .map_err(|e: toml::de::Error| e.to_string())?;
+        .map_err(|e: toml::de::Error| PrepareError::Manifest(e.to_string()))?;
     let manifest = SubmissionManifest {
         package: Package {
             name: PACKAGE,
@@ -712,7 +759,7 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, String> {
             .unwrap_or(toml::Value::Table(Default::default())),
         profile: toml::toml! { [dev] debug = false opt-level = 1 },
     };
-    toml::to_string(&manifest).map_err(|e| e.to_string())
+    toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
 }
 
 /// A submission's generated manifest (trybuild's way: serde structs).

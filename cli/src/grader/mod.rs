@@ -62,7 +62,7 @@ pub(crate) enum GradeError {
     #[error("cannot prepare the sandbox: {0}")]
     Sandbox(std::io::Error),
     #[error("cannot build the kit's dependencies for the class: {0}")]
-    Class(String),
+    Class(#[from] compile::PrepareError),
     #[error("{0} would both be graded as {1:?}: rename one of them")]
     Collision(String, String),
     #[error("{0}")]
@@ -475,7 +475,11 @@ pub(crate) fn grade(
         }
     }
     // Open, name and order the submissions; keep this shard's unfinished ones.
-    let mut opened: Vec<(String, &PathBuf, Result<submission::Submission, String>)> = options
+    let mut opened: Vec<(
+        String,
+        &PathBuf,
+        Result<submission::Submission, submission::SubmissionError>,
+    )> = options
         .submissions
         .iter()
         .map(
@@ -487,7 +491,7 @@ pub(crate) fn grade(
                         .map(|n| n.to_string_lossy().into_owned())
                         .unwrap_or_default();
                     let raw = raw.strip_suffix(".zip").unwrap_or(&raw).to_owned();
-                    (submission::safe_name(&raw), path, Err(e.to_string()))
+                    (submission::safe_name(&raw), path, Err(e))
                 }
             },
         )
@@ -501,11 +505,15 @@ pub(crate) fn grade(
         ));
     }
     let solution = crate::exercise::manifest(game.id)
-        .map_err(|e| GradeError::Class(e.to_string()))?
+        .map_err(|e| GradeError::Class(e.into()))?
         .files
         .solution;
     let kit = kit_digest();
-    let todo: Vec<(String, Result<submission::Submission, String>, String)> = opened
+    let todo: Vec<(
+        String,
+        Result<submission::Submission, submission::SubmissionError>,
+        String,
+    )> = opened
         .into_iter()
         .enumerate()
         .filter(|(i, _)| in_shard(*i, options.shard))
@@ -590,7 +598,7 @@ pub(crate) fn grade(
             let results = match (opened, &options.program, &class) {
                 (Err(e), _, _) => {
                     progress.inc(cases.len() as u64);
-                    failed_everywhere(&cases, Verdict::CompileError, e)
+                    failed_everywhere(&cases, Verdict::CompileError, &e.to_string())
                 }
                 (Ok(s), Some(command), _) => grade_one(
                     game,

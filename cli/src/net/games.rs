@@ -17,6 +17,27 @@ use boardkit::player::Player;
 use boardkit::{connect4, velha};
 
 /// One game's rules and its people-facing words, for network play.
+/// Why a move is refused, on the wire or on the screen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum IllegalMove {
+    #[error(transparent)]
+    Position(#[from] velha::board::InvalidPosition),
+    #[error(transparent)]
+    Velha(#[from] velha::board::MoveError),
+    #[error(transparent)]
+    Connect4(#[from] connect4::DropError),
+    #[error("column {column} does not exist: choose 1 to {cols}")]
+    NoColumn { column: usize, cols: usize },
+    #[error("not a column number")]
+    NotAColumn,
+    #[error("the game is over")]
+    Over,
+    #[error("no such board")]
+    NoBoard,
+    #[error("another game")]
+    OtherGame,
+}
+
 pub(crate) trait Rules: Copy {
     type Board: Clone;
     type Move: Copy + PartialEq + Debug;
@@ -29,11 +50,11 @@ pub(crate) trait Rules: Copy {
     fn title(&self) -> Option<&'static str>;
     fn empty(&self) -> Self::Board;
     /// A move from its notation on the wire (`B2`; a column from 1).
-    fn parse(&self, notation: &str) -> Result<Self::Move, String>;
+    fn parse(&self, notation: &str) -> Result<Self::Move, IllegalMove>;
     fn notation(&self, play: Self::Move) -> String;
     /// Plays the side to move, or says why the move is illegal; returns
     /// the status after it.
-    fn play(&self, board: &mut Self::Board, play: Self::Move) -> Result<Status, String>;
+    fn play(&self, board: &mut Self::Board, play: Self::Move) -> Result<Status, IllegalMove>;
     /// Asks the person at the console for a legal move, with the game's
     /// prompt and messages (those of `boardkit play`).
     fn ask(&self, board: &Self::Board, console: &mut Console<'_>)
@@ -98,16 +119,16 @@ impl Rules for Velha {
         velha::Board::new(self.size).expect("Velha::new checked the size")
     }
 
-    fn parse(&self, notation: &str) -> Result<velha::Position, String> {
-        velha::parse_position(notation, self.size).map_err(|e| e.to_string())
+    fn parse(&self, notation: &str) -> Result<velha::Position, IllegalMove> {
+        Ok(velha::parse_position(notation, self.size)?)
     }
 
     fn notation(&self, play: velha::Position) -> String {
         play.to_string()
     }
 
-    fn play(&self, board: &mut velha::Board, play: velha::Position) -> Result<Status, String> {
-        board.play(play).map_err(|e| e.to_string())?;
+    fn play(&self, board: &mut velha::Board, play: velha::Position) -> Result<Status, IllegalMove> {
+        board.play(play)?;
         Ok(velha_status(board.status()))
     }
 
@@ -183,14 +204,14 @@ impl Rules for Connect4 {
         connect4::Board::new(self.rows, self.cols).expect("Connect4::new checked the size")
     }
 
-    fn parse(&self, notation: &str) -> Result<usize, String> {
+    fn parse(&self, notation: &str) -> Result<usize, IllegalMove> {
         match notation.parse::<usize>() {
             Ok(n) if (1..=self.cols).contains(&n) => Ok(n - 1),
-            Ok(n) => Err(format!(
-                "column {n} does not exist: choose 1 to {}",
-                self.cols
-            )),
-            Err(_) => Err("not a column number".to_owned()),
+            Ok(column) => Err(IllegalMove::NoColumn {
+                column,
+                cols: self.cols,
+            }),
+            Err(_) => Err(IllegalMove::NotAColumn),
         }
     }
 
@@ -198,9 +219,9 @@ impl Rules for Connect4 {
         (play + 1).to_string()
     }
 
-    fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, String> {
+    fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, IllegalMove> {
         let disc = board.to_move();
-        let row = board.play(col).map_err(|e| e.to_string())?;
+        let row = board.play(col)?;
         Ok(if board.connects_four(row, col) {
             Status::won_by(match disc {
                 connect4::Disc::One => Side::X,
@@ -295,9 +316,9 @@ impl<G: Rules> Round<G> {
 
     /// Plays the side to move, or says why the move is illegal (the board
     /// is then unchanged).
-    pub(crate) fn play(&mut self, play: G::Move) -> Result<(), String> {
+    pub(crate) fn play(&mut self, play: G::Move) -> Result<(), IllegalMove> {
         if self.status != Status::Playing {
-            return Err("the game is over".to_owned());
+            return Err(IllegalMove::Over);
         }
         self.status = self.rules.play(&mut self.board, play)?;
         self.moves.push(play);
@@ -400,7 +421,9 @@ mod tests {
         assert_eq!(round.turn(), Some(Side::X));
         assert_eq!(
             round.play(velha().parse("B1").unwrap()),
-            Err("position B1 is already taken".into())
+            Err(IllegalMove::Velha(velha::board::MoveError::Occupied(
+                velha::parse_position("B1", 3).unwrap()
+            )))
         );
         round.play(velha().parse("A3").unwrap()).unwrap();
         assert_eq!(round.status(), Status::XWon);
@@ -408,7 +431,7 @@ mod tests {
         assert_eq!(velha().result_line(round.status()), "Vencedor: X");
         assert_eq!(
             round.play(velha().parse("C3").unwrap()),
-            Err("the game is over".into())
+            Err(IllegalMove::Over)
         );
         assert_eq!(
             round.state(),

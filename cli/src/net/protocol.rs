@@ -261,7 +261,10 @@ pub(crate) enum Fault {
     #[error("the opponent played out of turn: a move for ply {got} while ply {expected} was next")]
     OutOfTurn { got: u32, expected: u32 },
     #[error("the opponent played an illegal move {notation:?}: {why}")]
-    Illegal { notation: String, why: String },
+    Illegal {
+        notation: String,
+        why: super::games::IllegalMove,
+    },
     #[error("the opponent (the host) sent a state that does not follow the game: {0}")]
     Inconsistent(String),
     #[error("the opponent sent nothing for {} s", seconds(*.0))]

@@ -131,35 +131,46 @@ pub(crate) struct JoinArgs {
     pub peer: PeerArgs,
 }
 
-fn parse_game(text: &str) -> Result<GameName, String> {
+/// An option value `host` or `join` cannot take.
+#[derive(Debug, thiserror::Error)]
+enum BadValue {
+    #[error("Mastermind cannot be played over the network: host velha or connect4")]
+    Mastermind,
+    #[error("unknown game {0:?}: host velha or connect4")]
+    UnknownGame(String),
+    #[error("{0:?} is not a number of seconds")]
+    NotSeconds(String),
+    #[error("the timeout must be above 0 and at most 86400 seconds")]
+    TimeoutRange,
+    #[error("{0:?} is not HOST:PORT, such as 127.0.0.1:{DEFAULT_PORT}")]
+    NotAnAddress(String),
+}
+
+fn parse_game(text: &str) -> Result<GameName, BadValue> {
     match text {
         "velha" => Ok(GameName::Velha),
         "connect4" => Ok(GameName::Connect4),
-        "mastermind" => {
-            Err("Mastermind cannot be played over the network: host velha or connect4".into())
-        }
-        _ => Err(format!("unknown game {text:?}: host velha or connect4")),
+        "mastermind" => Err(BadValue::Mastermind),
+        _ => Err(BadValue::UnknownGame(text.to_owned())),
     }
 }
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+fn parse_seconds(text: &str) -> Result<Duration, BadValue> {
     let seconds: f64 = text
         .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+        .map_err(|_| BadValue::NotSeconds(text.to_owned()))?;
     if !(seconds > 0.0 && seconds <= 86_400.0) {
-        return Err("the timeout must be above 0 and at most 86400 seconds".into());
+        return Err(BadValue::TimeoutRange);
     }
     Ok(Duration::from_secs_f64(seconds))
 }
 
-fn parse_address(text: &str) -> Result<String, String> {
+fn parse_address(text: &str) -> Result<String, BadValue> {
     match text.rsplit_once(':') {
         Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
             Ok(text.to_owned())
         }
-        _ => Err(format!(
-            "{text:?} is not HOST:PORT, such as 127.0.0.1:{DEFAULT_PORT}"
-        )),
+        _ => Err(BadValue::NotAnAddress(text.to_owned())),
     }
 }
 

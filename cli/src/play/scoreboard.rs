@@ -68,7 +68,18 @@ pub(crate) enum ScoreboardError {
     #[error("scoreboard {}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
     #[error("scoreboard {} is not a scoreboard ({why}); it was left as it is", path.display())]
-    Unreadable { path: PathBuf, why: String },
+    Unreadable { path: PathBuf, why: NotABoard },
+}
+
+/// Why a file's text is not a board of this version.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NotABoard {
+    #[error("not UTF-8")]
+    NotUtf8,
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("version {0} where this boardkit writes {VERSION}")]
+    Version(u32),
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScoreboardError + '_ {
@@ -139,13 +150,10 @@ pub(crate) struct Recorded {
 }
 
 /// Why a file's text is not a board of this version.
-fn parse(text: &str) -> Result<Scoreboard, String> {
-    let board: Scoreboard = serde_json::from_str(text).map_err(|e| e.to_string())?;
+fn parse(text: &str) -> Result<Scoreboard, NotABoard> {
+    let board: Scoreboard = serde_json::from_str(text)?;
     if board.version != VERSION {
-        return Err(format!(
-            "version {} where this boardkit writes {VERSION}",
-            board.version
-        ));
+        return Err(NotABoard::Version(board.version));
     }
     Ok(board)
 }
@@ -161,7 +169,7 @@ pub(crate) fn load(path: &Path) -> Result<Scoreboard, ScoreboardError> {
         Ok(bytes) => {
             let text = String::from_utf8(bytes).map_err(|_| ScoreboardError::Unreadable {
                 path: path.to_owned(),
-                why: "not UTF-8".into(),
+                why: NotABoard::NotUtf8,
             })?;
             parse(&text).map_err(|why| ScoreboardError::Unreadable {
                 path: path.to_owned(),

@@ -2,6 +2,7 @@
 //! columns played (for undo), the computer opponent and the hint. Pure:
 //! keys in, state out; [`crate::tui::ui`] draws it.
 
+use crate::net::games::IllegalMove;
 use std::any::Any;
 
 use boardkit::connect4::solver::Shape;
@@ -119,13 +120,12 @@ impl Connect4Game {
 
     /// Drops a disc in `col` for the side to move if it is legal (network
     /// play: the opponent's moves, checked again here).
-    pub(crate) fn play_move(&mut self, col: usize) -> Result<(), String> {
+    pub(crate) fn play_move(&mut self, col: usize) -> Result<(), IllegalMove> {
         if self.is_over() {
-            return Err("the game is over".into());
+            return Err(IllegalMove::Over);
         }
-        if col >= self.board.cols() || !self.board.can_play(col) {
-            return Err(format!("column {} cannot take a disc", col + 1));
-        }
+        // The board says why a column cannot take a disc.
+        self.board.clone().play(col)?;
         self.play(col);
         Ok(())
     }

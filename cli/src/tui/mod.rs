@@ -94,11 +94,7 @@ pub(crate) fn run(args: &TuiArgs) -> ExitCode {
             Err(e) => eprintln!("boardkit: the results were not recorded: {e}"),
         }
     }
-    exit_status(
-        stopped
-            .map(|stopped| stopped.signal)
-            .map_err(|e| e.to_string()),
-    )
+    exit_status(stopped.map(|stopped| stopped.signal))
 }
 
 /// `boardkit host <GAME> --tui`.
@@ -121,7 +117,7 @@ fn network_exit_status(result: Result<Option<i32>, crate::net::NetError>) -> Exi
 /// The full screen's exit status: 0 when the person quit, 128 + the
 /// signal's number when a signal stopped it (as a shell reports it), 1
 /// with the error on stderr when the terminal failed.
-fn exit_status(result: Result<Option<i32>, String>) -> ExitCode {
+fn exit_status(result: std::io::Result<Option<i32>>) -> ExitCode {
     match result {
         Ok(None) => ExitCode::SUCCESS,
         Ok(Some(signal)) => ExitCode::from(128u8.saturating_add(signal as u8)),

@@ -11,6 +11,7 @@
 //! of `boardkit tui`; keys reach it only on this end's turn, and every
 //! move of the session is replayed on it, checked by its rules.
 
+use crate::net::games::IllegalMove;
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
@@ -121,7 +122,7 @@ impl Person for ScreenPerson {
             });
             match checked {
                 Ok(play) => return Ok(play),
-                Err(why) => self.send(NetEvent::Refused(why))?,
+                Err(why) => self.send(NetEvent::Refused(why.to_string()))?,
             }
         }
     }
@@ -423,17 +424,17 @@ fn board_moves(game: &Game, net_game: NetGame) -> Vec<String> {
 
 /// Plays a move in the wire's notation on the screen's board, checked by
 /// its rules.
-fn play_notation(game: &mut Game, net_game: NetGame, notation: &str) -> Result<(), String> {
+fn play_notation(game: &mut Game, net_game: NetGame, notation: &str) -> Result<(), IllegalMove> {
     match (game, net_game) {
         (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
-            .ok_or_else(|| "no such board".to_owned())
+            .ok_or(IllegalMove::NoBoard)
             .and_then(|rules| rules.parse(notation))
             .and_then(|pos| g.play_move(pos)),
         (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
-            .ok_or_else(|| "no such board".to_owned())
+            .ok_or(IllegalMove::NoBoard)
             .and_then(|rules| rules.parse(notation))
             .and_then(|col| g.play_move(col)),
-        _ => Err("another game".to_owned()),
+        _ => Err(IllegalMove::OtherGame),
     }
 }
 

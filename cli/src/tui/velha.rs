@@ -2,6 +2,7 @@
 //! played (for undo), the computer opponent and the hint. Pure: keys in,
 //! state out; [`crate::tui::ui`] draws it.
 
+use crate::net::games::IllegalMove;
 use std::any::Any;
 
 use boardkit::velha::ai::{Computer, Difficulty};
@@ -104,11 +105,11 @@ impl VelhaGame {
 
     /// Plays `pos` for the side to move if it is legal (network play: the
     /// opponent's moves, checked again here).
-    pub(crate) fn play_move(&mut self, pos: Position) -> Result<(), String> {
+    pub(crate) fn play_move(&mut self, pos: Position) -> Result<(), IllegalMove> {
         if self.board.status() != Status::InProgress {
-            return Err("the game is over".into());
+            return Err(IllegalMove::Over);
         }
-        self.board.clone().play(pos).map_err(|e| e.to_string())?;
+        self.board.clone().play(pos)?;
         self.play(pos);
         Ok(())
     }
