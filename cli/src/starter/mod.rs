@@ -474,7 +474,9 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)], hidden_points: &[(Level, 
          one job per level runs `cargo test --test {id} <level>` once the level below\n\
          passed, so the highest green job is the level you reached. A last job reports\n\
          to Classroom the points of each level whose tests all passed (those listed\n\
-         above; a level not reached scores 0).\n",
+         above; a level not reached scores 0). Your instructor's `boardkit grade` finds\n\
+         the same level; its score gives every passed test its points, so a level\n\
+         passed in part counts there and not in Classroom.\n",
     ));
     out
 }
