@@ -444,7 +444,9 @@ fn readme_md(game: &GameInfo, points: &[(Level, u32)], hidden_points: &[(Level, 
          only vary their inputs. Editing them changes nothing for your grade: the grader\n\
          uses its own copies.\n\n\
          ## Levels\n\nRun one level with `cargo test <level>`; a test's name starts with its level.\n\
-         The run ends with one line per level: how many of its tests passed.\n\n",
+         The run ends with one line per level, how many of its tests passed, and when every\n\
+         test ran, the level reached: the highest one that passed whole, with every level\n\
+         below it, as the grader counts.\n\n",
         title = game.title
     );
     for level in game.levels {
