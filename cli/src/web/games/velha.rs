@@ -1,0 +1,150 @@
+//! Jogo da velha in the browser.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{GameError, Table, illegal, invalid};
+use crate::table::{self, velha::Computer as VelhaComputer};
+use crate::web::api::{BoardView, GameView, Move, Opponent};
+use clap::ValueEnum;
+
+use boardkit::player::Strategy;
+use boardkit::velha;
+
+/// Velha's computer called `name`.
+fn velha_level(name: &str) -> Result<VelhaComputer, GameError> {
+    match table::parse(name) {
+        Some(level) => Ok(level),
+        None => invalid(format!(
+            "unknown velha level {name:?}: choose {}",
+            table::names(VelhaComputer::value_variants())
+        )),
+    }
+}
+
+fn mark_char(mark: velha::Mark) -> char {
+    mark.as_char()
+}
+/// A velha game in the browser: two people, or a person and the computer.
+#[derive(Debug)]
+pub(crate) struct VelhaTable {
+    board: velha::Board,
+    /// The computer's level and mark, if it plays.
+    computer: Option<(VelhaComputer, velha::Mark)>,
+    last: Option<velha::Position>,
+    computer_last: Option<velha::Position>,
+    rng: ChaCha8Rng,
+}
+
+impl VelhaTable {
+    pub(super) fn new(
+        size: usize,
+        opponent: Option<&str>,
+        computer_first: bool,
+        seed: u64,
+    ) -> Result<VelhaTable, GameError> {
+        let board = velha::Board::new(size).map_err(|e| GameError::Invalid(e.to_string()))?;
+        let computer = match opponent {
+            None => {
+                if computer_first {
+                    return invalid("computer_first needs an opponent");
+                }
+                None
+            }
+            Some(name) => Some((
+                velha_level(name)?,
+                if computer_first {
+                    velha::Mark::X
+                } else {
+                    velha::Mark::O
+                },
+            )),
+        };
+        Ok(VelhaTable {
+            board,
+            computer,
+            last: None,
+            computer_last: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        })
+    }
+
+    fn board_view(&self) -> BoardView {
+        let n = self.board.size();
+        let cell = |row, col| self.board.get(velha::Position { row, col }).map(mark_char);
+        let status = self.board.status();
+        let winning = table::velha::winning_cells(&self.board);
+        let marks = self.board.marks();
+        BoardView {
+            rows: n,
+            cols: n,
+            cells: (0..n)
+                .map(|row| (0..n).map(|col| cell(row, col)).collect())
+                .collect(),
+            turn: (status == velha::Status::InProgress).then(|| mark_char(self.board.to_move())),
+            over: status != velha::Status::InProgress,
+            winner: match status {
+                velha::Status::Won(mark) => Some(mark_char(mark)),
+                _ => None,
+            },
+            result: velha::program::result_line(status),
+            computer: self.computer.map(|(level, mark)| Opponent {
+                level: table::name(level),
+                mark: mark_char(mark),
+            }),
+            last_move: self.last.map(|p| [p.row, p.col]),
+            computer_move: self.computer_last.map(|p| [p.row, p.col]),
+            winning_cells: (0..n * n)
+                .filter(|i| winning >> i & 1 == 1)
+                .map(|i| [i / n, i % n])
+                .collect(),
+            moves: marks,
+        }
+    }
+}
+
+impl Table for VelhaTable {
+    fn play(&mut self, request: &Move) -> Result<(), GameError> {
+        let (Some(row), Some(col), None) = (request.row, request.col, &request.guess) else {
+            return invalid("a velha move is {\"row\": R, \"col\": C}, both from 0");
+        };
+        let size = self.board.size();
+        if row >= size || col >= size {
+            return invalid(format!(
+                "row {row}, col {col} is off the {size} x {size} board"
+            ));
+        }
+        if self.computer_to_move() {
+            return illegal("it is the computer's turn");
+        }
+        let pos = velha::Position { row, col };
+        self.board
+            .play(pos)
+            .map_err(|e| GameError::Illegal(e.to_string()))?;
+        self.last = Some(pos);
+        Ok(())
+    }
+
+    fn computer_to_move(&self) -> bool {
+        self.board.status() == velha::Status::InProgress
+            && self
+                .computer
+                .is_some_and(|(_, mark)| mark == self.board.to_move())
+    }
+
+    fn play_computer(&mut self) {
+        let Some((level, _)) = self.computer.filter(|_| self.computer_to_move()) else {
+            return;
+        };
+        let pos = level.player(self.rng.next_u64()).choose(&self.board);
+        self.board
+            .play(pos)
+            .expect("the computer plays an empty cell of a game in progress");
+        self.last = Some(pos);
+        self.computer_last = Some(pos);
+    }
+
+    fn view(&self) -> GameView {
+        GameView::Velha(self.board_view())
+    }
+}
