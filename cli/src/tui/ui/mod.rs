@@ -4,6 +4,13 @@
 //! red, coordinates grey, the winning line in reverse video, the last move
 //! underlined. A screen that does not fit says how large it needs to be.
 
+mod connect4;
+mod mastermind;
+mod velha;
+
+pub(crate) use connect4::connect4_board;
+pub(crate) use velha::velha_board;
+
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -11,17 +18,13 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Busy, Ending, Game, Match, Round, Screen, Tally};
-use super::connect4::Connect4Game;
-use super::mastermind::MastermindGame;
+use super::app::{App, Busy, Ending, Game, Match, Screen, Tally};
 use super::menu::{GameKind, Menu, Row};
 use super::network::{NetMatch, Phase, Role};
-use super::velha::VelhaGame;
 use crate::net::protocol::{Game as NetGame, Side};
 use crate::play::session::Language;
 use boardkit::connect4::Disc;
-use boardkit::mastermind::Score;
-use boardkit::velha::board::{Mark, Position};
+use boardkit::velha::board::Mark;
 
 /// Player one's colour (X), as on the terminal.
 const BLUE: Color = Color::Blue;
@@ -33,16 +36,6 @@ const GREY: Color = Color::DarkGray;
 const CURSOR: Color = Color::Yellow;
 /// Hints: shown, never played.
 const HINT: Color = Color::Green;
-/// Mastermind's colours A to F, as `boardkit play mastermind` paints them.
-const PEG_COLOURS: [Color; 6] = [
-    Color::Red,
-    Color::Green,
-    Color::Yellow,
-    Color::Blue,
-    Color::Magenta,
-    Color::Cyan,
-];
-
 /// Draws the whole screen.
 pub(crate) fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
@@ -232,9 +225,9 @@ fn game_screen(game: &Match, score: Tally, busy: Option<Busy>) -> Layout {
     ]));
     screen.blank();
     let (block, status, note, keys) = match &game.game {
-        Game::Velha(g) => velha_parts(g, busy),
-        Game::Connect4(g) => connect4_parts(g, busy),
-        Game::Mastermind(g) => mastermind_parts(g, busy),
+        Game::Velha(g) => velha::velha_parts(g, busy),
+        Game::Connect4(g) => connect4::connect4_parts(g, busy),
+        Game::Mastermind(g) => mastermind::mastermind_parts(g, busy),
     };
     screen.block(block);
     screen.blank();
@@ -304,197 +297,6 @@ fn board_status(
         (None, None) if against_computer => Line::from(vec![Span::raw("Your turn: "), to_move]),
         (None, None) => Line::from(vec![to_move, Span::raw(" to play")]),
     }
-}
-
-fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
-    let board = game.board();
-    let ending = game.ending();
-    let mark = board.to_move();
-    let status = board_status(
-        ending,
-        busy,
-        game.computer_mark().is_some(),
-        Span::styled(mark.to_string(), mark_style(mark)),
-        game.last_move()
-            .and_then(|p| board.get(p))
-            .map(|w| Span::styled(w.to_string(), mark_style(w))),
-    );
-    let note = game
-        .message()
-        .map(|m| Line::from(m.to_owned()))
-        .or_else(|| {
-            game.hint().map(|pos| {
-                Line::from(vec![
-                    Span::styled(format!("Hint: {pos}"), bold().fg(HINT)),
-                    Span::raw(" (the hard AI's move, not played)"),
-                ])
-            })
-        });
-    let keys = if ending.is_some() {
-        OVER_KEYS
-    } else {
-        BOARD_KEYS
-    };
-    (velha_board(game, ending.is_none()), status, note, keys)
-}
-
-/// The velha grid: column numbers above, row letters on the left, the
-/// cursor in brackets, the hint as a green `?`.
-pub(crate) fn velha_board(game: &VelhaGame, show_cursor: bool) -> Vec<Line<'static>> {
-    let board = game.board();
-    let n = board.size();
-    let grey = Style::new().fg(GREY);
-    let mut lines = Vec::with_capacity(2 * n);
-    let numbers: Vec<String> = (1..=n).map(|c| format!(" {c} ")).collect();
-    lines.push(Line::styled(format!("   {}", numbers.join(" ")), grey));
-    for row in 0..n {
-        let mut spans = vec![Span::styled(
-            format!(" {} ", (b'A' + row as u8) as char),
-            grey,
-        )];
-        for col in 0..n {
-            if col > 0 {
-                spans.push(Span::styled("│", grey));
-            }
-            let pos = Position { row, col };
-            let cursor = show_cursor && game.cursor() == pos;
-            let mut style = Style::new();
-            let symbol = match board.get(pos) {
-                Some(mark) => {
-                    style = mark_style(mark);
-                    if game.last_move() == Some(pos) {
-                        style = style.add_modifier(Modifier::UNDERLINED);
-                    }
-                    mark.to_string()
-                }
-                None if game.hint() == Some(pos) => {
-                    style = bold().fg(HINT);
-                    "?".to_owned()
-                }
-                None => " ".to_owned(),
-            };
-            let frame_style = if game.is_winning(pos) {
-                style = style.add_modifier(Modifier::REVERSED);
-                style
-            } else {
-                Style::new()
-            };
-            let (left, right) = if cursor { ("[", "]") } else { (" ", " ") };
-            let bracket = if cursor {
-                bold().fg(CURSOR)
-            } else {
-                frame_style
-            };
-            spans.push(Span::styled(left, bracket));
-            spans.push(Span::styled(symbol, style));
-            spans.push(Span::styled(right, bracket));
-        }
-        lines.push(Line::from(spans));
-        if row + 1 < n {
-            let rule = vec!["───"; n].join("┼");
-            lines.push(Line::styled(format!("   {rule}"), grey));
-        }
-    }
-    lines
-}
-
-fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
-    let board = game.board();
-    let ending = game.ending();
-    let disc = board.to_move();
-    let status = board_status(
-        ending,
-        busy,
-        game.computer_disc().is_some(),
-        Span::styled(disc.to_string(), disc_style(disc)),
-        game.last_move()
-            .and_then(|(r, c)| board.get(r, c))
-            .map(|w| Span::styled(w.to_string(), disc_style(w))),
-    );
-    let note = game
-        .message()
-        .map(|m| Line::from(m.to_owned()))
-        .or_else(|| {
-            game.hint().map(|col| {
-                Line::from(vec![
-                    Span::styled(format!("Hint: column {}", col + 1), bold().fg(HINT)),
-                    Span::raw(format!(
-                        " (the {} player's move, not played)",
-                        crate::table::name(game.hint_level())
-                    )),
-                ])
-            })
-        });
-    let keys = if ending.is_some() {
-        OVER_KEYS
-    } else {
-        "left/right or 1-9 column · Enter drop · u undo · h hint · n new game · q menu"
-    };
-    (
-        connect4_board(game, ending.is_none() && busy.is_none()),
-        status,
-        note,
-        keys,
-    )
-}
-
-/// The connect-four board: the disc to drop over the cursor's column, the
-/// columns' numbers below (the hint's in green).
-pub(crate) fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line<'static>> {
-    let board = game.board();
-    let cols = board.cols();
-    let grey = Style::new().fg(GREY);
-    let winning = game.winning_cells();
-    let mut lines = Vec::with_capacity(board.rows() + 3);
-    let mut top = vec![Span::raw(" ")];
-    for col in 0..cols {
-        top.push(if show_cursor && col == game.cursor() {
-            Span::styled(" ▼ ", disc_style(board.to_move()))
-        } else {
-            Span::raw("   ")
-        });
-    }
-    lines.push(Line::from(top));
-    for row in (0..board.rows()).rev() {
-        let mut spans = vec![Span::styled("│", grey)];
-        for col in 0..cols {
-            match board.get(row, col) {
-                Some(disc) => {
-                    // The whole cell in reverse video on the winning line;
-                    // the disc alone underlined when it is the last one.
-                    let mut style = disc_style(disc);
-                    let mut pad = Style::new();
-                    if winning.contains(&(row, col)) {
-                        style = style.add_modifier(Modifier::REVERSED);
-                        pad = style;
-                    }
-                    if game.last_move() == Some((row, col)) {
-                        style = style.add_modifier(Modifier::UNDERLINED);
-                    }
-                    spans.push(Span::styled(" ", pad));
-                    spans.push(Span::styled(disc.to_string(), style));
-                    spans.push(Span::styled(" ", pad));
-                }
-                None => spans.push(Span::styled(" · ", grey)),
-            }
-        }
-        spans.push(Span::styled("│", grey));
-        lines.push(Line::from(spans));
-    }
-    lines.push(Line::styled(format!("└{}┘", "─".repeat(3 * cols)), grey));
-    let mut numbers = vec![Span::raw(" ")];
-    for col in 0..cols {
-        let style = if game.hint() == Some(col) {
-            bold().fg(Color::Black).bg(HINT)
-        } else if show_cursor && col == game.cursor() {
-            bold().fg(CURSOR)
-        } else {
-            grey
-        };
-        numbers.push(Span::styled(format!("{:^3}", col + 1), style));
-    }
-    lines.push(Line::from(numbers));
-    lines
 }
 
 /// A network game: whose turn it is, the result and the score in the
@@ -629,157 +431,6 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
     };
     screen.centred(help(keys));
     screen
-}
-
-fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {
-    let board = game.board();
-    let turn = board.guesses.len();
-    let watch = game.setup().watch;
-    let status = match (game.ending(), busy) {
-        (Some(Ending::Won(0)), _) if watch => {
-            Line::styled(format!("The codebreaker found it in {turn}."), bold())
-        }
-        (Some(Ending::Won(0)), _) => Line::styled(
-            format!(
-                "Found in {turn} {}!",
-                if turn == 1 { "guess" } else { "guesses" }
-            ),
-            bold(),
-        ),
-        (Some(_), _) => Line::styled("Out of guesses: the secret is shown.", bold()),
-        (None, Some(_)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
-        (None, None) if watch => Line::from(format!(
-            "The codebreaker is on guess {} of {}",
-            turn + 1,
-            board.turns
-        )),
-        (None, None) => Line::from(format!("Guess {} of {}", turn + 1, board.turns)),
-    };
-    let note = game
-        .message()
-        .map(|m| Line::from(m.to_owned()))
-        .or_else(|| {
-            game.hint().map(|code| {
-                Line::from(vec![
-                    Span::styled(format!("Hint: {code}"), bold().fg(HINT)),
-                    Span::raw(" (the best codebreaker's next guess, not played)"),
-                ])
-            })
-        });
-    let keys = match (game.is_over(), watch) {
-        (true, _) => "Enter or n play again · q menu",
-        (false, true) => "Enter next guess now · n new game · q menu",
-        (false, false) => {
-            "left/right slot · up/down or A-F colour · Enter guess · u undo · h hint · n new · q menu"
-        }
-    };
-    (mastermind_board(game), status, note, keys)
-}
-
-fn peg(colour: u8) -> Span<'static> {
-    Span::styled(
-        format!(" {} ", (b'A' + colour) as char),
-        bold()
-            .fg(Color::Black)
-            .bg(PEG_COLOURS[usize::from(colour) % PEG_COLOURS.len()]),
-    )
-}
-
-/// Black pegs as `●`, white as `○`, the rest as `·`, then in words.
-fn feedback(score: Score, pegs: usize) -> Vec<Span<'static>> {
-    let mut spans = vec![Span::raw("  ")];
-    let (black, white) = (usize::from(score.black), usize::from(score.white));
-    let mut symbols = Vec::with_capacity(pegs);
-    symbols.extend(std::iter::repeat_n("●", black));
-    symbols.extend(std::iter::repeat_n("○", white));
-    symbols.extend(std::iter::repeat_n("·", pegs.saturating_sub(black + white)));
-    spans.push(Span::styled(symbols.join(" "), bold()));
-    spans.push(Span::styled(format!("   {score}"), Style::new().fg(GREY)));
-    spans
-}
-
-/// Pegs side by side, one space apart, in a row of brackets when one is
-/// selected: `[` and `]` take the spaces around it.
-fn slots(pegs: Vec<Span<'static>>, selected: Option<usize>) -> Vec<Span<'static>> {
-    let mut spans = Vec::with_capacity(2 * pegs.len() + 1);
-    let count = pegs.len();
-    for (i, peg) in pegs.into_iter().enumerate() {
-        spans.push(match selected {
-            Some(k) if k == i => Span::styled("[", bold().fg(CURSOR)),
-            Some(k) if k + 1 == i => Span::styled("]", bold().fg(CURSOR)),
-            _ => Span::raw(" "),
-        });
-        spans.push(peg);
-    }
-    spans.push(match selected {
-        Some(k) if k + 1 == count => Span::styled("]", bold().fg(CURSOR)),
-        _ => Span::raw(" "),
-    });
-    spans
-}
-
-/// The decoding board: one row per turn (guesses with their feedback, the
-/// guess being composed with its slot in brackets, the turns to come), the
-/// secret (hidden until the end, unless watching), the hint, the colours.
-pub(crate) fn mastermind_board(game: &MastermindGame) -> Vec<Line<'static>> {
-    let board = game.board();
-    let pegs = game.rules().pegs();
-    let grey = Style::new().fg(GREY);
-    let over = game.is_over();
-    let watch = game.setup().watch;
-    let row = |label: String, style: Style, rest: Vec<Span<'static>>| {
-        let mut spans = vec![Span::styled(label, style)];
-        spans.extend(rest);
-        Line::from(spans)
-    };
-    let mut lines = Vec::with_capacity(board.turns + 5);
-    for turn in 0..board.turns {
-        let number = format!("{:>7}", turn + 1);
-        lines.push(if let Some((guess, score)) = board.guesses.get(turn) {
-            let mut spans = slots(guess.pegs().iter().map(|&c| peg(c)).collect(), None);
-            spans.extend(feedback(*score, pegs));
-            row(number, grey, spans)
-        } else if turn == board.guesses.len() && !over && !watch {
-            let composed = game
-                .pegs()
-                .iter()
-                .map(|colour| match colour {
-                    Some(c) => peg(*c),
-                    None => Span::styled(" _ ", bold()),
-                })
-                .collect();
-            row(
-                number,
-                bold().fg(CURSOR),
-                slots(composed, Some(game.slot())),
-            )
-        } else {
-            let empty = vec![Span::styled(" · ", grey); pegs];
-            row(number, grey, slots(empty, None))
-        });
-    }
-    lines.push(Line::default());
-    let shown = over || watch;
-    let secret = game
-        .secret()
-        .pegs()
-        .iter()
-        .map(|&c| {
-            if shown {
-                peg(c)
-            } else {
-                Span::styled(" ? ", bold())
-            }
-        })
-        .collect();
-    lines.push(row("Secret ".into(), grey, slots(secret, None)));
-    if let Some(hint) = game.hint() {
-        let pegs = hint.pegs().iter().map(|&c| peg(c)).collect();
-        lines.push(row("Hint   ".into(), bold().fg(HINT), slots(pegs, None)));
-    }
-    let colours = (0..game.rules().colors() as u8).map(peg).collect();
-    lines.push(row("Colours".into(), grey, slots(colours, None)));
-    lines
 }
 
 #[cfg(test)]
