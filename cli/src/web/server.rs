@@ -44,7 +44,14 @@ pub(crate) const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
 pub(crate) const DEFAULT_PORT: u16 = 8080;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
+/// The page's script: what every game shares, then each game's drawing
+/// (a file of its own), served as one.
+const APP_JS: &str = concat!(
+    include_str!("page/app.js"),
+    include_str!("page/velha.js"),
+    include_str!("page/connect4.js"),
+    include_str!("page/mastermind.js"),
+);
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// `boardkit serve`'s options.
