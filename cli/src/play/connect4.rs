@@ -88,44 +88,39 @@ pub(crate) fn session(
     let empty = Board::new(rows, cols).map_err(|e| PlayError::Usage(e.to_string()))?;
     let you = options.name.clone().unwrap_or_else(session::login_name);
     let against = exercise.ai.is_some() || !exercise.computer_columns.is_empty();
-    let ai_name = exercise.ai.map_or("scripted", |ai| match ai {
-        AiKind::Random => "random",
-        AiKind::Smart => "smart",
-        AiKind::Perfect => "perfect",
+    let opponent = against.then(|| {
+        exercise
+            .ai
+            .map_or("scripted".to_owned(), crate::table::name)
     });
-    let (mode, seats) = if against {
-        (
-            format!("{cols}x{rows} vs {ai_name}"),
-            [
-                Seat {
-                    label: "you".into(),
-                    person: Some(you),
-                },
-                Seat {
-                    label: "computer".into(),
-                    person: None,
-                },
-            ],
-        )
+    let mode = crate::table::connect4::mode(cols, rows, opponent.as_deref());
+    let seats = if against {
+        [
+            Seat {
+                label: "you".into(),
+                person: Some(you),
+            },
+            Seat {
+                label: "computer".into(),
+                person: None,
+            },
+        ]
     } else {
-        (
-            format!("{cols}x{rows} two players"),
-            [
-                Seat {
-                    label: "player one".into(),
-                    person: Some(you),
-                },
-                Seat {
-                    label: "player two".into(),
-                    person: Some(
-                        options
-                            .opponent
-                            .clone()
-                            .unwrap_or_else(|| "player two".into()),
-                    ),
-                },
-            ],
-        )
+        [
+            Seat {
+                label: "player one".into(),
+                person: Some(you),
+            },
+            Seat {
+                label: "player two".into(),
+                person: Some(
+                    options
+                        .opponent
+                        .clone()
+                        .unwrap_or_else(|| "player two".into()),
+                ),
+            },
+        ]
     };
     let game = Match {
         game: "connect4",

@@ -58,11 +58,7 @@ pub(crate) fn session(
     let turns = usize::from(exercise.turns);
     let game = Match {
         game: "mastermind",
-        mode: format!(
-            "{} pegs, {} colours, {turns} turns",
-            rules.pegs(),
-            rules.colors()
-        ),
+        mode: crate::table::mastermind::mode(rules, turns),
         seats: [
             Seat {
                 label: "won".into(),

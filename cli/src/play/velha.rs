@@ -76,21 +76,19 @@ pub(crate) fn session(
     let size = usize::from(args.size);
     let empty = Board::new(size).map_err(|e| PlayError::Usage(e.to_string()))?;
     let you = options.name.clone().unwrap_or_else(session::login_name);
-    let (mode, seats) = match args.ai {
-        None => (
-            format!("{size}x{size} two players"),
-            [
-                Seat {
-                    label: "X".into(),
-                    person: Some(you),
-                },
-                Seat {
-                    label: "O".into(),
-                    person: Some(options.opponent.clone().unwrap_or_else(|| "O".into())),
-                },
-            ],
-        ),
-        Some(level) => {
+    let mode = crate::table::velha::mode(size, args.ai.map(|level| (level, args.ai_first)));
+    let seats = match args.ai {
+        None => [
+            Seat {
+                label: "X".into(),
+                person: Some(you),
+            },
+            Seat {
+                label: "O".into(),
+                person: Some(options.opponent.clone().unwrap_or_else(|| "O".into())),
+            },
+        ],
+        Some(_) => {
             let person = Seat {
                 label: "você".into(),
                 person: Some(you),
@@ -99,16 +97,10 @@ pub(crate) fn session(
                 label: "computador".into(),
                 person: None,
             };
-            let first = if args.ai_first {
-                " (computer first)"
-            } else {
-                ""
-            };
-            let mode = format!("{size}x{size} vs {}{first}", crate::table::name(level));
             if args.ai_first {
-                (mode, [computer, person])
+                [computer, person]
             } else {
-                (mode, [person, computer])
+                [person, computer]
             }
         }
     };

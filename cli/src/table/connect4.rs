@@ -35,6 +35,16 @@ pub(crate) fn player(
     }
 }
 
+/// The game's mode as the scoreboard records it (`7x6 vs smart`, `7x6 two
+/// players`); `opponent` is the computer's name (`scripted` for the kit's
+/// tests' columns).
+pub(crate) fn mode(cols: usize, rows: usize, opponent: Option<&str>) -> String {
+    match opponent {
+        Some(name) => format!("{cols}x{rows} vs {name}"),
+        None => format!("{cols}x{rows} two players"),
+    }
+}
+
 /// The cells of the lines of four or more through `(row, col)`, as
 /// `(row, col)` pairs.
 pub(crate) fn winning_cells(board: &Board, row: usize, col: usize) -> Vec<(usize, usize)> {

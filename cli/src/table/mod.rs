@@ -8,8 +8,11 @@
 //!   and the browser API's words, and the player each one is.
 //! - Which opponents a board offers ([`connect4::offered`]).
 //! - The cells of a win, which every front end highlights.
+//! - Each game's mode as the scoreboard records it, whichever front end
+//!   played it.
 
 pub(crate) mod connect4;
+pub(crate) mod mastermind;
 pub(crate) mod velha;
 
 use clap::ValueEnum;
@@ -58,5 +61,21 @@ mod tests {
             "random, smart, perfect"
         );
         assert_eq!(parse::<velha::Computer>("impossible"), None);
+    }
+
+    /// The scoreboard's modes, the same whichever front end played.
+    #[test]
+    fn each_games_mode_reads_as_the_scoreboard_keeps_it() {
+        assert_eq!(
+            velha::mode(3, Some((velha::Computer::Hard, true))),
+            "3x3 vs hard (computer first)"
+        );
+        assert_eq!(velha::mode(4, None), "4x4 two players");
+        assert_eq!(connect4::mode(7, 6, Some("smart")), "7x6 vs smart");
+        assert_eq!(connect4::mode(5, 4, None), "5x4 two players");
+        assert_eq!(
+            mastermind::mode(boardkit::mastermind::Rules::default(), 10),
+            "4 pegs, 6 colours, 10 turns"
+        );
     }
 }

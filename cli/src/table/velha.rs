@@ -32,6 +32,22 @@ impl Computer {
     }
 }
 
+/// The game's mode as the scoreboard records it (`3x3 vs hard (computer
+/// first)`, `4x4 two players`), for `play` and the full screen alike.
+pub(crate) fn mode(size: usize, opponent: Option<(Computer, bool)>) -> String {
+    match opponent {
+        Some((level, computer_first)) => {
+            let first = if computer_first {
+                " (computer first)"
+            } else {
+                ""
+            };
+            format!("{size}x{size} vs {}{first}", super::name(level))
+        }
+        None => format!("{size}x{size} two players"),
+    }
+}
+
 /// The cells of a whole line of one mark, if the game is won, as a mask
 /// (bit `row * size + col`).
 pub(crate) fn winning_cells(board: &Board) -> u128 {

@@ -547,40 +547,26 @@ fn score_key(setup: &Setup) -> String {
 /// watched codebreaker, which is nobody's game.
 fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record> {
     let (game, mode) = match *setup {
-        Setup::Velha(s) => {
-            let n = s.size;
-            let mode = match s.opponent {
-                Some(o) => format!(
-                    "{n}x{n} vs {}{}",
-                    level_name(o.level),
-                    if o.computer_first {
-                        " (computer first)"
-                    } else {
-                        ""
-                    }
-                ),
-                None => format!("{n}x{n} two players"),
-            };
-            ("velha", mode)
-        }
-        Setup::Connect4(s) => {
-            let mode = match s.opponent {
-                Some(o) => format!("{}x{} vs {}", s.cols, s.rows, level_name(o.level)),
-                None => format!("{}x{} two players", s.cols, s.rows),
-            };
-            ("connect4", mode)
-        }
+        Setup::Velha(s) => (
+            "velha",
+            crate::table::velha::mode(s.size, s.opponent.map(|o| (o.level, o.computer_first))),
+        ),
+        Setup::Connect4(s) => (
+            "connect4",
+            crate::table::connect4::mode(
+                s.cols,
+                s.rows,
+                s.opponent.map(|o| level_name(o.level)).as_deref(),
+            ),
+        ),
         Setup::Mastermind(s) if s.watch => return None,
-        Setup::Mastermind(_) => {
-            let rules = boardkit::mastermind::Rules::default();
-            let mode = format!(
-                "{} pegs, {} colours, {} turns",
-                rules.pegs(),
-                rules.colors(),
-                super::mastermind::TURNS
-            );
-            ("mastermind", mode)
-        }
+        Setup::Mastermind(_) => (
+            "mastermind",
+            crate::table::mastermind::mode(
+                boardkit::mastermind::Rules::default(),
+                super::mastermind::TURNS,
+            ),
+        ),
     };
     let outcome = match ending {
         Ending::Won(0) => Outcome::Win,
