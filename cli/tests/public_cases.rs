@@ -8,6 +8,7 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use boardkit::function_cases::FunctionCase;
@@ -503,4 +504,101 @@ fn survives_arbitrary_input(
             Ok(())
         })
         .map_err(|e| Failed::from(e.to_string()))
+}
+
+// The statement and the definition.
+
+/// The statement's section of the game titled `title` (its `# ` heading
+/// starts with the title), cut at its `## <Level>:` headings: level name ->
+/// that level's text.
+fn statement_levels(statement: &str, title: &str) -> BTreeMap<String, String> {
+    let start = statement
+        .find(&format!("\n# {title}"))
+        .unwrap_or_else(|| panic!("no section for {title}"));
+    let rest = &statement[start + 1..];
+    let section = &rest[..rest[1..].find("\n# ").map_or(rest.len(), |end| end + 1)];
+    let mut levels = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in section.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            current = heading
+                .split(':')
+                .next()
+                .map(|level| level.trim().to_lowercase());
+            continue;
+        }
+        if let Some(level) = &current {
+            let text: &mut String = levels.entry(level.clone()).or_default();
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    levels
+}
+
+/// Whether `text` holds `word` as a whole identifier.
+fn names(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(part)
+            && !text[i + word.len()..].chars().next().is_some_and(part)
+    })
+}
+
+/// Each level's graded functions, as README and the starter's README name
+/// them (the definition's summary) and as the public function cases call
+/// them, are named by the statement at that level.
+#[test]
+fn the_statement_names_each_levels_graded_functions_at_that_level() {
+    let statement =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../EXERCISE.md"))
+            .unwrap();
+    let identifier = |word: &str| {
+        word.contains('_')
+            && word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    for game in boardkit_cli::registry::GAMES {
+        let levels = statement_levels(&statement, game.title);
+        let whole: String = levels.values().cloned().collect();
+        for info in game.levels {
+            let text = levels
+                .get(info.level.name())
+                .unwrap_or_else(|| panic!("{}: no {} section", game.id, info.level));
+            for word in info
+                .summary
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            {
+                if identifier(word) {
+                    assert!(
+                        names(text, word),
+                        "{}: the {} summary names {word}, which its section does not",
+                        game.id,
+                        info.level
+                    );
+                }
+            }
+        }
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures")
+            .join(game.id)
+            .join("functions");
+        for case in FunctionCase::discover(&dir).unwrap() {
+            // A case calls the statement's function when the statement
+            // defines it (others are the driver's own words: `four`, `game`).
+            if !whole.contains(&format!("fn {}(", case.function)) {
+                continue;
+            }
+            let text = &levels[case.level.name()];
+            assert!(
+                names(text, &case.function),
+                "{}: {} calls {} at {}, whose section does not name it",
+                game.id,
+                case.name,
+                case.function,
+                case.level
+            );
+        }
+    }
 }

@@ -21,7 +21,7 @@ pub const LEVELS: &[LevelInfo] = &[
             "Board::connects_four",
             "Board::is_full",
         ]),
-        summary: "a board of any size: drop a piece, detect four in a row, detect a full board",
+        summary: "the board, any size: Board::new, drop_piece, connects_four (four in a row through a cell), is_full",
     },
     LevelInfo {
         level: Level::Proficient,
@@ -31,7 +31,7 @@ pub const LEVELS: &[LevelInfo] = &[
     LevelInfo {
         level: Level::Advanced,
         graded: Graded::Program(events),
-        summary: "computer opponents: random (uniform), and smart (win, else block, else random)",
+        summary: "computer opponents: RandomPlayer (uniform) and SmartPlayer (win, else block, else uniform)",
     },
     LevelInfo {
         level: Level::Expert,

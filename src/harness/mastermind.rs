@@ -16,7 +16,7 @@ pub const LEVELS: &[LevelInfo] = &[
     LevelInfo {
         level: Level::Basic,
         graded: Graded::Functions(&["score", "random_secret", "parse_guess"]),
-        summary: "score a guess (black and white pegs), generate a secret, parse a guess",
+        summary: "the functions score (black and white pegs), random_secret (uniform) and parse_guess",
     },
     LevelInfo {
         level: Level::Proficient,
@@ -31,7 +31,7 @@ pub const LEVELS: &[LevelInfo] = &[
     LevelInfo {
         level: Level::Expert,
         graded: Graded::Functions(&["codebreaker"]),
-        summary: "a codebreaker that finds any secret in at most 5 guesses",
+        summary: "codebreaker: finds any secret in at most 5 guesses",
     },
 ];
 
