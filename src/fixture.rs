@@ -17,6 +17,10 @@
 //! stdin = "A1\nB1\nA2\nB2\nA3\n"
 //! ```
 //!
+//! A hidden fixture names the public one whose inputs it varies
+//! (`varies = "draw"`): the grader checks nothing the starter's tests do
+//! not (a test holds every hidden fixture to it).
+//!
 //! `stdin` is text, or a list of parts for what TOML text cannot hold:
 //! `"text"`, `{ bytes = [0xff, 0xfe] }` and `{ repeat = "x", times = 1048576 }`.
 
@@ -81,6 +85,10 @@ pub struct Fixture {
     /// Only the kit's own tests replay it; starters and the grader never do.
     #[serde(default)]
     pub reference_only: bool,
+    /// A hidden fixture: the public fixture of its level whose inputs it
+    /// varies.
+    #[serde(default)]
+    pub varies: Option<String>,
     stdin: Stdin,
 }
 

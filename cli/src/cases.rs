@@ -344,6 +344,46 @@ mod tests {
     /// The public function cases the grader runs are, call for call and
     /// answer for answer, those `fixtures/<game>/functions/` holds: the
     /// files the starter's tests read. `BOARDKIT_BLESS=1` writes them anew.
+    /// Hidden sessions only vary the inputs of public ones: each names the
+    /// public session of its level whose inputs it varies.
+    #[test]
+    fn every_hidden_session_varies_a_public_one_of_its_level() {
+        for game in crate::registry::GAMES {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../fixtures")
+                .join(game.id);
+            let fixtures = Fixture::discover(&dir).unwrap();
+            for fixture in &fixtures {
+                let hidden = fixture.visibility == Visibility::Hidden && !fixture.reference_only;
+                let Some(name) = &fixture.varies else {
+                    assert!(
+                        !hidden,
+                        "{}/{} varies no public session",
+                        game.id, fixture.name
+                    );
+                    continue;
+                };
+                assert!(
+                    hidden,
+                    "{}/{}: only a hidden session varies another",
+                    game.id, fixture.name
+                );
+                let public = fixtures
+                    .iter()
+                    .find(|f| &f.name == name)
+                    .unwrap_or_else(|| panic!("{}/{}: no session {name}", game.id, fixture.name));
+                assert!(
+                    public.visibility == Visibility::Public
+                        && !public.reference_only
+                        && public.level == fixture.level,
+                    "{}/{} varies {name}, not a public session of its level",
+                    game.id,
+                    fixture.name
+                );
+            }
+        }
+    }
+
     #[test]
     fn public_function_cases_are_the_fixtures() {
         let bless = std::env::var_os("BOARDKIT_BLESS").is_some();
