@@ -5,7 +5,14 @@
 //!
 //! The session's loops are written once over [`Rules`]; what differs
 //! between the games (notation, prompts, boards, result lines, language)
-//! is here, reusing each game's program and renderer.
+//! is in each game's file (`velha.rs`, `connect4.rs`), reusing its
+//! program and renderer.
+
+mod connect4;
+mod velha;
+
+pub(crate) use connect4::Connect4;
+pub(crate) use velha::Velha;
 
 use std::fmt::Debug;
 
@@ -13,19 +20,16 @@ use super::protocol::{Fault, Game, Message, Side, Status, shown};
 use crate::play::paint::Palette;
 use crate::play::session::Language;
 use boardkit::console::{Console, InputError};
-use boardkit::player::Player;
-use boardkit::{connect4, velha};
 
-/// One game's rules and its people-facing words, for network play.
 /// Why a move is refused, on the wire or on the screen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum IllegalMove {
     #[error(transparent)]
-    Position(#[from] velha::board::InvalidPosition),
+    Position(#[from] boardkit::velha::board::InvalidPosition),
     #[error(transparent)]
-    Velha(#[from] velha::board::MoveError),
+    Velha(#[from] boardkit::velha::board::MoveError),
     #[error(transparent)]
-    Connect4(#[from] connect4::DropError),
+    Connect4(#[from] boardkit::connect4::DropError),
     #[error("column {column} does not exist: choose 1 to {cols}")]
     NoColumn { column: usize, cols: usize },
     #[error("not a column number")]
@@ -38,6 +42,7 @@ pub(crate) enum IllegalMove {
     OtherGame,
 }
 
+/// One game's rules and its people-facing words, for network play.
 pub(crate) trait Rules: Copy {
     type Board: Clone;
     type Move: Copy + PartialEq + Debug;
@@ -74,188 +79,6 @@ impl Game {
             Game::Velha { .. } => Language::Portuguese,
             Game::Connect4 { .. } => Language::English,
         }
-    }
-}
-
-/// Jogo da velha on a `size` x `size` board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Velha {
-    size: usize,
-}
-
-impl Velha {
-    /// The rules for a side the library plays (3 to 9), else `None`.
-    pub(crate) fn new(size: usize) -> Option<Velha> {
-        velha::Board::new(size).ok().map(|_| Velha { size })
-    }
-}
-
-fn velha_status(status: velha::Status) -> Status {
-    match status {
-        velha::Status::Won(velha::Mark::X) => Status::XWon,
-        velha::Status::Won(velha::Mark::O) => Status::OWon,
-        velha::Status::Draw => Status::Draw,
-        velha::Status::InProgress => Status::Playing,
-    }
-}
-
-impl Rules for Velha {
-    type Board = velha::Board;
-    type Move = velha::Position;
-
-    fn game(&self) -> Game {
-        Game::Velha { size: self.size }
-    }
-
-    fn language(&self) -> Language {
-        Language::Portuguese
-    }
-
-    fn title(&self) -> Option<&'static str> {
-        Some(velha::program::TITLE)
-    }
-
-    fn empty(&self) -> velha::Board {
-        velha::Board::new(self.size).expect("Velha::new checked the size")
-    }
-
-    fn parse(&self, notation: &str) -> Result<velha::Position, IllegalMove> {
-        Ok(velha::parse_position(notation, self.size)?)
-    }
-
-    fn notation(&self, play: velha::Position) -> String {
-        play.to_string()
-    }
-
-    fn play(&self, board: &mut velha::Board, play: velha::Position) -> Result<Status, IllegalMove> {
-        board.play(play)?;
-        Ok(velha_status(board.status()))
-    }
-
-    fn ask(
-        &self,
-        board: &velha::Board,
-        console: &mut Console<'_>,
-    ) -> Result<velha::Position, InputError> {
-        velha::program::Human.next_move(board, console)
-    }
-
-    fn draw(
-        &self,
-        board: &velha::Board,
-        last: Option<velha::Position>,
-        palette: Palette,
-    ) -> String {
-        crate::play::velha::painted_board(board, last, palette)
-    }
-
-    fn result_line(&self, status: Status) -> String {
-        let status = match status {
-            Status::XWon => velha::Status::Won(velha::Mark::X),
-            Status::OWon => velha::Status::Won(velha::Mark::O),
-            Status::Draw => velha::Status::Draw,
-            Status::Playing => velha::Status::InProgress,
-        };
-        velha::program::result_line(status).unwrap_or_default()
-    }
-
-    fn announce(&self, play: velha::Position) -> String {
-        format!("O adversário jogou em {play}.")
-    }
-}
-
-/// Connect four on a `rows` x `cols` board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Connect4 {
-    rows: usize,
-    cols: usize,
-}
-
-impl Connect4 {
-    /// The rules for a board the library plays (4 to 20 a side), else `None`.
-    pub(crate) fn new(rows: usize, cols: usize) -> Option<Connect4> {
-        connect4::Board::new(rows, cols)
-            .ok()
-            .map(|_| Connect4 { rows, cols })
-    }
-}
-
-impl Rules for Connect4 {
-    type Board = connect4::Board;
-    /// The column, from 0.
-    type Move = usize;
-
-    fn game(&self) -> Game {
-        Game::Connect4 {
-            rows: self.rows,
-            cols: self.cols,
-        }
-    }
-
-    fn language(&self) -> Language {
-        Language::English
-    }
-
-    fn title(&self) -> Option<&'static str> {
-        None
-    }
-
-    fn empty(&self) -> connect4::Board {
-        connect4::Board::new(self.rows, self.cols).expect("Connect4::new checked the size")
-    }
-
-    fn parse(&self, notation: &str) -> Result<usize, IllegalMove> {
-        match notation.parse::<usize>() {
-            Ok(n) if (1..=self.cols).contains(&n) => Ok(n - 1),
-            Ok(column) => Err(IllegalMove::NoColumn {
-                column,
-                cols: self.cols,
-            }),
-            Err(_) => Err(IllegalMove::NotAColumn),
-        }
-    }
-
-    fn notation(&self, play: usize) -> String {
-        (play + 1).to_string()
-    }
-
-    fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, IllegalMove> {
-        let disc = board.to_move();
-        let row = board.play(col)?;
-        Ok(if board.connects_four(row, col) {
-            Status::won_by(match disc {
-                connect4::Disc::One => Side::X,
-                connect4::Disc::Two => Side::O,
-            })
-        } else if board.is_full() {
-            Status::Draw
-        } else {
-            Status::Playing
-        })
-    }
-
-    fn ask(&self, board: &connect4::Board, console: &mut Console<'_>) -> Result<usize, InputError> {
-        connect4::program::Human.next_move(board, console)
-    }
-
-    fn draw(&self, board: &connect4::Board, last: Option<usize>, palette: Palette) -> String {
-        // The last disc is the top one of the last column played.
-        let last = last.and_then(|col| Some((board.height(col).checked_sub(1)?, col)));
-        crate::play::connect4::painted_board(board, last, palette)
-    }
-
-    fn result_line(&self, status: Status) -> String {
-        use connect4::program::{DRAW, Seat};
-        match status {
-            Status::XWon => Seat::PlayerOne.win_line().to_owned(),
-            Status::OWon => Seat::PlayerTwo.win_line().to_owned(),
-            Status::Draw => DRAW.to_owned(),
-            Status::Playing => String::new(),
-        }
-    }
-
-    fn announce(&self, col: usize) -> String {
-        format!("The opponent played column {}.", col + 1)
     }
 }
 
@@ -421,9 +244,11 @@ mod tests {
         assert_eq!(round.turn(), Some(Side::X));
         assert_eq!(
             round.play(velha().parse("B1").unwrap()),
-            Err(IllegalMove::Velha(velha::board::MoveError::Occupied(
-                velha::parse_position("B1", 3).unwrap()
-            )))
+            Err(IllegalMove::Velha(
+                boardkit::velha::board::MoveError::Occupied(
+                    boardkit::velha::parse_position("B1", 3).unwrap()
+                )
+            ))
         );
         round.play(velha().parse("A3").unwrap()).unwrap();
         assert_eq!(round.status(), Status::XWon);

@@ -1,0 +1,104 @@
+//! Connect four over the network.
+
+use super::{IllegalMove, Rules};
+use crate::net::protocol::{Game, Side, Status};
+use crate::play::paint::Palette;
+use crate::play::session::Language;
+use boardkit::connect4;
+use boardkit::console::{Console, InputError};
+use boardkit::player::Player;
+
+/// Connect four on a `rows` x `cols` board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Connect4 {
+    rows: usize,
+    cols: usize,
+}
+
+impl Connect4 {
+    /// The rules for a board the library plays (4 to 20 a side), else `None`.
+    pub(crate) fn new(rows: usize, cols: usize) -> Option<Connect4> {
+        connect4::Board::new(rows, cols)
+            .ok()
+            .map(|_| Connect4 { rows, cols })
+    }
+}
+
+impl Rules for Connect4 {
+    type Board = connect4::Board;
+    /// The column, from 0.
+    type Move = usize;
+
+    fn game(&self) -> Game {
+        Game::Connect4 {
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
+
+    fn language(&self) -> Language {
+        Language::English
+    }
+
+    fn title(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn empty(&self) -> connect4::Board {
+        connect4::Board::new(self.rows, self.cols).expect("Connect4::new checked the size")
+    }
+
+    fn parse(&self, notation: &str) -> Result<usize, IllegalMove> {
+        match notation.parse::<usize>() {
+            Ok(n) if (1..=self.cols).contains(&n) => Ok(n - 1),
+            Ok(column) => Err(IllegalMove::NoColumn {
+                column,
+                cols: self.cols,
+            }),
+            Err(_) => Err(IllegalMove::NotAColumn),
+        }
+    }
+
+    fn notation(&self, play: usize) -> String {
+        (play + 1).to_string()
+    }
+
+    fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, IllegalMove> {
+        let disc = board.to_move();
+        let row = board.play(col)?;
+        Ok(if board.connects_four(row, col) {
+            Status::won_by(match disc {
+                connect4::Disc::One => Side::X,
+                connect4::Disc::Two => Side::O,
+            })
+        } else if board.is_full() {
+            Status::Draw
+        } else {
+            Status::Playing
+        })
+    }
+
+    fn ask(&self, board: &connect4::Board, console: &mut Console<'_>) -> Result<usize, InputError> {
+        connect4::program::Human.next_move(board, console)
+    }
+
+    fn draw(&self, board: &connect4::Board, last: Option<usize>, palette: Palette) -> String {
+        // The last disc is the top one of the last column played.
+        let last = last.and_then(|col| Some((board.height(col).checked_sub(1)?, col)));
+        crate::play::connect4::painted_board(board, last, palette)
+    }
+
+    fn result_line(&self, status: Status) -> String {
+        use connect4::program::{DRAW, Seat};
+        match status {
+            Status::XWon => Seat::PlayerOne.win_line().to_owned(),
+            Status::OWon => Seat::PlayerTwo.win_line().to_owned(),
+            Status::Draw => DRAW.to_owned(),
+            Status::Playing => String::new(),
+        }
+    }
+
+    fn announce(&self, col: usize) -> String {
+        format!("The opponent played column {}.", col + 1)
+    }
+}
