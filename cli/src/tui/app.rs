@@ -24,7 +24,6 @@ use super::velha::VelhaGame;
 use crate::net::NetError;
 use crate::net::session::Tally as NetTally;
 use crate::play::scoreboard::{Outcome, Record};
-use crate::table::name as level_name;
 
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
@@ -130,6 +129,23 @@ pub(crate) trait Round {
     fn tick(&mut self) {}
 }
 
+/// What the app says of a game as the menu set it up, each game in its
+/// own file (`tui/<game>.rs`).
+pub(crate) trait About {
+    fn kind(&self) -> GameKind;
+    /// Such as `3 x 3, you against the computer (hard)`.
+    fn description(&self) -> String;
+    /// The score's names for seat 0 and seat 1.
+    fn seats(&self) -> [&'static str; 2];
+    /// Whether the score shows draws.
+    fn draws(&self) -> bool {
+        true
+    }
+    /// The game and mode the scoreboard records, as `boardkit play` names
+    /// them; `None` for a game that is nobody's (the watched codebreaker).
+    fn record(&self) -> Option<(&'static str, String)>;
+}
+
 /// The game being played.
 pub(crate) enum Game {
     Velha(VelhaGame),
@@ -195,45 +211,8 @@ pub(crate) struct Match {
 
 impl Match {
     fn new(setup: Setup, number: u64, seed: u64) -> Match {
-        let (description, seats, draws) = match setup {
-            Setup::Velha(s) => {
-                let board = format!("{0} x {0}", s.size);
-                match s.opponent {
-                    Some(o) => (
-                        format!(
-                            "{board}, you against the computer ({})",
-                            level_name(o.level)
-                        ),
-                        ["you", "computer"],
-                        true,
-                    ),
-                    None => (format!("{board}, two players"), ["X", "O"], true),
-                }
-            }
-            Setup::Connect4(s) => {
-                let board = format!("{} x {}", s.cols, s.rows);
-                match s.opponent {
-                    Some(o) => (
-                        format!(
-                            "{board}, you against the computer ({})",
-                            level_name(o.level)
-                        ),
-                        ["you", "computer"],
-                        true,
-                    ),
-                    None => (format!("{board}, two players"), ["X", "O"], true),
-                }
-            }
-            Setup::Mastermind(s) => (
-                if s.watch {
-                    "the kit's codebreaker at work".into()
-                } else {
-                    format!("find the code in {} guesses", super::mastermind::TURNS)
-                },
-                ["found", "missed"],
-                false,
-            ),
-        };
+        let about = setup.about();
+        let (description, seats, draws) = (about.description(), about.seats(), about.draws());
         Match {
             number,
             setup,
@@ -246,11 +225,7 @@ impl Match {
 
     /// The game's kind.
     pub(crate) fn kind(&self) -> GameKind {
-        match self.setup {
-            Setup::Velha(_) => GameKind::Velha,
-            Setup::Connect4(_) => GameKind::Connect4,
-            Setup::Mastermind(_) => GameKind::Mastermind,
-        }
+        self.setup.about().kind()
     }
 }
 
@@ -546,28 +521,7 @@ fn score_key(setup: &Setup) -> String {
 /// with the game and mode as `boardkit play` names them; `None` for the
 /// watched codebreaker, which is nobody's game.
 fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record> {
-    let (game, mode) = match *setup {
-        Setup::Velha(s) => (
-            "velha",
-            crate::table::velha::mode(s.size, s.opponent.map(|o| (o.level, o.computer_first))),
-        ),
-        Setup::Connect4(s) => (
-            "connect4",
-            crate::table::connect4::mode(
-                s.cols,
-                s.rows,
-                s.opponent.map(|o| level_name(o.level)).as_deref(),
-            ),
-        ),
-        Setup::Mastermind(s) if s.watch => return None,
-        Setup::Mastermind(_) => (
-            "mastermind",
-            crate::table::mastermind::mode(
-                boardkit::mastermind::Rules::default(),
-                super::mastermind::TURNS,
-            ),
-        ),
-    };
+    let (game, mode) = setup.about().record()?;
     let outcome = match ending {
         Ending::Won(0) => Outcome::Win,
         Ending::Won(_) => Outcome::Loss,

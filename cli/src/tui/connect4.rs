@@ -2,6 +2,7 @@
 //! columns played (for undo), the computer opponent and the hint. Pure:
 //! keys in, state out; [`crate::tui::ui`] draws it.
 
+use super::menu::GameKind;
 use crate::net::games::IllegalMove;
 use std::any::Any;
 
@@ -20,6 +21,38 @@ pub(crate) struct Connect4Setup {
     pub rows: usize,
     /// The computer's level and seat; `None`: two players at one keyboard.
     pub opponent: Option<Connect4Opponent>,
+}
+
+impl crate::tui::app::About for Connect4Setup {
+    fn kind(&self) -> GameKind {
+        GameKind::Connect4
+    }
+
+    fn description(&self) -> String {
+        let board = format!("{} x {}", self.cols, self.rows);
+        match self.opponent {
+            Some(o) => format!(
+                "{board}, you against the computer ({})",
+                crate::table::name(o.level)
+            ),
+            None => format!("{board}, two players"),
+        }
+    }
+
+    fn seats(&self) -> [&'static str; 2] {
+        match self.opponent {
+            Some(_) => ["you", "computer"],
+            None => ["X", "O"],
+        }
+    }
+
+    fn record(&self) -> Option<(&'static str, String)> {
+        let opponent = self.opponent.map(|o| crate::table::name(o.level));
+        Some((
+            "connect4",
+            crate::table::connect4::mode(self.cols, self.rows, opponent.as_deref()),
+        ))
+    }
 }
 
 /// The computer opponent of a connect-four game.

@@ -3,6 +3,7 @@
 //! undo, the hint, and the kit's codebreaker to watch. Pure: keys in, state
 //! out; [`crate::tui::ui`] draws it.
 
+use super::menu::GameKind;
 use std::any::Any;
 use std::time::Duration;
 
@@ -26,6 +27,38 @@ pub(crate) const WATCH_PAUSE: Duration = Duration::from_millis(700);
 pub(crate) struct MastermindSetup {
     /// The kit's best codebreaker guesses; the person watches.
     pub watch: bool,
+}
+
+impl crate::tui::app::About for MastermindSetup {
+    fn kind(&self) -> GameKind {
+        GameKind::Mastermind
+    }
+
+    fn description(&self) -> String {
+        if self.watch {
+            "the kit's codebreaker at work".into()
+        } else {
+            format!("find the code in {TURNS} guesses")
+        }
+    }
+
+    fn seats(&self) -> [&'static str; 2] {
+        ["found", "missed"]
+    }
+
+    fn draws(&self) -> bool {
+        false
+    }
+
+    fn record(&self) -> Option<(&'static str, String)> {
+        // The watched codebreaker's games are nobody's.
+        (!self.watch).then(|| {
+            (
+                "mastermind",
+                crate::table::mastermind::mode(boardkit::mastermind::Rules::default(), TURNS),
+            )
+        })
+    }
 }
 
 /// One game of Mastermind in progress (or over, until the next one).

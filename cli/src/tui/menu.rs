@@ -43,6 +43,17 @@ pub(crate) enum Setup {
     Mastermind(MastermindSetup),
 }
 
+impl Setup {
+    /// What the app says of it.
+    pub(crate) fn about(&self) -> &dyn super::app::About {
+        match self {
+            Setup::Velha(s) => s,
+            Setup::Connect4(s) => s,
+            Setup::Mastermind(s) => s,
+        }
+    }
+}
+
 /// A line of the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Row {

@@ -2,6 +2,7 @@
 //! played (for undo), the computer opponent and the hint. Pure: keys in,
 //! state out; [`crate::tui::ui`] draws it.
 
+use super::menu::GameKind;
 use crate::net::games::IllegalMove;
 use std::any::Any;
 
@@ -21,6 +22,35 @@ pub(crate) struct VelhaSetup {
     pub size: usize,
     /// The computer's level and seat; `None`: two players at one keyboard.
     pub opponent: Option<VelhaOpponent>,
+}
+
+impl crate::tui::app::About for VelhaSetup {
+    fn kind(&self) -> GameKind {
+        GameKind::Velha
+    }
+
+    fn description(&self) -> String {
+        let board = format!("{0} x {0}", self.size);
+        match self.opponent {
+            Some(o) => format!(
+                "{board}, you against the computer ({})",
+                crate::table::name(o.level)
+            ),
+            None => format!("{board}, two players"),
+        }
+    }
+
+    fn seats(&self) -> [&'static str; 2] {
+        match self.opponent {
+            Some(_) => ["you", "computer"],
+            None => ["X", "O"],
+        }
+    }
+
+    fn record(&self) -> Option<(&'static str, String)> {
+        let opponent = self.opponent.map(|o| (o.level, o.computer_first));
+        Some(("velha", crate::table::velha::mode(self.size, opponent)))
+    }
 }
 
 /// The computer opponent of a velha game.
