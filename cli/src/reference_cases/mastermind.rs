@@ -62,6 +62,10 @@ pub(crate) fn cases() -> Vec<FunctionCase> {
         "AB1D",
         "A-CD",
         "ÁBCD",
+        // Both wrong: the unknown colour is the error.
+        "ABCDG",
+        "ABG",
+        "xyzzy",
     ];
     let secrets = |first: &str| -> Vec<String> {
         let all = (0..1296u32).map(|i| {
