@@ -39,8 +39,10 @@ def main():
             entrada = input("Jogador " + jogador + ", sua jogada: ")
         except EOFError:
             sys.exit(1)
+        # A line of more than 4,096 bytes (its line ending aside) is invalid.
+        longa = len(entrada.removesuffix("\r").encode("utf-8", "surrogateescape")) > 4096
         p = entrada.replace(" ", "").replace("\r", "").upper()
-        if len(p) != 2 or p[0] not in "ABC" or p[1] not in "123":
+        if longa or len(p) != 2 or p[0] not in "ABC" or p[1] not in "123":
             print("Posição inválida")
             continue
         l, c = extrai_linha(p), extrai_coluna(p)
