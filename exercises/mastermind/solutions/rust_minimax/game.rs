@@ -44,7 +44,8 @@ fn next_line(input: &mut dyn BufRead) -> io::Result<Option<Line>> {
             Some(at) => (&chunk[..at], at + 1, true),
             None => (chunk, chunk.len(), false),
         };
-        let room = LONGEST_LINE.saturating_sub(kept.len());
+        // One byte more: a final `\r` belongs to the line ending.
+        let room = (LONGEST_LINE + 1).saturating_sub(kept.len());
         if body.len() > room {
             overflow = true;
         }
@@ -59,6 +60,9 @@ fn next_line(input: &mut dyn BufRead) -> io::Result<Option<Line>> {
     }
     if kept.last() == Some(&b'\r') {
         kept.pop();
+    }
+    if kept.len() > LONGEST_LINE {
+        return Ok(Some(Line::TooLong));
     }
     Ok(Some(match String::from_utf8(kept) {
         Ok(text) => Line::Text(text),

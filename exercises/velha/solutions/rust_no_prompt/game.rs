@@ -11,13 +11,18 @@ use super::rules::{Flat, outcome};
 const CHUNK: u64 = 256;
 
 /// What is kept of a line while it streams by: only its non-space bytes,
-/// and only the first three of them (a position has two).
+/// and only the first three of them (a position has two), and its length.
 #[derive(Default)]
 struct Scan {
     kept: [u8; 3],
     count: usize,
     pending_cr: bool,
+    /// Bytes of the line, its line ending aside.
+    length: usize,
 }
+
+/// A longer line is one invalid input, whatever it holds.
+const MAX_LINE_BYTES: usize = 4096;
 
 impl Scan {
     fn keep(&mut self, byte: u8) {
@@ -31,17 +36,21 @@ impl Scan {
         if self.pending_cr {
             // A `\r` not closing the line is just another invalid byte.
             self.pending_cr = false;
+            self.length = self.length.saturating_add(1);
             self.keep(b'\r');
         }
         match byte {
             b'\r' => self.pending_cr = true,
-            b' ' => {}
-            other => self.keep(other),
+            b' ' => self.length = self.length.saturating_add(1),
+            other => {
+                self.length = self.length.saturating_add(1);
+                self.keep(other);
+            }
         }
     }
 
     fn position(&self) -> Option<usize> {
-        if self.count > 2 {
+        if self.count > 2 || self.length > MAX_LINE_BYTES {
             return None;
         }
         cell_of(&self.kept[..self.count])
