@@ -146,6 +146,24 @@ pub(crate) trait About {
     fn record(&self) -> Option<(&'static str, String)>;
 }
 
+/// A board game's description: `board`, and who plays on it (`level`:
+/// the computer's, if it plays).
+pub(crate) fn board_description(board: &str, level: Option<String>) -> String {
+    match level {
+        Some(level) => format!("{board}, you against the computer ({level})"),
+        None => format!("{board}, two players"),
+    }
+}
+
+/// A board game's seats: the person and the computer, or X and O.
+pub(crate) fn board_seats(against_computer: bool) -> [&'static str; 2] {
+    if against_computer {
+        ["you", "computer"]
+    } else {
+        ["X", "O"]
+    }
+}
+
 /// The game being played.
 pub(crate) enum Game {
     Velha(VelhaGame),

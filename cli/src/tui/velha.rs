@@ -30,21 +30,12 @@ impl crate::tui::app::About for VelhaSetup {
     }
 
     fn description(&self) -> String {
-        let board = format!("{0} x {0}", self.size);
-        match self.opponent {
-            Some(o) => format!(
-                "{board}, you against the computer ({})",
-                crate::table::name(o.level)
-            ),
-            None => format!("{board}, two players"),
-        }
+        let level = self.opponent.map(|o| crate::table::name(o.level));
+        super::app::board_description(&format!("{0} x {0}", self.size), level)
     }
 
     fn seats(&self) -> [&'static str; 2] {
-        match self.opponent {
-            Some(_) => ["you", "computer"],
-            None => ["X", "O"],
-        }
+        super::app::board_seats(self.opponent.is_some())
     }
 
     fn record(&self) -> Option<(&'static str, String)> {
