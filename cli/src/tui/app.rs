@@ -16,11 +16,10 @@ use std::time::Duration;
 
 use boardkit::player::Strategy;
 
-use super::connect4::Connect4Game;
-use super::mastermind::MastermindGame;
-use super::menu::{GameKind, Menu, MenuAction, Setup};
+use std::rc::Rc;
+
+use super::menu::{Menu, MenuAction};
 use super::network::{NetEvent, NetMatch, Phase as NetPhase};
-use super::velha::VelhaGame;
 use crate::net::NetError;
 use crate::net::session::Tally as NetTally;
 use crate::play::scoreboard::{Outcome, Record};
@@ -129,10 +128,11 @@ pub(crate) trait Round {
     fn tick(&mut self) {}
 }
 
-/// What the app says of a game as the menu set it up, each game in its
-/// own file (`tui/<game>.rs`).
-pub(crate) trait About {
-    fn kind(&self) -> GameKind;
+/// A game as the menu set it up, each game's in its own file
+/// (`tui/<game>.rs`): what the app says of it, and the game it starts.
+pub(crate) trait Setup: std::fmt::Debug {
+    /// The game's name on screen, such as `Connect four`.
+    fn title(&self) -> &'static str;
     /// Such as `3 x 3, you against the computer (hard)`.
     fn description(&self) -> String;
     /// The score's names for seat 0 and seat 1.
@@ -144,6 +144,14 @@ pub(crate) trait About {
     /// The game and mode the scoreboard records, as `boardkit play` names
     /// them; `None` for a game that is nobody's (the watched codebreaker).
     fn record(&self) -> Option<(&'static str, String)>;
+    /// A new game of this setup; `seed` drives its random choices.
+    fn start(&self, seed: u64) -> Box<dyn Game>;
+}
+
+/// A game on screen: its rules for the app ([`Round`]) and its drawing.
+pub(crate) trait Game: Round + Any {
+    /// The board, the status line, the hint or message line and the keys.
+    fn parts(&self, busy: Option<Busy>) -> super::ui::Parts;
 }
 
 /// A board game's description: `board`, and who plays on it (`level`:
@@ -161,39 +169,6 @@ pub(crate) fn board_seats(against_computer: bool) -> [&'static str; 2] {
         ["you", "computer"]
     } else {
         ["X", "O"]
-    }
-}
-
-/// The game being played.
-pub(crate) enum Game {
-    Velha(VelhaGame),
-    Connect4(Connect4Game),
-    Mastermind(MastermindGame),
-}
-
-impl Game {
-    fn new(setup: Setup, seed: u64) -> Game {
-        match setup {
-            Setup::Velha(setup) => Game::Velha(VelhaGame::new(setup, seed)),
-            Setup::Connect4(setup) => Game::Connect4(Connect4Game::new(setup, seed)),
-            Setup::Mastermind(setup) => Game::Mastermind(MastermindGame::new(setup, seed)),
-        }
-    }
-
-    pub(crate) fn round(&self) -> &dyn Round {
-        match self {
-            Game::Velha(game) => game,
-            Game::Connect4(game) => game,
-            Game::Mastermind(game) => game,
-        }
-    }
-
-    pub(crate) fn round_mut(&mut self) -> &mut dyn Round {
-        match self {
-            Game::Velha(game) => game,
-            Game::Connect4(game) => game,
-            Game::Mastermind(game) => game,
-        }
     }
 }
 
@@ -217,8 +192,8 @@ impl Tally {
 pub(crate) struct Match {
     /// The game's number in the session: answers to a game left are dropped.
     pub number: u64,
-    pub setup: Setup,
-    pub game: Game,
+    pub setup: Rc<dyn Setup>,
+    pub game: Box<dyn Game>,
     /// Such as `3 x 3, you against the computer (hard)`.
     pub description: String,
     /// The score's names for seat 0 and seat 1.
@@ -228,22 +203,15 @@ pub(crate) struct Match {
 }
 
 impl Match {
-    fn new(setup: Setup, number: u64, seed: u64) -> Match {
-        let about = setup.about();
-        let (description, seats, draws) = (about.description(), about.seats(), about.draws());
+    fn new(setup: Rc<dyn Setup>, number: u64, seed: u64) -> Match {
         Match {
             number,
+            game: setup.start(seed),
+            description: setup.description(),
+            seats: setup.seats(),
+            draws: setup.draws(),
             setup,
-            game: Game::new(setup, seed),
-            description,
-            seats,
-            draws,
         }
-    }
-
-    /// The game's kind.
-    pub(crate) fn kind(&self) -> GameKind {
-        self.setup.about().kind()
     }
 }
 
@@ -329,7 +297,7 @@ impl App {
 
     /// The app for a network session: its screen only, no menu.
     pub(crate) fn over_network(net: NetMatch) -> App {
-        let mut app = App::new(Menu::new(None, 3, 7, 6), 0);
+        let mut app = App::new(Menu::new(super::GAMES, &super::TuiArgs::default()), 0);
         app.screen = Screen::Network(Box::new(net));
         app
     }
@@ -369,7 +337,7 @@ impl App {
             .get(&score_key(&game.setup))
             .copied()
             .unwrap_or_default();
-        if let Some(ending) = game.game.round().ending() {
+        if let Some(ending) = game.game.ending() {
             tally.add(ending);
         }
         Some(tally)
@@ -397,7 +365,7 @@ impl App {
                 }
             },
             Screen::Playing(game) => {
-                let round = game.game.round_mut();
+                let round = &mut game.game;
                 let over = round.ending().is_some();
                 if let Some(busy) = round.busy() {
                     // Waiting: the board takes no key, leaving does.
@@ -429,8 +397,8 @@ impl App {
     /// What the game on screen waits for, if anything (the screen says so).
     pub(crate) fn busy(&self) -> Option<Busy> {
         match &self.screen {
-            Screen::Playing(game) => game.game.round().busy(),
-            Screen::Network(net) => net.game().and_then(|game| game.round().busy()),
+            Screen::Playing(game) => game.game.busy(),
+            Screen::Network(net) => net.game().and_then(|game| game.busy()),
             Screen::Menu(_) => None,
         }
     }
@@ -440,7 +408,7 @@ impl App {
     pub(crate) fn job(&mut self) -> Option<Job> {
         match &mut self.screen {
             Screen::Playing(game) => {
-                let work = game.game.round_mut().take_work()?;
+                let work = game.game.take_work()?;
                 Some(Job {
                     game: game.number,
                     work,
@@ -448,7 +416,7 @@ impl App {
             }
             Screen::Network(net) => {
                 let number = net.number();
-                let work = net.game_mut()?.round_mut().take_work()?;
+                let work = net.game_mut()?.take_work()?;
                 Some(Job { game: number, work })
             }
             Screen::Menu(_) => None,
@@ -460,11 +428,11 @@ impl App {
     pub(crate) fn answer(&mut self, answer: Answer) {
         match &mut self.screen {
             Screen::Playing(game) if game.number == answer.game => {
-                game.game.round_mut().finish_work(answer.result);
+                game.game.finish_work(answer.result);
             }
             Screen::Network(net) if net.number() == answer.game => {
                 if let Some(game) = net.game_mut() {
-                    game.round_mut().finish_work(answer.result);
+                    game.finish_work(answer.result);
                 }
             }
             _ => {}
@@ -484,7 +452,7 @@ impl App {
     /// How long the event loop may wait for a key before [`App::tick`].
     pub(crate) fn tick_interval(&self) -> Option<Duration> {
         match &self.screen {
-            Screen::Playing(game) => game.game.round().tick_interval(),
+            Screen::Playing(game) => game.game.tick_interval(),
             Screen::Network(_) | Screen::Menu(_) => None,
         }
     }
@@ -492,11 +460,11 @@ impl App {
     /// Time passed without a key.
     pub(crate) fn tick(&mut self) {
         if let Screen::Playing(game) = &mut self.screen {
-            game.game.round_mut().tick();
+            game.game.tick();
         }
     }
 
-    fn start(&mut self, setup: Setup) {
+    fn start(&mut self, setup: Rc<dyn Setup>) {
         let number = self.started;
         self.started += 1;
         let seed = self.seed.wrapping_add(number);
@@ -507,14 +475,14 @@ impl App {
     /// result for the scoreboard, if it is over.
     fn finish(&mut self) {
         if let Screen::Playing(game) = &self.screen {
-            if let Some(ending) = game.game.round().ending() {
+            if let Some(ending) = game.game.ending() {
                 self.scores
                     .entry(score_key(&game.setup))
                     .or_default()
                     .add(ending);
                 if let Some(name) = &self.player {
                     self.records
-                        .extend(scoreboard_record(&game.setup, ending, name));
+                        .extend(scoreboard_record(game.setup.as_ref(), ending, name));
                 }
             }
         }
@@ -524,22 +492,22 @@ impl App {
     fn play_again(&mut self) {
         self.finish();
         if let Screen::Playing(game) = &self.screen {
-            let setup = game.setup;
+            let setup = Rc::clone(&game.setup);
             self.start(setup);
         }
     }
 }
 
 /// Games of the same setup share a score.
-fn score_key(setup: &Setup) -> String {
+fn score_key(setup: &Rc<dyn Setup>) -> String {
     format!("{setup:?}")
 }
 
 /// The scoreboard's record of a finished game for the person at seat 0,
 /// with the game and mode as `boardkit play` names them; `None` for the
 /// watched codebreaker, which is nobody's game.
-fn scoreboard_record(setup: &Setup, ending: Ending, name: &str) -> Option<Record> {
-    let (game, mode) = setup.about().record()?;
+fn scoreboard_record(setup: &dyn Setup, ending: Ending, name: &str) -> Option<Record> {
+    let (game, mode) = setup.record()?;
     let outcome = match ending {
         Ending::Won(0) => Outcome::Win,
         Ending::Won(_) => Outcome::Loss,
@@ -558,24 +526,51 @@ mod tests {
     use super::*;
     use crate::table::connect4::Computer as Connect4Computer;
     use crate::table::velha::Computer as Difficulty;
-    use crate::tui::connect4::{Connect4Opponent, Connect4Setup};
+    use crate::tui::connect4::{Connect4Game, Connect4Menu};
+    use crate::tui::velha::{VelhaGame, VelhaMenu};
+
+    /// The menu with `game` named on the command line.
+    fn menu(game: &str) -> Menu {
+        let args = crate::tui::TuiArgs {
+            game: Some(game.into()),
+            ..Default::default()
+        };
+        Menu::new(crate::tui::GAMES, &args)
+    }
+
+    fn velha_menu(choices: VelhaMenu) -> Menu {
+        let mut menu = menu("velha");
+        *menu.choices_mut() = choices;
+        menu
+    }
+
+    fn connect4_menu(choices: Connect4Menu) -> Menu {
+        let mut menu = menu("connect4");
+        *menu.choices_mut() = choices;
+        menu
+    }
 
     fn velha_app(level: Difficulty) -> App {
-        let mut menu = Menu::new(Some(GameKind::Velha), 3, 7, 6);
-        menu.velha_level = level;
+        let menu = velha_menu(VelhaMenu {
+            level,
+            ..Default::default()
+        });
         let mut app = App::new(menu, 11);
         app.handle(Key::Enter);
         app
     }
 
+    /// The game on screen, as its own type.
+    fn playing<T: 'static>(app: &App) -> &T {
+        let Screen::Playing(m) = app.screen() else {
+            panic!("not playing")
+        };
+        let game: &dyn Any = m.game.as_ref();
+        game.downcast_ref().expect("another game")
+    }
+
     fn velha(app: &App) -> &VelhaGame {
-        match app.screen() {
-            Screen::Playing(m) => match &m.game {
-                Game::Velha(game) => game,
-                _ => panic!("not velha"),
-            },
-            _ => panic!("not playing"),
-        }
+        playing(app)
     }
 
     fn press(app: &mut App, keys: &[Key]) {
@@ -589,12 +584,7 @@ mod tests {
     /// screen is over (against the perfect player: a loss).
     fn play_the_leftmost_column_to_the_end(app: &mut App) {
         loop {
-            let Screen::Playing(m) = app.screen() else {
-                panic!("playing")
-            };
-            let Game::Connect4(game) = &m.game else {
-                panic!("connect four")
-            };
+            let game: &Connect4Game = playing(app);
             if game.is_over() {
                 return;
             }
@@ -650,7 +640,7 @@ mod tests {
 
     #[test]
     fn play_again_keeps_the_score() {
-        let menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
+        let menu = menu("connect4");
         let mut app = App::new(menu, 5);
         // Two players: X fills column 1 while O plays column 2.
         press(&mut app, &[Key::Left, Key::Enter]);
@@ -700,27 +690,18 @@ mod tests {
 
     #[test]
     fn the_perfect_player_never_loses_and_ctrl_c_quits() {
-        let menu = Menu {
-            connect4_level: Connect4Computer::Perfect,
+        let menu = connect4_menu(Connect4Menu {
+            level: Connect4Computer::Perfect,
             computer_first: true,
-            ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
-        };
+            ..Default::default()
+        });
         let mut app = App::new(menu, 2);
         press(&mut app, &[Key::Enter]);
         let Screen::Playing(m) = app.screen() else {
             panic!("playing")
         };
-        assert_eq!(
-            m.setup,
-            Setup::Connect4(Connect4Setup {
-                cols: 7,
-                rows: 6,
-                opponent: Some(Connect4Opponent {
-                    level: Connect4Computer::Perfect,
-                    computer_first: true
-                })
-            })
-        );
+        assert_eq!(m.description, "7 x 6, you against the computer (perfect)");
+        assert_eq!(m.setup.record().unwrap().1, "7x6 vs perfect");
         play_the_leftmost_column_to_the_end(&mut app);
         assert_eq!(
             app.score(),
@@ -735,7 +716,7 @@ mod tests {
 
     #[test]
     fn while_waiting_for_a_hint_the_board_takes_no_key_and_esc_stops_waiting() {
-        let menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
+        let menu = menu("connect4");
         let mut app = App::new(menu, 9);
         press(&mut app, &[Key::Left, Key::Enter]); // two players
         app.handle(Key::Char('h'));
@@ -747,22 +728,12 @@ mod tests {
         assert_eq!(app.busy(), None, "no longer waiting");
         assert!(matches!(app.screen(), Screen::Playing(_)), "still playing");
         app.answer(job.run());
-        let Screen::Playing(m) = app.screen() else {
-            panic!("playing")
-        };
-        let Game::Connect4(game) = &m.game else {
-            panic!("connect four")
-        };
+        let game: &Connect4Game = playing(&app);
         assert_eq!(game.board().discs(), 0, "Enter dropped nothing");
         assert_eq!(game.hint(), None, "the late answer is not shown");
         // The next hint is found, by the player that came back.
         press(&mut app, &[Key::Char('h')]);
-        let Screen::Playing(m) = app.screen() else {
-            panic!("playing")
-        };
-        let Game::Connect4(game) = &m.game else {
-            panic!("connect four")
-        };
+        let game: &Connect4Game = playing(&app);
         assert_eq!(
             game.hint(),
             Some(3),
@@ -772,10 +743,10 @@ mod tests {
 
     #[test]
     fn the_answer_for_a_game_left_is_dropped() {
-        let menu = Menu {
+        let menu = velha_menu(VelhaMenu {
             computer_first: true,
-            ..Menu::new(Some(GameKind::Velha), 3, 7, 6)
-        };
+            ..Default::default()
+        });
         let mut app = App::new(menu, 9);
         app.handle(Key::Enter);
         assert_eq!(app.busy(), Some(Busy::Computer));
@@ -789,11 +760,11 @@ mod tests {
 
     #[test]
     fn finished_games_are_kept_for_the_scoreboard_as_play_names_them() {
-        let menu = Menu {
-            connect4_level: Connect4Computer::Perfect,
+        let menu = connect4_menu(Connect4Menu {
+            level: Connect4Computer::Perfect,
             computer_first: true,
-            ..Menu::new(Some(GameKind::Connect4), 3, 7, 6)
-        };
+            ..Default::default()
+        });
         let mut app = App::new(menu, 2);
         app.record_as("ana".into());
         press(&mut app, &[Key::Enter]);
@@ -812,17 +783,17 @@ mod tests {
         );
         assert!(app.close().is_empty(), "taken once");
         // Velha's modes are play's too; without a name nothing is kept.
-        let velha = Setup::Velha(crate::tui::velha::VelhaSetup {
+        let velha = crate::tui::velha::VelhaSetup {
             size: 3,
             opponent: Some(crate::tui::velha::VelhaOpponent {
                 level: Difficulty::Hard,
                 computer_first: true,
             }),
-        });
+        };
         let record = scoreboard_record(&velha, Ending::Draw, "bo").unwrap();
         assert_eq!(record.mode, "3x3 vs hard (computer first)");
         assert_eq!(record.outcome, Outcome::Draw);
-        let watched = Setup::Mastermind(crate::tui::mastermind::MastermindSetup { watch: true });
+        let watched = crate::tui::mastermind::MastermindSetup { watch: true };
         assert_eq!(scoreboard_record(&watched, Ending::Won(0), "bo"), None);
         let mut nobody = velha_app(Difficulty::Easy);
         press(&mut nobody, &[Key::Char('q')]);

@@ -2,15 +2,17 @@
 //! columns played (for undo), the computer opponent and the hint. Pure:
 //! keys in, state out; [`crate::tui::ui`] draws it.
 
-use super::menu::GameKind;
 use crate::net::games::IllegalMove;
 use std::any::Any;
+use std::rc::Rc;
 
 use boardkit::connect4::solver::Shape;
 use boardkit::connect4::{Board, Disc};
 
-use super::app::{Busy, Ending, Key, Round, Work};
+use super::app::{Busy, Ending, Game, Key, Round, Setup, Work};
+use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
+use super::ui::Parts;
 
 use crate::table::connect4::Computer;
 
@@ -23,9 +25,93 @@ pub(crate) struct Connect4Setup {
     pub opponent: Option<Connect4Opponent>,
 }
 
-impl crate::tui::app::About for Connect4Setup {
-    fn kind(&self) -> GameKind {
-        GameKind::Connect4
+/// Connect four on the full screen's menu.
+pub(crate) const GAME: TuiGame = TuiGame {
+    id: "connect4",
+    title: "Connect four",
+    menu: |args| {
+        Box::new(Connect4Menu {
+            cols: args.cols.into(),
+            rows: args.rows.into(),
+            ..Connect4Menu::default()
+        })
+    },
+};
+
+/// Connect four's choices on the menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Connect4Menu {
+    pub against_computer: bool,
+    pub level: Computer,
+    pub computer_first: bool,
+    pub cols: usize,
+    pub rows: usize,
+}
+
+impl Default for Connect4Menu {
+    fn default() -> Connect4Menu {
+        Connect4Menu {
+            against_computer: true,
+            level: Computer::Smart,
+            computer_first: false,
+            cols: 7,
+            rows: 6,
+        }
+    }
+}
+
+impl GameMenu for Connect4Menu {
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let mut rows = vec![("Mode", super::menu::mode_name(self.against_computer))];
+        if self.against_computer {
+            rows.push(("Level", crate::table::name(self.level)));
+            rows.push(("First", super::menu::first_name(self.computer_first)));
+        }
+        rows.push(("Columns", self.cols.to_string()));
+        rows.push(("Rows", self.rows.to_string()));
+        rows
+    }
+
+    fn change(&mut self, row: usize, step: i32) {
+        use boardkit::connect4::board::{MAX_SIDE, MIN_SIDE};
+        let offered = crate::table::connect4::offered;
+        match self.rows()[row].0 {
+            "Mode" => self.against_computer = !self.against_computer,
+            "Level" => self.level = cycle(offered(self.cols, self.rows), self.level, step),
+            "First" => self.computer_first = !self.computer_first,
+            "Columns" => self.cols = bounded(self.cols, step, MIN_SIDE, MAX_SIDE),
+            _ => self.rows = bounded(self.rows, step, MIN_SIDE, MAX_SIDE),
+        }
+        if !offered(self.cols, self.rows).contains(&self.level) {
+            self.level = Computer::Smart;
+        }
+    }
+
+    fn note(&self) -> Option<&'static str> {
+        (self.against_computer
+            && !crate::table::connect4::offered(self.cols, self.rows).contains(&Computer::Perfect))
+        .then_some("the perfect player plays on 7 x 6 only")
+    }
+
+    fn setup(&self) -> Rc<dyn Setup> {
+        Rc::new(Connect4Setup {
+            cols: self.cols,
+            rows: self.rows,
+            opponent: self.against_computer.then_some(Connect4Opponent {
+                level: self.level,
+                computer_first: self.computer_first,
+            }),
+        })
+    }
+
+    fn clone_box(&self) -> Box<dyn GameMenu> {
+        Box::new(*self)
+    }
+}
+
+impl Setup for Connect4Setup {
+    fn title(&self) -> &'static str {
+        GAME.title
     }
 
     fn description(&self) -> String {
@@ -43,6 +129,16 @@ impl crate::tui::app::About for Connect4Setup {
             "connect4",
             crate::table::connect4::mode(self.cols, self.rows, opponent.as_deref()),
         ))
+    }
+
+    fn start(&self, seed: u64) -> Box<dyn Game> {
+        Box::new(Connect4Game::new(*self, seed))
+    }
+}
+
+impl Game for Connect4Game {
+    fn parts(&self, busy: Option<Busy>) -> Parts {
+        super::ui::connect4::connect4_parts(self, busy)
     }
 }
 

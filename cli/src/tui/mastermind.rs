@@ -3,8 +3,8 @@
 //! undo, the hint, and the kit's codebreaker to watch. Pure: keys in, state
 //! out; [`crate::tui::ui`] draws it.
 
-use super::menu::GameKind;
 use std::any::Any;
+use std::rc::Rc;
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -14,7 +14,9 @@ use boardkit::mastermind::solver::{BEST, Codebreaker};
 use boardkit::mastermind::{Code, DecodingBoard, Rules, random_secret, score};
 use boardkit::player::Strategy;
 
-use super::app::{Busy, Ending, Key, Round, Thought, Work, lend, thought};
+use super::app::{Busy, Ending, Game, Key, Round, Setup, Thought, Work, lend, thought};
+use super::menu::{GameMenu, TuiGame};
+use super::ui::Parts;
 
 /// Guesses a game allows, as `boardkit play mastermind` by default.
 pub(crate) const TURNS: usize = 10;
@@ -29,9 +31,40 @@ pub(crate) struct MastermindSetup {
     pub watch: bool,
 }
 
-impl crate::tui::app::About for MastermindSetup {
-    fn kind(&self) -> GameKind {
-        GameKind::Mastermind
+/// Mastermind on the full screen's menu.
+pub(crate) const GAME: TuiGame = TuiGame {
+    id: "mastermind",
+    title: "Mastermind",
+    menu: |_| Box::new(MastermindSetup { watch: false }),
+};
+
+/// Mastermind's one choice, to break the code or watch, is its setup.
+impl GameMenu for MastermindSetup {
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let mode = if self.watch {
+            "watch the codebreaker"
+        } else {
+            "you break the code"
+        };
+        vec![("Mode", mode.into())]
+    }
+
+    fn change(&mut self, _row: usize, _step: i32) {
+        self.watch = !self.watch;
+    }
+
+    fn setup(&self) -> Rc<dyn Setup> {
+        Rc::new(*self)
+    }
+
+    fn clone_box(&self) -> Box<dyn GameMenu> {
+        Box::new(*self)
+    }
+}
+
+impl Setup for MastermindSetup {
+    fn title(&self) -> &'static str {
+        GAME.title
     }
 
     fn description(&self) -> String {
@@ -58,6 +91,16 @@ impl crate::tui::app::About for MastermindSetup {
                 crate::table::mastermind::mode(boardkit::mastermind::Rules::default(), TURNS),
             )
         })
+    }
+
+    fn start(&self, seed: u64) -> Box<dyn Game> {
+        Box::new(MastermindGame::new(*self, seed))
+    }
+}
+
+impl Game for MastermindGame {
+    fn parts(&self, busy: Option<Busy>) -> Parts {
+        super::ui::mastermind::mastermind_parts(self, busy)
     }
 }
 

@@ -1,56 +1,66 @@
-//! The menu: which game, against the computer or two at one keyboard, the
-//! computer's level and who starts, the board's size. Pure: keys in, a
-//! [`Setup`] out when the person starts a game.
+//! The menu: which game, then that game's own choices (each game's rows in
+//! its own file, behind [`GameMenu`]). Pure: keys in, a [`Setup`] out when
+//! the person starts a game.
 
-use boardkit::connect4::board::{MAX_SIDE, MIN_SIDE};
-use boardkit::velha::board::{MAX_SIZE, MIN_SIZE};
+use std::any::Any;
+use std::rc::Rc;
 
-use super::app::Key;
-use super::connect4::{Connect4Opponent, Connect4Setup};
-use super::mastermind::MastermindSetup;
-use super::velha::{VelhaOpponent, VelhaSetup};
-use crate::table::connect4::Computer as Connect4Computer;
-use crate::table::velha::Computer as VelhaComputer;
+use super::TuiArgs;
+use super::app::{Key, Setup};
 
-/// The three games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum GameKind {
-    /// Jogo da velha (tic-tac-toe).
-    Velha,
-    /// Connect four.
-    Connect4,
-    /// Mastermind.
-    Mastermind,
+/// A game as the full screen offers it: its name on the command line, its
+/// title, and its menu as the options set it up.
+#[derive(Clone, Copy)]
+pub(crate) struct TuiGame {
+    /// As `boardkit tui <GAME>` names it.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub menu: fn(&TuiArgs) -> Box<dyn GameMenu>,
 }
 
-impl GameKind {
-    const ALL: [GameKind; 3] = [GameKind::Velha, GameKind::Connect4, GameKind::Mastermind];
+/// One game's choices on the menu (the mode, the level, who starts, the
+/// size...), kept while the person looks at another game.
+pub(crate) trait GameMenu: Any + std::fmt::Debug {
+    /// The game's rows: each label and its value as shown.
+    fn rows(&self) -> Vec<(&'static str, String)>;
+    /// Steps the value of row `row` (an index into [`GameMenu::rows`]) by
+    /// `step`, wrapping through choices and bounded for sizes.
+    fn change(&mut self, row: usize, step: i32);
+    /// Why a choice is limited, to show under the menu.
+    fn note(&self) -> Option<&'static str> {
+        None
+    }
+    /// The game the choices make.
+    fn setup(&self) -> Rc<dyn Setup>;
+    fn clone_box(&self) -> Box<dyn GameMenu>;
+}
 
-    pub(crate) fn title(self) -> &'static str {
-        match self {
-            GameKind::Velha => "Jogo da velha (tic-tac-toe)",
-            GameKind::Connect4 => "Connect four",
-            GameKind::Mastermind => "Mastermind",
-        }
+/// Steps through `all` from `now` by `step`, wrapping.
+pub(crate) fn cycle<T: Copy + PartialEq>(all: &[T], now: T, step: i32) -> T {
+    let at = all.iter().position(|&x| x == now).unwrap_or(0) as i32;
+    all[(at + step).rem_euclid(all.len() as i32) as usize]
+}
+
+/// Steps `now` by `step`, kept within `min..=max`.
+pub(crate) fn bounded(now: usize, step: i32, min: usize, max: usize) -> usize {
+    (now as i32 + step).clamp(min as i32, max as i32) as usize
+}
+
+/// A board game's Mode row: against the computer or two players.
+pub(crate) fn mode_name(against_computer: bool) -> String {
+    if against_computer {
+        "against the computer".into()
+    } else {
+        "two players".into()
     }
 }
 
-/// A game as the menu set it up: what [`super::App`] starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Setup {
-    Velha(VelhaSetup),
-    Connect4(Connect4Setup),
-    Mastermind(MastermindSetup),
-}
-
-impl Setup {
-    /// What the app says of it.
-    pub(crate) fn about(&self) -> &dyn super::app::About {
-        match self {
-            Setup::Velha(s) => s,
-            Setup::Connect4(s) => s,
-            Setup::Mastermind(s) => s,
-        }
+/// A board game's First row: who starts against the computer.
+pub(crate) fn first_name(computer_first: bool) -> String {
+    if computer_first {
+        "the computer".into()
+    } else {
+        "you".into()
     }
 }
 
@@ -58,59 +68,71 @@ impl Setup {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Row {
     Game,
-    Mode,
-    Level,
-    First,
-    Size,
-    Columns,
-    Rows,
+    /// The game's own row with this index.
+    Choice(usize),
     Start,
 }
 
 /// What a key did to the menu.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum MenuAction {
     Stay,
-    Start(Setup),
+    Start(Rc<dyn Setup>),
     Quit,
 }
 
-/// The menu's choices and the row under the cursor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The games' choices and the row under the cursor.
+#[derive(Debug)]
 pub(crate) struct Menu {
-    pub game: GameKind,
+    titles: Vec<&'static str>,
+    games: Vec<Box<dyn GameMenu>>,
+    /// Index of the game shown.
+    pub game: usize,
     /// The game was named on the command line: no Game row.
     pub game_fixed: bool,
-    pub against_computer: bool,
-    pub velha_level: VelhaComputer,
-    pub connect4_level: Connect4Computer,
-    pub computer_first: bool,
-    pub velha_size: usize,
-    pub cols: usize,
-    pub rows: usize,
-    /// Mastermind: watch the kit's codebreaker instead of guessing.
-    pub watch: bool,
     /// Index into [`Menu::rows`].
     pub selected: usize,
 }
 
-impl Menu {
-    /// The menu as the command line leaves it: `game` preselected (and
-    /// fixed) if given, the sizes given, against the computer.
-    pub(crate) fn new(game: Option<GameKind>, velha_size: usize, cols: usize, rows: usize) -> Menu {
+impl Clone for Menu {
+    fn clone(&self) -> Menu {
         Menu {
-            game: game.unwrap_or(GameKind::Velha),
-            game_fixed: game.is_some(),
-            against_computer: true,
-            velha_level: VelhaComputer::Medium,
-            connect4_level: Connect4Computer::Smart,
-            computer_first: false,
-            velha_size,
-            cols,
-            rows,
-            watch: false,
+            titles: self.titles.clone(),
+            games: self.games.iter().map(|g| g.clone_box()).collect(),
+            game: self.game,
+            game_fixed: self.game_fixed,
+            selected: self.selected,
+        }
+    }
+}
+
+impl Menu {
+    /// The menu of `games` as the options set them up: `args.game`
+    /// preselected (and fixed) if given.
+    pub(crate) fn new(games: &[TuiGame], args: &TuiArgs) -> Menu {
+        let named = args
+            .game
+            .as_deref()
+            .and_then(|id| games.iter().position(|g| g.id == id));
+        Menu {
+            titles: games.iter().map(|g| g.title).collect(),
+            games: games.iter().map(|g| (g.menu)(args)).collect(),
+            game: named.unwrap_or(0),
+            game_fixed: named.is_some(),
             selected: 0,
         }
+    }
+
+    /// The title of the game shown.
+    pub(crate) fn title(&self) -> &'static str {
+        self.titles[self.game]
+    }
+
+    /// The choices of the game shown, as its own type (for tests).
+    #[cfg(test)]
+    pub(crate) fn choices_mut<T: GameMenu>(&mut self) -> &mut T {
+        let game: &mut dyn Any = self.games[self.game].as_mut();
+        game.downcast_mut().expect("the game shown")
     }
 
     /// The rows shown for the current choices.
@@ -119,20 +141,7 @@ impl Menu {
         if !self.game_fixed {
             rows.push(Row::Game);
         }
-        rows.push(Row::Mode);
-        match self.game {
-            GameKind::Velha | GameKind::Connect4 => {
-                if self.against_computer {
-                    rows.extend([Row::Level, Row::First]);
-                }
-                if self.game == GameKind::Velha {
-                    rows.push(Row::Size);
-                } else {
-                    rows.extend([Row::Columns, Row::Rows]);
-                }
-            }
-            GameKind::Mastermind => {}
-        }
+        rows.extend((0..self.games[self.game].rows().len()).map(Row::Choice));
         rows.push(Row::Start);
         rows
     }
@@ -146,45 +155,15 @@ impl Menu {
     /// A row's label and its value as shown.
     pub(crate) fn line(&self, row: Row) -> (&'static str, String) {
         match row {
-            Row::Game => ("Game", self.game.title().into()),
-            Row::Mode => (
-                "Mode",
-                match (self.game, self.against_computer, self.watch) {
-                    (GameKind::Mastermind, _, false) => "you break the code".into(),
-                    (GameKind::Mastermind, _, true) => "watch the codebreaker".into(),
-                    (_, true, _) => "against the computer".into(),
-                    (_, false, _) => "two players".into(),
-                },
-            ),
-            Row::Level => (
-                "Level",
-                match self.game {
-                    GameKind::Connect4 => crate::table::name(self.connect4_level),
-                    _ => crate::table::name(self.velha_level),
-                },
-            ),
-            Row::First => (
-                "First",
-                if self.computer_first {
-                    "the computer".into()
-                } else {
-                    "you".into()
-                },
-            ),
-            Row::Size => ("Size", format!("{0} x {0}", self.velha_size)),
-            Row::Columns => ("Columns", self.cols.to_string()),
-            Row::Rows => ("Rows", self.rows.to_string()),
+            Row::Game => ("Game", self.title().into()),
+            Row::Choice(i) => self.games[self.game].rows().swap_remove(i),
             Row::Start => ("", "Start".into()),
         }
     }
 
     /// Why a choice is limited, to show under the menu.
     pub(crate) fn note(&self) -> Option<&'static str> {
-        (self.game == GameKind::Connect4
-            && self.against_computer
-            && !crate::table::connect4::offered(self.cols, self.rows)
-                .contains(&Connect4Computer::Perfect))
-        .then_some("the perfect player plays on 7 x 6 only")
+        self.games[self.game].note()
     }
 
     pub(crate) fn handle(&mut self, key: Key) -> MenuAction {
@@ -201,93 +180,100 @@ impl Menu {
         MenuAction::Stay
     }
 
-    /// Steps the selected row's value by `step`, wrapping.
+    /// Steps the selected row's value by `step`.
     fn change(&mut self, step: i32) {
-        fn cycle<T: Copy + PartialEq>(all: &[T], now: T, step: i32) -> T {
-            let at = all.iter().position(|&x| x == now).unwrap_or(0) as i32;
-            all[(at + step).rem_euclid(all.len() as i32) as usize]
-        }
-        fn bounded(now: usize, step: i32, min: usize, max: usize) -> usize {
-            (now as i32 + step).clamp(min as i32, max as i32) as usize
-        }
         match self.current() {
-            Row::Game => self.game = cycle(&GameKind::ALL, self.game, step),
-            Row::Mode if self.game == GameKind::Mastermind => self.watch = !self.watch,
-            Row::Mode => self.against_computer = !self.against_computer,
-            Row::Level if self.game == GameKind::Connect4 => {
-                let offered = crate::table::connect4::offered(self.cols, self.rows);
-                self.connect4_level = cycle(offered, self.connect4_level, step);
+            Row::Game => {
+                let all: Vec<usize> = (0..self.games.len()).collect();
+                self.game = cycle(&all, self.game, step);
             }
-            Row::Level => {
-                use VelhaComputer::*;
-                self.velha_level = cycle(&[Easy, Medium, Hard], self.velha_level, step);
-            }
-            Row::First => self.computer_first = !self.computer_first,
-            Row::Size => self.velha_size = bounded(self.velha_size, step, MIN_SIZE, MAX_SIZE),
-            Row::Columns => self.cols = bounded(self.cols, step, MIN_SIDE, MAX_SIDE),
-            Row::Rows => self.rows = bounded(self.rows, step, MIN_SIDE, MAX_SIDE),
+            Row::Choice(i) => self.games[self.game].change(i, step),
             Row::Start => {}
-        }
-        if !crate::table::connect4::offered(self.cols, self.rows).contains(&self.connect4_level) {
-            self.connect4_level = Connect4Computer::Smart;
         }
         // Rows come and go with the mode: keep the cursor on the menu.
         self.selected = self.selected.min(self.rows().len() - 1);
     }
 
     /// The game the choices make.
-    pub(crate) fn setup(&self) -> Setup {
-        match self.game {
-            GameKind::Velha => Setup::Velha(VelhaSetup {
-                size: self.velha_size,
-                opponent: self.against_computer.then_some(VelhaOpponent {
-                    level: self.velha_level,
-                    computer_first: self.computer_first,
-                }),
-            }),
-            GameKind::Connect4 => Setup::Connect4(Connect4Setup {
-                cols: self.cols,
-                rows: self.rows,
-                opponent: self.against_computer.then_some(Connect4Opponent {
-                    level: self.connect4_level,
-                    computer_first: self.computer_first,
-                }),
-            }),
-            GameKind::Mastermind => Setup::Mastermind(MastermindSetup { watch: self.watch }),
-        }
+    pub(crate) fn setup(&self) -> Rc<dyn Setup> {
+        self.games[self.game].setup()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::connect4::Computer as Connect4Computer;
+    use crate::tui::TuiArgs;
+    use crate::tui::connect4::Connect4Menu;
+
+    fn menu(game: Option<&str>, size: u8) -> Menu {
+        let args = TuiArgs {
+            game: game.map(Into::into),
+            size,
+            ..Default::default()
+        };
+        Menu::new(crate::tui::GAMES, &args)
+    }
 
     #[test]
     fn perfect_is_offered_on_seven_by_six_only() {
-        let mut menu = Menu::new(Some(GameKind::Connect4), 3, 7, 6);
-        assert_eq!(menu.rows()[0], Row::Mode, "no Game row when it was given");
+        let mut menu = menu(Some("connect4"), 3);
+        assert_eq!(
+            menu.rows()[0],
+            Row::Choice(0),
+            "no Game row when it was given"
+        );
+        assert_eq!(menu.line(menu.rows()[0]).0, "Mode");
         menu.selected = 1; // Level
         menu.handle(Key::Right);
-        assert_eq!(menu.connect4_level, Connect4Computer::Perfect);
+        assert_eq!(
+            menu.choices_mut::<Connect4Menu>().level,
+            Connect4Computer::Perfect
+        );
         menu.selected = 3; // Columns
         menu.handle(Key::Right);
-        assert_eq!(menu.cols, 8);
-        assert_eq!(menu.connect4_level, Connect4Computer::Smart);
+        assert_eq!(menu.choices_mut::<Connect4Menu>().cols, 8);
+        assert_eq!(
+            menu.choices_mut::<Connect4Menu>().level,
+            Connect4Computer::Smart
+        );
         assert!(menu.note().is_some());
     }
 
     #[test]
     fn two_players_hide_the_computer_s_rows_and_enter_starts() {
-        let mut menu = Menu::new(None, 4, 7, 6);
+        let mut menu = menu(None, 4);
         menu.handle(Key::Down); // Mode
         menu.handle(Key::Right);
-        assert_eq!(menu.rows(), [Row::Game, Row::Mode, Row::Size, Row::Start]);
-        assert_eq!(
-            menu.handle(Key::Enter),
-            MenuAction::Start(Setup::Velha(VelhaSetup {
-                size: 4,
-                opponent: None
-            }))
-        );
+        let labels: Vec<_> = menu.rows().into_iter().map(|r| menu.line(r).0).collect();
+        assert_eq!(labels, ["Game", "Mode", "Size", ""]);
+        let MenuAction::Start(setup) = menu.handle(Key::Enter) else {
+            panic!("Enter starts")
+        };
+        assert_eq!(setup.description(), "4 x 4, two players");
+        assert_eq!(setup.title(), crate::tui::velha::GAME.title);
+    }
+
+    #[test]
+    fn the_game_row_cycles_through_every_game_and_keeps_each_one_s_choices() {
+        let mut menu = menu(None, 3);
+        let mut titles = Vec::new();
+        for _ in 0..crate::tui::GAMES.len() {
+            titles.push(menu.title());
+            menu.handle(Key::Right);
+        }
+        let expected: Vec<_> = crate::tui::GAMES.iter().map(|g| g.title).collect();
+        assert_eq!(titles, expected);
+        assert_eq!(menu.title(), expected[0], "wraps");
+        menu.handle(Key::Down); // Mode
+        menu.handle(Key::Right); // two players
+        menu.handle(Key::Up);
+        menu.handle(Key::Right); // the next game and back
+        menu.handle(Key::Left);
+        let MenuAction::Start(setup) = menu.handle(Key::Enter) else {
+            panic!("Enter starts")
+        };
+        assert_eq!(setup.description(), "3 x 3, two players");
     }
 }

@@ -26,7 +26,18 @@ pub(crate) mod ui;
 pub(crate) mod velha;
 
 pub(crate) use app::App;
-pub(crate) use menu::GameKind;
+
+/// The games full screen, in the menu's order: each game's entry is in its
+/// own file.
+pub(crate) const GAMES: &[menu::TuiGame] = &[velha::GAME, connect4::GAME, mastermind::GAME];
+
+/// The names `boardkit tui <GAME>` takes.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    let names = GAMES
+        .iter()
+        .map(|g| clap::builder::PossibleValue::new(g.id).help(g.title));
+    clap::builder::PossibleValuesParser::new(names)
+}
 
 use std::process::ExitCode;
 
@@ -42,8 +53,8 @@ const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as 
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct TuiArgs {
     /// The game (default: pick it on the menu).
-    #[arg(value_enum)]
-    pub game: Option<GameKind>,
+    #[arg(value_parser = game_names())]
+    pub game: Option<String>,
     /// Velha's board side: N in a row wins (the menu can change it).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
     pub size: u8,
@@ -64,14 +75,21 @@ pub(crate) struct TuiArgs {
     pub scoreboard: scoreboard::ScoreboardArgs,
 }
 
+impl Default for TuiArgs {
+    /// The options as `boardkit tui` alone gives them.
+    fn default() -> TuiArgs {
+        #[derive(clap::Parser)]
+        struct Alone {
+            #[command(flatten)]
+            args: TuiArgs,
+        }
+        <Alone as clap::Parser>::parse_from(["tui"]).args
+    }
+}
+
 /// The app as the options set it up, on its menu.
 pub(crate) fn app(args: &TuiArgs) -> App {
-    let menu = menu::Menu::new(
-        args.game,
-        args.size.into(),
-        args.cols.into(),
-        args.rows.into(),
-    );
+    let menu = menu::Menu::new(GAMES, args);
     App::new(menu, args.seed.unwrap_or_else(rand::random))
 }
 

@@ -173,13 +173,44 @@ pub(crate) enum Phase {
     Ended,
 }
 
+/// The screen's board over the network: a two-player game of the TUI, of
+/// one of the games the network plays.
+pub(crate) enum NetBoard {
+    Velha(VelhaGame),
+    Connect4(Connect4Game),
+}
+
+impl NetBoard {
+    pub(crate) fn game(&self) -> &dyn Game {
+        match self {
+            NetBoard::Velha(g) => g,
+            NetBoard::Connect4(g) => g,
+        }
+    }
+
+    fn game_mut(&mut self) -> &mut dyn Game {
+        match self {
+            NetBoard::Velha(g) => g,
+            NetBoard::Connect4(g) => g,
+        }
+    }
+
+    /// The full screen's title for it.
+    pub(crate) fn title(&self) -> &'static str {
+        match self {
+            NetBoard::Velha(_) => super::velha::GAME.title,
+            NetBoard::Connect4(_) => super::connect4::GAME.title,
+        }
+    }
+}
+
 /// The screen's side of a network session.
 pub(crate) struct NetMatch {
     role: Role,
     /// The game as the hello set it; the host's from the start.
     net_game: Option<NetGame>,
     /// The board, once a game began: a two-player game of the TUI.
-    game: Option<Game>,
+    game: Option<NetBoard>,
     /// Games begun, so that an answer (a hint) for a game left is dropped.
     number: u64,
     me: Side,
@@ -221,7 +252,11 @@ impl NetMatch {
         self.phase
     }
 
-    pub(crate) fn game(&self) -> Option<&Game> {
+    pub(crate) fn game(&self) -> Option<&dyn Game> {
+        self.game.as_ref().map(NetBoard::game)
+    }
+
+    pub(crate) fn board(&self) -> Option<&NetBoard> {
         self.game.as_ref()
     }
 
@@ -229,8 +264,8 @@ impl NetMatch {
         self.number
     }
 
-    pub(crate) fn game_mut(&mut self) -> Option<&mut Game> {
-        self.game.as_mut()
+    pub(crate) fn game_mut(&mut self) -> Option<&mut dyn Game> {
+        self.game.as_mut().map(NetBoard::game_mut)
     }
 
     /// The mark this end plays in the current game.
@@ -365,7 +400,7 @@ impl NetMatch {
                 ) =>
             {
                 if let Some(game) = &mut self.game {
-                    game.round_mut().handle(key);
+                    game.game_mut().handle(key);
                 }
             }
             _ => {}
@@ -377,7 +412,7 @@ impl NetMatch {
             return;
         };
         if key == Key::Char('h') {
-            game.round_mut().request_hint();
+            game.game_mut().request_hint();
             return;
         }
         if key == Key::Char('u') {
@@ -388,7 +423,7 @@ impl NetMatch {
             return;
         };
         let before = board_moves(game, net_game).len();
-        game.round_mut().handle(key);
+        game.game_mut().handle(key);
         let mut after = board_moves(game, net_game);
         if after.len() == before {
             return;
@@ -410,12 +445,12 @@ impl NetMatch {
 
 /// The moves on the screen's board, in the wire's notation (the rules'
 /// own, as the session sends them).
-fn board_moves(game: &Game, net_game: NetGame) -> Vec<String> {
+fn board_moves(game: &NetBoard, net_game: NetGame) -> Vec<String> {
     match (game, net_game) {
-        (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
+        (NetBoard::Velha(g), NetGame::Velha { size }) => Velha::new(size)
             .map(|rules| g.moves().iter().map(|&p| rules.notation(p)).collect())
             .unwrap_or_default(),
-        (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
+        (NetBoard::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
             .map(|rules| g.moves().iter().map(|&c| rules.notation(c)).collect())
             .unwrap_or_default(),
         _ => Vec::new(),
@@ -424,13 +459,17 @@ fn board_moves(game: &Game, net_game: NetGame) -> Vec<String> {
 
 /// Plays a move in the wire's notation on the screen's board, checked by
 /// its rules.
-fn play_notation(game: &mut Game, net_game: NetGame, notation: &str) -> Result<(), IllegalMove> {
+fn play_notation(
+    game: &mut NetBoard,
+    net_game: NetGame,
+    notation: &str,
+) -> Result<(), IllegalMove> {
     match (game, net_game) {
-        (Game::Velha(g), NetGame::Velha { size }) => Velha::new(size)
+        (NetBoard::Velha(g), NetGame::Velha { size }) => Velha::new(size)
             .ok_or(IllegalMove::NoBoard)
             .and_then(|rules| rules.parse(notation))
             .and_then(|pos| g.play_move(pos)),
-        (Game::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
+        (NetBoard::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
             .ok_or(IllegalMove::NoBoard)
             .and_then(|rules| rules.parse(notation))
             .and_then(|col| g.play_move(col)),
@@ -446,16 +485,16 @@ fn undo_refused(language: Language) -> &'static str {
 }
 
 /// The screen's board for a game: two players at the TUI's board.
-fn new_board(game: NetGame) -> Game {
+fn new_board(game: NetGame) -> NetBoard {
     match game {
-        NetGame::Velha { size } => Game::Velha(VelhaGame::new(
+        NetGame::Velha { size } => NetBoard::Velha(VelhaGame::new(
             VelhaSetup {
                 size,
                 opponent: None,
             },
             0,
         )),
-        NetGame::Connect4 { rows, cols } => Game::Connect4(Connect4Game::new(
+        NetGame::Connect4 { rows, cols } => NetBoard::Connect4(Connect4Game::new(
             Connect4Setup {
                 cols,
                 rows,
@@ -758,7 +797,7 @@ mod tests {
         app.handle(Key::Right);
         app.handle(Key::Enter);
         pump(&mut app, &events, |net| net.phase() == Phase::MyTurn);
-        let Some(Game::Velha(game)) = net(&app).game() else {
+        let Some(NetBoard::Velha(game)) = net(&app).board() else {
             panic!("velha")
         };
         let played: Vec<String> = game.moves().iter().map(|p| p.to_string()).collect();
@@ -790,7 +829,7 @@ mod tests {
             screen.contains("O adversário não quer jogar de novo."),
             "{screen}"
         );
-        let Some(Game::Velha(game)) = net(&app).game() else {
+        let Some(NetBoard::Velha(game)) = net(&app).board() else {
             panic!("velha")
         };
         assert!(game.is_winning(boardkit::velha::board::Position { row: 0, col: 2 }));
@@ -855,7 +894,7 @@ mod tests {
         assert_eq!(intents.try_recv(), Ok(Intent::Move("7".into())));
         // Were the move refused, the screen's board would take it back.
         app.network(NetEvent::Refused("column 7 is full".into()));
-        let Some(Game::Connect4(game)) = net(&app).game() else {
+        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
             panic!("connect four")
         };
         assert_eq!(game.moves(), [3]);
@@ -864,14 +903,14 @@ mod tests {
         app.network(NetEvent::Moves(vec!["4".into(), "7".into()]));
         app.network(NetEvent::WaitingMove);
         app.network(NetEvent::Moves(vec!["4".into(), "7".into(), "4".into()]));
-        let Some(Game::Connect4(game)) = net(&app).game() else {
+        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
             panic!("connect four")
         };
         assert_eq!(game.moves(), [3, 6, 3]);
         assert_eq!(game.last_move(), Some((1, 3)));
         // A history the screen does not share is replayed from the start.
         app.network(NetEvent::Moves(vec!["1".into()]));
-        let Some(Game::Connect4(game)) = net(&app).game() else {
+        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
             panic!("connect four")
         };
         assert_eq!(game.moves(), [0]);

@@ -2,15 +2,18 @@
 //! played (for undo), the computer opponent and the hint. Pure: keys in,
 //! state out; [`crate::tui::ui`] draws it.
 
-use super::menu::GameKind;
 use crate::net::games::IllegalMove;
 use std::any::Any;
+use std::rc::Rc;
 
 use boardkit::velha::ai::{Computer, Difficulty};
 use boardkit::velha::board::{Board, Mark, Position, Status};
 
-use super::app::{Busy, Ending, Key, Round, Work};
+use super::app::{Busy, Ending, Game, Key, Round, Setup, Work};
+use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
+use super::ui::Parts;
+use crate::table::velha::Computer as Level;
 
 /// A computer player, lent to a thread while it thinks.
 type Player = super::thinkers::Player<Board, Position>;
@@ -24,9 +27,82 @@ pub(crate) struct VelhaSetup {
     pub opponent: Option<VelhaOpponent>,
 }
 
-impl crate::tui::app::About for VelhaSetup {
-    fn kind(&self) -> GameKind {
-        GameKind::Velha
+/// Velha on the full screen's menu.
+pub(crate) const GAME: TuiGame = TuiGame {
+    id: "velha",
+    title: "Jogo da velha (tic-tac-toe)",
+    menu: |args| {
+        Box::new(VelhaMenu {
+            size: args.size.into(),
+            ..VelhaMenu::default()
+        })
+    },
+};
+
+/// Velha's choices on the menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VelhaMenu {
+    pub against_computer: bool,
+    pub level: Level,
+    pub computer_first: bool,
+    pub size: usize,
+}
+
+impl Default for VelhaMenu {
+    fn default() -> VelhaMenu {
+        VelhaMenu {
+            against_computer: true,
+            level: Level::Medium,
+            computer_first: false,
+            size: 3,
+        }
+    }
+}
+
+impl GameMenu for VelhaMenu {
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let mut rows = vec![("Mode", super::menu::mode_name(self.against_computer))];
+        if self.against_computer {
+            rows.push(("Level", crate::table::name(self.level)));
+            rows.push(("First", super::menu::first_name(self.computer_first)));
+        }
+        rows.push(("Size", format!("{0} x {0}", self.size)));
+        rows
+    }
+
+    fn change(&mut self, row: usize, step: i32) {
+        match self.rows()[row].0 {
+            "Mode" => self.against_computer = !self.against_computer,
+            "Level" => {
+                use Level::*;
+                self.level = cycle(&[Easy, Medium, Hard], self.level, step);
+            }
+            "First" => self.computer_first = !self.computer_first,
+            _ => {
+                use boardkit::velha::board::{MAX_SIZE, MIN_SIZE};
+                self.size = bounded(self.size, step, MIN_SIZE, MAX_SIZE);
+            }
+        }
+    }
+
+    fn setup(&self) -> Rc<dyn Setup> {
+        Rc::new(VelhaSetup {
+            size: self.size,
+            opponent: self.against_computer.then_some(VelhaOpponent {
+                level: self.level,
+                computer_first: self.computer_first,
+            }),
+        })
+    }
+
+    fn clone_box(&self) -> Box<dyn GameMenu> {
+        Box::new(*self)
+    }
+}
+
+impl Setup for VelhaSetup {
+    fn title(&self) -> &'static str {
+        GAME.title
     }
 
     fn description(&self) -> String {
@@ -42,12 +118,22 @@ impl crate::tui::app::About for VelhaSetup {
         let opponent = self.opponent.map(|o| (o.level, o.computer_first));
         Some(("velha", crate::table::velha::mode(self.size, opponent)))
     }
+
+    fn start(&self, seed: u64) -> Box<dyn Game> {
+        Box::new(VelhaGame::new(*self, seed))
+    }
+}
+
+impl Game for VelhaGame {
+    fn parts(&self, busy: Option<Busy>) -> Parts {
+        super::ui::velha::velha_parts(self, busy)
+    }
 }
 
 /// The computer opponent of a velha game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct VelhaOpponent {
-    pub level: crate::table::velha::Computer,
+    pub level: Level,
     /// The computer plays X and starts.
     pub computer_first: bool,
 }

@@ -7,7 +7,7 @@ use super::{CURSOR, GREY, HINT, OVER_KEYS, Parts, board_status, bold, disc_style
 use crate::tui::app::{Busy, Round};
 use crate::tui::connect4::Connect4Game;
 
-pub(super) fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
+pub(crate) fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
     let board = game.board();
     let ending = game.ending();
     let disc = board.to_move();

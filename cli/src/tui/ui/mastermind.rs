@@ -18,7 +18,7 @@ const PEG_COLOURS: [Color; 6] = [
     Color::Cyan,
 ];
 
-pub(super) fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {
+pub(crate) fn mastermind_parts(game: &MastermindGame, busy: Option<Busy>) -> Parts {
     let board = game.board();
     let turn = board.guesses.len();
     let watch = game.setup().watch;

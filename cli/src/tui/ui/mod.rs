@@ -4,9 +4,9 @@
 //! red, coordinates grey, the winning line in reverse video, the last move
 //! underlined. A screen that does not fit says how large it needs to be.
 
-mod connect4;
-mod mastermind;
-mod velha;
+pub(crate) mod connect4;
+pub(crate) mod mastermind;
+pub(crate) mod velha;
 
 pub(crate) use connect4::connect4_board;
 pub(crate) use velha::velha_board;
@@ -18,9 +18,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Busy, Ending, Game, Match, Screen, Tally};
-use super::menu::{GameKind, Menu, Row};
-use super::network::{NetMatch, Phase, Role};
+use super::app::{App, Busy, Ending, Match, Screen, Tally};
+use super::menu::{Menu, Row};
+use super::network::{NetBoard, NetMatch, Phase, Role};
 use crate::net::protocol::{Game as NetGame, Side};
 use crate::play::session::Language;
 use boardkit::connect4::Disc;
@@ -168,7 +168,7 @@ fn menu_screen(menu: &Menu) -> Layout {
     let mut screen = Layout::new();
     screen.centred(Line::styled("boardkit", bold()));
     screen.centred(if menu.game_fixed {
-        Line::from(menu.game.title())
+        Line::from(menu.title())
     } else {
         Line::from("Pick a game")
     });
@@ -220,15 +220,11 @@ fn menu_screen(menu: &Menu) -> Layout {
 fn game_screen(game: &Match, score: Tally, busy: Option<Busy>) -> Layout {
     let mut screen = Layout::new();
     screen.centred(Line::from(vec![
-        Span::styled(game.kind().title(), bold()),
+        Span::styled(game.setup.title(), bold()),
         Span::styled(format!(" · {}", game.description), Style::new().fg(GREY)),
     ]));
     screen.blank();
-    let (block, status, note, keys) = match &game.game {
-        Game::Velha(g) => velha::velha_parts(g, busy),
-        Game::Connect4(g) => connect4::connect4_parts(g, busy),
-        Game::Mastermind(g) => mastermind::mastermind_parts(g, busy),
-    };
+    let (block, status, note, keys) = game.game.parts(busy);
     screen.block(block);
     screen.blank();
     screen.centred(status);
@@ -250,7 +246,7 @@ fn score_line(game: &Match, score: Tally) -> Line<'static> {
 }
 
 /// A board's status line, hint or message line and keys.
-type Parts = (
+pub(crate) type Parts = (
     Vec<Line<'static>>,
     Line<'static>,
     Option<Line<'static>>,
@@ -316,13 +312,9 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
         Role::Host {
             game: NetGame::Velha { .. },
             ..
-        } => GameKind::Velha.title(),
-        Role::Host { .. } => GameKind::Connect4.title(),
-        Role::Join { .. } => match net.game() {
-            Some(Game::Velha(_)) => GameKind::Velha.title(),
-            Some(_) => GameKind::Connect4.title(),
-            None => "boardkit",
-        },
+        } => crate::tui::velha::GAME.title,
+        Role::Host { .. } => crate::tui::connect4::GAME.title,
+        Role::Join { .. } => net.board().map_or("boardkit", NetBoard::title),
     };
     let subtitle = match (net.game().is_some(), portuguese) {
         (false, _) => " · network play".to_owned(),
@@ -339,16 +331,16 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
     screen.centred(Line::from(heading));
     screen.blank();
     let my_turn = net.phase() == Phase::MyTurn && busy.is_none();
-    let hint = match net.game() {
-        Some(Game::Velha(g)) => {
+    let hint = match net.board() {
+        Some(NetBoard::Velha(g)) => {
             screen.block(velha_board(g, my_turn));
             g.hint().map(|pos| pos.to_string())
         }
-        Some(Game::Connect4(g)) => {
+        Some(NetBoard::Connect4(g)) => {
             screen.block(connect4_board(g, my_turn));
             g.hint().map(|col| (col + 1).to_string())
         }
-        Some(Game::Mastermind(_)) | None => None,
+        None => None,
     };
     screen.blank();
     let result = || {
@@ -440,7 +432,6 @@ mod tests {
 
     use super::*;
     use crate::tui::app::Key;
-    use crate::tui::menu::GameKind;
 
     fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -464,8 +455,12 @@ mod tests {
             .collect()
     }
 
-    fn app(game: Option<GameKind>, seed: u64) -> App {
-        App::new(Menu::new(game, 3, 7, 6), seed)
+    fn app(game: Option<&str>, seed: u64) -> App {
+        let args = crate::tui::TuiArgs {
+            game: game.map(Into::into),
+            ..Default::default()
+        };
+        App::new(Menu::new(crate::tui::GAMES, &args), seed)
     }
 
     /// The buffer's line `y` as text.
@@ -494,7 +489,7 @@ mod tests {
 
     #[test]
     fn a_velha_game_in_progress_with_the_cursor() {
-        let mut app = app(Some(GameKind::Velha), 1);
+        let mut app = app(Some("velha"), 1);
         // Against the computer (medium): B2, its reply, then the cursor to A3.
         press(&mut app, &[Key::Enter, Key::Enter, Key::Up, Key::Right]);
         let terminal = screen(&app, 80, 24);
@@ -513,7 +508,7 @@ mod tests {
 
     #[test]
     fn a_connect_four_win_with_its_line_highlighted() {
-        let mut app = app(Some(GameKind::Connect4), 1);
+        let mut app = app(Some("connect4"), 1);
         press(&mut app, &[Key::Left, Key::Enter]); // two players
         // X along the bottom row, O on top of it: X wins with column 4.
         press(&mut app, &typed("1\n1\n2\n2\n3\n3\n4\n"));
@@ -550,7 +545,7 @@ mod tests {
 
     #[test]
     fn a_velha_win_is_highlighted_too() {
-        let mut app = app(Some(GameKind::Velha), 1);
+        let mut app = app(Some("velha"), 1);
         press(&mut app, &[Key::Left, Key::Enter]); // two players
         // X: B2, A2 ... O: B1, C1; X completes the middle column with C2.
         let keys = [
@@ -584,7 +579,7 @@ mod tests {
 
     #[test]
     fn a_mastermind_game_with_feedback_undo_and_hint() {
-        let mut app = app(Some(GameKind::Mastermind), 4);
+        let mut app = app(Some("mastermind"), 4);
         press(&mut app, &[Key::Enter]);
         press(&mut app, &typed("abcd\neeff\naabb\nu"));
         press(&mut app, &[Key::Right, Key::Up, Key::Char('h')]);
@@ -601,7 +596,7 @@ mod tests {
 
     #[test]
     fn a_terminal_too_small_says_how_large_it_needs_to_be() {
-        let mut app = app(Some(GameKind::Velha), 1);
+        let mut app = app(Some("velha"), 1);
         press(&mut app, &[Key::Enter]);
         let terminal = screen(&app, 30, 8);
         insta::assert_snapshot!("too_small", terminal.backend());

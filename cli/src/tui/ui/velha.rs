@@ -8,7 +8,7 @@ use crate::tui::app::{Busy, Round};
 use crate::tui::velha::VelhaGame;
 use boardkit::velha::board::Position;
 
-pub(super) fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
+pub(crate) fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
     let board = game.board();
     let ending = game.ending();
     let mark = board.to_move();
