@@ -10,8 +10,8 @@
 //! while a perfect player thinks.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -27,7 +27,7 @@ use clap::builder::TypedValueParser as _;
 use tokio::sync::{OwnedMutexGuard, Semaphore};
 
 use super::api::{ErrorBody, GameState, Move, NewGame};
-use super::games::{GameError, WebGame};
+use super::games::{GAMES, GameError, WebGame};
 use super::store::{DEFAULT_MAX_GAMES, Limits, Store};
 
 /// The largest request body taken, in bytes (a move is a few dozen).
@@ -43,15 +43,42 @@ pub(crate) const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
 /// The port `boardkit serve` listens on by default.
 pub(crate) const DEFAULT_PORT: u16 = 8080;
 
-const INDEX_HTML: &str = include_str!("page/index.html");
+/// The page: a tab and a section per game, each game's markup its own
+/// file.
+static INDEX_HTML: LazyLock<String> = LazyLock::new(|| {
+    let mut tabs = String::new();
+    let mut sections = Vec::new();
+    for (i, game) in GAMES.iter().enumerate() {
+        let (id, first) = (game.id, i == 0);
+        let (selected, rest) = if first {
+            ("true", "")
+        } else {
+            ("false", r#" tabindex="-1""#)
+        };
+        tabs += &format!(
+            "      <button type=\"button\" role=\"tab\" id=\"tab-{id}\" aria-controls=\"{id}\" \
+             aria-selected=\"{selected}\"{rest}>{}</button>\n",
+            game.title
+        );
+        let hidden = if first { "" } else { " hidden" };
+        sections.push(format!(
+            "<section id=\"{id}\" class=\"game\" role=\"tabpanel\" aria-labelledby=\"tab-{id}\"{hidden}>\n{}</section>\n",
+            game.markup
+        ));
+    }
+    include_str!("page/index.html")
+        .replace("{tabs}", &tabs)
+        .replace("{sections}", &sections.join("\n"))
+});
+
 /// The page's script: what every game shares, then each game's drawing
 /// (a file of its own), served as one.
-const APP_JS: &str = concat!(
-    include_str!("page/app.js"),
-    include_str!("page/velha.js"),
-    include_str!("page/connect4.js"),
-    include_str!("page/mastermind.js"),
-);
+static APP_JS: LazyLock<String> = LazyLock::new(|| {
+    let games = GAMES.iter().map(|game| game.script);
+    std::iter::once(include_str!("page/app.js"))
+        .chain(games)
+        .collect()
+});
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// `boardkit serve`'s options.
@@ -164,10 +191,10 @@ impl From<GameError> for ApiError {
 /// everything else.
 fn router(app: Shared) -> Router {
     Router::new()
-        .route("/", get(|| page("text/html; charset=utf-8", INDEX_HTML)))
+        .route("/", get(|| page("text/html; charset=utf-8", &INDEX_HTML)))
         .route(
             "/app.js",
-            get(|| page("text/javascript; charset=utf-8", APP_JS)),
+            get(|| page("text/javascript; charset=utf-8", &APP_JS)),
         )
         .route(
             "/style.css",

@@ -148,10 +148,13 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::api::NewGame;
+    use serde_json::{Value, json};
 
     fn game() -> WebGame {
-        WebGame::new(&NewGame::Mastermind { seed: Some(1) }, 0).unwrap()
+        let Value::Object(request) = json!({"game": "mastermind", "seed": 1}) else {
+            unreachable!()
+        };
+        WebGame::new(&request, 0).unwrap()
     }
 
     #[test]

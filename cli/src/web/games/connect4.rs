@@ -3,7 +3,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{GameError, Table, illegal, invalid};
+use serde::Deserialize;
+
+use super::{GameError, Table, WebTable, illegal, invalid};
 use crate::table::{self, connect4::Computer as Connect4Computer};
 use crate::web::api::{BoardView, Cell, GameView, Move, Opponent};
 use clap::ValueEnum;
@@ -18,6 +20,55 @@ fn disc_char(disc: connect4::Disc) -> char {
         connect4::Disc::Two => 'O',
     }
 }
+
+/// Connect four in the browser.
+pub(super) const GAME: WebTable = WebTable {
+    id: "connect4",
+    title: "Connect four",
+    markup: include_str!("../page/connect4.html"),
+    script: include_str!("../page/connect4.js"),
+    new: |request, seed| {
+        let request: NewConnect4 = super::options(request)?;
+        Ok(Box::new(Connect4Table::new(
+            request.rows,
+            request.cols,
+            request.opponent.as_deref(),
+            request.computer_first,
+            request.seed.unwrap_or(seed),
+        )?))
+    },
+};
+
+/// `POST /api/games` with `"game": "connect4"`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewConnect4 {
+    /// Rows, 4 to 20 (default 6).
+    #[serde(default = "default_rows")]
+    rows: usize,
+    /// Columns, 4 to 20 (default 7).
+    #[serde(default = "default_cols")]
+    cols: usize,
+    /// `random`, `smart` or `perfect` (7 x 6 only); absent or null: two
+    /// players.
+    #[serde(default)]
+    opponent: Option<String>,
+    /// The computer plays X and moves first.
+    #[serde(default)]
+    computer_first: bool,
+    /// Makes the computer's random choices reproducible.
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+fn default_rows() -> usize {
+    6
+}
+
+fn default_cols() -> usize {
+    7
+}
+
 /// A connect-four game in the browser.
 #[derive(Debug)]
 pub(crate) struct Connect4Table {
@@ -191,6 +242,6 @@ impl Table for Connect4Table {
     }
 
     fn view(&self) -> GameView {
-        GameView::Connect4(self.board_view())
+        super::tagged(GAME.id, self.board_view())
     }
 }

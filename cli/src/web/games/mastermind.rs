@@ -3,13 +3,65 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{GameError, Table, illegal, invalid};
-use crate::web::api::{GameView, GuessView, MastermindView, Move};
+use serde::{Deserialize, Serialize};
+
+use super::{GameError, Table, WebTable, illegal, invalid};
+use crate::web::api::{GameView, Move};
 
 use boardkit::mastermind::optimal::OptimalCodebreaker;
 use boardkit::mastermind::solver::{BEST, Codebreaker};
 use boardkit::mastermind::{Code, DecodingBoard, Rules, parse_guess, random_secret, score};
 use boardkit::player::Strategy;
+
+/// Mastermind in the browser.
+pub(super) const GAME: WebTable = WebTable {
+    id: "mastermind",
+    title: "Mastermind",
+    markup: include_str!("../page/mastermind.html"),
+    script: include_str!("../page/mastermind.js"),
+    new: |request, seed| {
+        let request: NewMastermind = super::options(request)?;
+        Ok(Box::new(MastermindTable::new(request.seed.unwrap_or(seed))))
+    },
+};
+
+/// `POST /api/games` with `"game": "mastermind"`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewMastermind {
+    /// Draws the secret reproducibly (and seeds the codebreaker's
+    /// choices); absent: a fresh secret.
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// One Mastermind guess and its pegs.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
+pub(crate) struct GuessView {
+    pub guess: String,
+    pub black: u8,
+    pub white: u8,
+    /// The kit's codebreaker played it ("let the computer solve it").
+    pub by_computer: bool,
+}
+
+/// A Mastermind game: the guesses so far, never the secret before the end.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
+pub(crate) struct MastermindView {
+    pub pegs: usize,
+    /// Colours are the letters from `A`; this many of them.
+    pub colors: usize,
+    pub turns: usize,
+    pub guesses: Vec<GuessView>,
+    pub over: bool,
+    pub won: bool,
+    /// The secret: null until the game is over.
+    pub secret: Option<String>,
+    /// `You win` or `You lose!` at the end; null while playing.
+    pub result: Option<String>,
+}
 
 /// Guesses a Mastermind game allows (as `boardkit play mastermind`).
 pub(crate) const MASTERMIND_TURNS: usize = 10;
@@ -121,6 +173,6 @@ impl Table for MastermindTable {
     }
 
     fn view(&self) -> GameView {
-        GameView::Mastermind(self.mastermind_view())
+        super::tagged(GAME.id, self.mastermind_view())
     }
 }

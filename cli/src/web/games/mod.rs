@@ -19,7 +19,46 @@ mod connect4;
 mod mastermind;
 mod velha;
 
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
 use super::api::{GameView, Move, NewGame};
+
+/// A game as the browser plays it: its name in requests, its tab, its part
+/// of the page and of the script (each a file of its own under `page/`),
+/// and how a request's options make a table.
+pub(crate) struct WebTable {
+    /// As `POST /api/games` names it in `game`.
+    pub id: &'static str,
+    /// The tab's label.
+    pub title: &'static str,
+    /// The game's section of the page, inside its `<section>`.
+    pub markup: &'static str,
+    /// Its drawing, after the script every game shares.
+    pub script: &'static str,
+    /// A table from the request's options (every field but `game`) and the
+    /// seed the request's own `seed` overrides.
+    new: fn(Value, u64) -> Result<Box<dyn Table>, GameError>,
+}
+
+/// The games the browser plays, in the page's order: each game's entry is
+/// in its own file.
+pub(crate) const GAMES: &[WebTable] = &[velha::GAME, connect4::GAME, mastermind::GAME];
+
+/// A request's options as `T` (strict: an unknown field is an error).
+fn options<T: DeserializeOwned>(options: Value) -> Result<T, GameError> {
+    serde_json::from_value(options).map_err(|e| GameError::Invalid(e.to_string()))
+}
+
+/// A game view's JSON: `view`'s fields and `game`, which names the game.
+fn tagged(game: &str, view: impl serde::Serialize) -> GameView {
+    let mut json = match serde_json::to_value(view) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    json.insert("game".into(), game.into());
+    json
+}
 
 /// Why a request makes no game or no move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,36 +111,17 @@ impl WebGame {
     /// (the request's own seed comes first). The computer has not moved
     /// yet, even when it starts: see [`WebGame::computer_to_move`].
     pub(crate) fn new(request: &NewGame, seed: u64) -> Result<WebGame, GameError> {
-        let table: Box<dyn Table> = match *request {
-            NewGame::Velha {
-                size,
-                ref opponent,
-                computer_first,
-                seed: own,
-            } => Box::new(velha::VelhaTable::new(
-                size,
-                opponent.as_deref(),
-                computer_first,
-                own.unwrap_or(seed),
-            )?),
-            NewGame::Connect4 {
-                rows,
-                cols,
-                ref opponent,
-                computer_first,
-                seed: own,
-            } => Box::new(connect4::Connect4Table::new(
-                rows,
-                cols,
-                opponent.as_deref(),
-                computer_first,
-                own.unwrap_or(seed),
-            )?),
-            NewGame::Mastermind { seed: own } => {
-                Box::new(mastermind::MastermindTable::new(own.unwrap_or(seed)))
-            }
+        let mut request = request.clone();
+        let names = || GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ");
+        let game = match request.remove("game") {
+            Some(Value::String(game)) => game,
+            Some(other) => return invalid(format!("`game` is a name ({}), not {other}", names())),
+            None => return invalid(format!("missing field `game`: {}", names())),
         };
-        Ok(WebGame(table))
+        let Some(kind) = GAMES.iter().find(|g| g.id == game) else {
+            return invalid(format!("unknown game {game:?}: {}", names()));
+        };
+        Ok(WebGame((kind.new)(Value::Object(request), seed)?))
     }
 
     /// Plays the person's move, or says why it cannot be played (the game
@@ -135,23 +155,38 @@ impl WebGame {
 
 #[cfg(test)]
 mod tests {
-    use super::mastermind::MASTERMIND_TURNS;
+    use super::mastermind::{MASTERMIND_TURNS, MastermindView};
     use super::*;
+    use crate::web::api::BoardView;
+    use serde_json::json;
+
+    /// A request's JSON, as `POST /api/games` takes it.
+    fn request(json: Value) -> NewGame {
+        let Value::Object(map) = json else {
+            panic!("an object")
+        };
+        map
+    }
+
+    fn new(json: Value) -> WebGame {
+        WebGame::new(&request(json), 0).unwrap()
+    }
+
+    /// The view's JSON as the game's own view type.
+    fn view<T: DeserializeOwned>(game: &WebGame) -> T {
+        serde_json::from_value(Value::Object(game.view())).unwrap()
+    }
     use boardkit::mastermind::{Code, Rules, random_secret};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     fn velha(opponent: Option<&str>, computer_first: bool) -> WebGame {
-        WebGame::new(
-            &NewGame::Velha {
-                size: 3,
-                opponent: opponent.map(str::to_owned),
-                computer_first,
-                seed: Some(1),
-            },
-            0,
-        )
-        .unwrap()
+        new(json!({
+            "game": "velha",
+            "opponent": opponent,
+            "computer_first": computer_first,
+            "seed": 1,
+        }))
     }
 
     fn at(row: usize, col: usize) -> Move {
@@ -182,9 +217,8 @@ mod tests {
         for (r, c) in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)] {
             game.play(&at(r, c)).unwrap();
         }
-        let GameView::Velha(view) = game.view() else {
-            panic!()
-        };
+        let view: BoardView = view(&game);
+        assert_eq!(game.view()["game"], "velha");
         assert!(view.over);
         assert_eq!(view.winner, Some('X'));
         assert_eq!(view.result.as_deref(), Some("Vencedor: X"));
@@ -214,7 +248,8 @@ mod tests {
         assert!(game.computer_to_move());
         assert!(matches!(game.play(&at(0, 0)), Err(GameError::Illegal(_))));
         game.play_computer();
-        while let GameView::Velha(view) = game.view() {
+        loop {
+            let view: BoardView = view(&game);
             assert_eq!(view.computer_move, view.last_move);
             if view.over {
                 assert_ne!(view.winner, Some('O'));
@@ -232,66 +267,35 @@ mod tests {
     #[test]
     fn unknown_levels_and_sizes_make_no_game() {
         let bad = [
-            NewGame::Velha {
-                size: 10,
-                opponent: None,
-                computer_first: false,
-                seed: None,
-            },
-            NewGame::Velha {
-                size: 3,
-                opponent: Some("perfect".into()),
-                computer_first: false,
-                seed: None,
-            },
-            NewGame::Velha {
-                size: 3,
-                opponent: None,
-                computer_first: true,
-                seed: None,
-            },
-            NewGame::Connect4 {
-                rows: 3,
-                cols: 7,
-                opponent: None,
-                computer_first: false,
-                seed: None,
-            },
-            NewGame::Connect4 {
-                rows: 6,
-                cols: 8,
-                opponent: Some("perfect".into()),
-                computer_first: false,
-                seed: None,
-            },
+            json!({"game": "velha", "size": 10}),
+            json!({"game": "velha", "opponent": "perfect"}),
+            json!({"game": "velha", "computer_first": true}),
+            json!({"game": "velha", "colour": 1}),
+            json!({"game": "connect4", "rows": 3}),
+            json!({"game": "connect4", "cols": 8, "opponent": "perfect"}),
+            json!({"game": "mastermind", "pegs": 5}),
+            json!({"game": "chess"}),
+            json!({"game": 4}),
+            json!({"size": 3}),
         ];
-        for request in &bad {
+        for json in bad {
             assert!(
-                matches!(WebGame::new(request, 0), Err(GameError::Invalid(_))),
-                "{request:?}"
+                matches!(
+                    WebGame::new(&request(json.clone()), 0),
+                    Err(GameError::Invalid(_))
+                ),
+                "{json}"
             );
         }
     }
 
     #[test]
     fn connect_four_shows_rows_top_first_and_the_four() {
-        let mut game = WebGame::new(
-            &NewGame::Connect4 {
-                rows: 6,
-                cols: 7,
-                opponent: None,
-                computer_first: false,
-                seed: None,
-            },
-            0,
-        )
-        .unwrap();
+        let mut game = new(json!({"game": "connect4"}));
         for col in [0, 1, 0, 1, 0, 1, 0] {
             game.play(&column(col)).unwrap();
         }
-        let GameView::Connect4(view) = game.view() else {
-            panic!()
-        };
+        let view: BoardView = view(&game);
         assert_eq!(view.cells[5][0], Some('X'));
         assert_eq!(view.cells[5][1], Some('O'));
         assert_eq!(view.result.as_deref(), Some("Player one won!"));
@@ -304,17 +308,7 @@ mod tests {
 
     #[test]
     fn a_full_column_is_illegal_and_an_absent_one_invalid() {
-        let mut game = WebGame::new(
-            &NewGame::Connect4 {
-                rows: 4,
-                cols: 4,
-                opponent: None,
-                computer_first: false,
-                seed: None,
-            },
-            0,
-        )
-        .unwrap();
+        let mut game = new(json!({"game": "connect4", "rows": 4, "cols": 4}));
         for _ in 0..4 {
             game.play(&column(0)).unwrap();
         }
@@ -324,7 +318,7 @@ mod tests {
 
     #[test]
     fn the_secret_stays_hidden_until_the_end_and_the_codebreaker_finds_it() {
-        let mut game = WebGame::new(&NewGame::Mastermind { seed: Some(42) }, 0).unwrap();
+        let mut game = new(json!({"game": "mastermind", "seed": 42}));
         let secret = random_secret(Rules::default(), &mut ChaCha8Rng::seed_from_u64(42));
         assert!(!format!("{game:?}").contains(&secret.to_string()));
         game.play(&guess("AABB")).unwrap();
@@ -337,9 +331,7 @@ mod tests {
             Err(GameError::Invalid(_))
         ));
         loop {
-            let GameView::Mastermind(view) = game.view() else {
-                panic!()
-            };
+            let view: MastermindView = view(&game);
             if view.over {
                 assert!(view.won);
                 assert_eq!(view.secret, Some(secret.to_string()));
@@ -349,7 +341,7 @@ mod tests {
                 break;
             }
             assert_eq!(view.secret, None);
-            let json = serde_json::to_string(&view).unwrap();
+            let json = serde_json::to_string(&game.view()).unwrap();
             assert!(!json.contains(&format!("\"{secret}\"")), "{json}");
             game.codebreaker_guess().unwrap();
         }
@@ -361,7 +353,7 @@ mod tests {
 
     #[test]
     fn ten_wrong_guesses_lose_and_show_the_secret() {
-        let mut game = WebGame::new(&NewGame::Mastermind { seed: Some(7) }, 0).unwrap();
+        let mut game = new(json!({"game": "mastermind", "seed": 7}));
         let secret = random_secret(Rules::default(), &mut ChaCha8Rng::seed_from_u64(7));
         let wrong = Code::all(Rules::default())
             .into_iter()
@@ -371,9 +363,7 @@ mod tests {
         for _ in 0..MASTERMIND_TURNS {
             game.play(&guess(&wrong)).unwrap();
         }
-        let GameView::Mastermind(view) = game.view() else {
-            panic!()
-        };
+        let view: MastermindView = view(&game);
         assert!(view.over && !view.won);
         assert_eq!(view.secret, Some(secret.to_string()));
         assert_eq!(view.result.as_deref(), Some("You lose!"));

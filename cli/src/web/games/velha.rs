@@ -3,13 +3,54 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{GameError, Table, illegal, invalid};
+use serde::Deserialize;
+
+use super::{GameError, Table, WebTable, illegal, invalid};
 use crate::table::{self, velha::Computer as VelhaComputer};
 use crate::web::api::{BoardView, GameView, Move, Opponent};
 use clap::ValueEnum;
 
 use boardkit::player::Strategy;
 use boardkit::velha;
+
+/// Velha in the browser.
+pub(super) const GAME: WebTable = WebTable {
+    id: "velha",
+    title: "Jogo da velha",
+    markup: include_str!("../page/velha.html"),
+    script: include_str!("../page/velha.js"),
+    new: |request, seed| {
+        let request: NewVelha = super::options(request)?;
+        Ok(Box::new(VelhaTable::new(
+            request.size,
+            request.opponent.as_deref(),
+            request.computer_first,
+            request.seed.unwrap_or(seed),
+        )?))
+    },
+};
+
+/// `POST /api/games` with `"game": "velha"`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewVelha {
+    /// The board's side, 3 (default) to 9.
+    #[serde(default = "default_size")]
+    size: usize,
+    /// `easy`, `medium` or `hard`; absent or null: two players.
+    #[serde(default)]
+    opponent: Option<String>,
+    /// The computer plays X and moves first.
+    #[serde(default)]
+    computer_first: bool,
+    /// Makes the computer's random choices reproducible.
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+fn default_size() -> usize {
+    3
+}
 
 /// Velha's computer called `name`.
 fn velha_level(name: &str) -> Result<VelhaComputer, GameError> {
@@ -145,6 +186,6 @@ impl Table for VelhaTable {
     }
 
     fn view(&self) -> GameView {
-        GameView::Velha(self.board_view())
+        super::tagged(GAME.id, self.board_view())
     }
 }
