@@ -14,19 +14,11 @@ use serde::{Deserialize, Serialize};
 /// fields each game's own (`web/games/<game>.rs`, strict like every request).
 pub(crate) type NewGame = serde_json::Map<String, serde_json::Value>;
 
-/// `POST /api/games/{id}/moves`: the player's choice. Velha takes `row` and
-/// `col` (from 0, row 0 at the top), connect four `col` (from 0), Mastermind
-/// `guess` (letters `A` to `F`, as `"AABC"`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Move {
-    #[serde(default)]
-    pub row: Option<usize>,
-    #[serde(default)]
-    pub col: Option<usize>,
-    #[serde(default)]
-    pub guess: Option<String>,
-}
+/// `POST /api/games/{id}/moves`: the player's choice, in the game's own
+/// fields (`web/games/<game>.rs`): velha `row` and `col` (from 0, row 0 at
+/// the top), connect four `col` (from 0), Mastermind `guess` (letters `A`
+/// to `F`, as `"AABC"`).
+pub(crate) type Move = serde_json::Map<String, serde_json::Value>;
 
 /// A cell's coordinates, `[row, col]` from 0, row 0 at the top as drawn.
 pub(crate) type Cell = [usize; 2];

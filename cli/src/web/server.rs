@@ -29,6 +29,7 @@ use tokio::sync::{OwnedMutexGuard, Semaphore};
 use super::api::{ErrorBody, GameState, Move, NewGame};
 use super::games::{GAMES, GameError, WebGame};
 use super::store::{DEFAULT_MAX_GAMES, Limits, Store};
+use serde_json::{Map, Value};
 
 /// The largest request body taken, in bytes (a move is a few dozen).
 pub(crate) const MAX_BODY_BYTES: usize = 16 * 1024;
@@ -346,11 +347,23 @@ fn find(app: &App, id: &str) -> Result<super::store::SharedGame, ApiError> {
     app.store.get(id).ok_or_else(|| ApiError::no_game(id))
 }
 
+/// A request's body as a JSON object: well-formed JSON that is not one is
+/// of the wrong shape (422, as axum says of JSON it cannot take).
+fn object(Json(body): Json<Value>) -> Result<Map<String, Value>, ApiError> {
+    match body {
+        Value::Object(map) => Ok(map),
+        _ => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the body is a JSON object",
+        )),
+    }
+}
+
 async fn create(
     State(app): State<Shared>,
-    body: Result<Json<NewGame>, JsonRejection>,
+    body: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let Json(request) = body?;
+    let request: NewGame = object(body?)?;
     let seed = match app.seed {
         Some(base) => base.wrapping_add(app.games_made.fetch_add(1, Ordering::Relaxed)),
         None => rand::random(),
@@ -392,11 +405,11 @@ async fn remove(
 async fn play(
     State(app): State<Shared>,
     id: Result<Path<String>, PathRejection>,
-    body: Result<Json<Move>, JsonRejection>,
+    body: Result<Json<Value>, JsonRejection>,
 ) -> Result<Json<GameState>, ApiError> {
     let Path(id) = id?;
     let game = find(&app, &id)?;
-    let Json(request) = body?;
+    let request: Move = object(body?)?;
     let mut game = game.lock_owned().await;
     game.play(&request)?;
     if game.computer_to_move() {

@@ -39,6 +39,13 @@ pub(super) const GAME: WebTable = WebTable {
     },
 };
 
+/// A connect-four move: the column, from 0.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Connect4Move {
+    col: usize,
+}
+
 /// `POST /api/games` with `"game": "connect4"`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -204,9 +211,8 @@ impl Connect4Table {
 
 impl Table for Connect4Table {
     fn play(&mut self, request: &Move) -> Result<(), GameError> {
-        let (None, Some(col), None) = (request.row, request.col, &request.guess) else {
-            return invalid("a connect-four move is {\"col\": C}, from 0");
-        };
+        let Connect4Move { col } =
+            super::move_as(request, "a connect-four move is {\"col\": C}, from 0")?;
         if col >= self.board.cols() {
             return invalid(format!(
                 "column {col} does not exist: the columns are 0 to {}",

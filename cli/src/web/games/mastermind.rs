@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameError, Table, WebTable, illegal, invalid};
+use super::{GameError, Table, WebTable, illegal};
 use crate::web::api::{GameView, Move};
 
 use boardkit::mastermind::optimal::OptimalCodebreaker;
@@ -24,6 +24,13 @@ pub(super) const GAME: WebTable = WebTable {
         Ok(Box::new(MastermindTable::new(request.seed.unwrap_or(seed))))
     },
 };
+
+/// A Mastermind move: the guess, as `"AABC"`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MastermindMove {
+    guess: String,
+}
 
 /// `POST /api/games` with `"game": "mastermind"`.
 #[derive(Debug, Deserialize)]
@@ -144,11 +151,10 @@ impl MastermindTable {
 
 impl Table for MastermindTable {
     fn play(&mut self, request: &Move) -> Result<(), GameError> {
-        let (None, None, Some(text)) = (request.row, request.col, &request.guess) else {
-            return invalid("a Mastermind move is {\"guess\": \"ABCD\"}");
-        };
+        let MastermindMove { guess: text } =
+            super::move_as(request, "a Mastermind move is {\"guess\": \"ABCD\"}")?;
         let guess =
-            parse_guess(text, self.board.rules).map_err(|e| GameError::Invalid(e.to_string()))?;
+            parse_guess(&text, self.board.rules).map_err(|e| GameError::Invalid(e.to_string()))?;
         if self.is_over() {
             return illegal("the game is over");
         }

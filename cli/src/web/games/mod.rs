@@ -50,6 +50,13 @@ fn options<T: DeserializeOwned>(options: Value) -> Result<T, GameError> {
     serde_json::from_value(options).map_err(|e| GameError::Invalid(e.to_string()))
 }
 
+/// A move's fields as `T`, strict; `shape` says what a move is when they
+/// are not.
+fn move_as<T: DeserializeOwned>(request: &Move, shape: &str) -> Result<T, GameError> {
+    serde_json::from_value(Value::Object(request.clone()))
+        .map_err(|_| GameError::Invalid(shape.to_owned()))
+}
+
 /// A game view's JSON: `view`'s fields and `game`, which names the game.
 fn tagged(game: &str, view: impl serde::Serialize) -> GameView {
     let mut json = match serde_json::to_value(view) {
@@ -190,25 +197,15 @@ mod tests {
     }
 
     fn at(row: usize, col: usize) -> Move {
-        Move {
-            row: Some(row),
-            col: Some(col),
-            guess: None,
-        }
+        request(json!({"row": row, "col": col}))
     }
 
     fn column(col: usize) -> Move {
-        Move {
-            col: Some(col),
-            ..Move::default()
-        }
+        request(json!({"col": col}))
     }
 
     fn guess(text: &str) -> Move {
-        Move {
-            guess: Some(text.to_owned()),
-            ..Move::default()
-        }
+        request(json!({"guess": text}))
     }
 
     #[test]

@@ -30,6 +30,14 @@ pub(super) const GAME: WebTable = WebTable {
     },
 };
 
+/// A velha move: the cell, from 0, row 0 at the top.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VelhaMove {
+    row: usize,
+    col: usize,
+}
+
 /// `POST /api/games` with `"game": "velha"`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,9 +154,10 @@ impl VelhaTable {
 
 impl Table for VelhaTable {
     fn play(&mut self, request: &Move) -> Result<(), GameError> {
-        let (Some(row), Some(col), None) = (request.row, request.col, &request.guess) else {
-            return invalid("a velha move is {\"row\": R, \"col\": C}, both from 0");
-        };
+        let VelhaMove { row, col } = super::move_as(
+            request,
+            "a velha move is {\"row\": R, \"col\": C}, both from 0",
+        )?;
         let size = self.board.size();
         if row >= size || col >= size {
             return invalid(format!(
