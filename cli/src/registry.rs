@@ -123,3 +123,11 @@ pub fn find(id: &str) -> Option<&'static GameInfo> {
 pub fn names() -> String {
     GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
 }
+
+/// The games' names as a command line's values, each with its title.
+pub fn names_parser() -> clap::builder::PossibleValuesParser {
+    let names = GAMES
+        .iter()
+        .map(|g| clap::builder::PossibleValue::new(g.id).help(g.title));
+    clap::builder::PossibleValuesParser::new(names)
+}

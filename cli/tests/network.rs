@@ -593,7 +593,7 @@ fn usage_errors_exit_with_status_2() {
     assert!(
         ended
             .stderr
-            .contains("Mastermind cannot be played over the network")
+            .contains(r#""mastermind" is not played over the network: host velha or connect4"#)
     );
 }
 

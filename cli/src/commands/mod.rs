@@ -116,7 +116,7 @@ pub(crate) enum Command {
         #[command(subcommand)]
         game: play::PlayGame,
     },
-    /// Host velha or connect4 for one opponent over TCP (not Mastermind).
+    /// Host a two-player game (velha or connect4) for one opponent over TCP.
     ///
     /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
     /// first opponent and stops listening; you play X and start the first
@@ -124,7 +124,7 @@ pub(crate) enum Command {
     Host(crate::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
     Join(crate::net::JoinArgs),
-    /// Serve the three games to a web browser, on 127.0.0.1 unless --bind.
+    /// Serve the games to a web browser, on 127.0.0.1 unless --bind.
     ///
     /// Prints the address it listens on; open it in a browser. The rules
     /// and the computer players run here; the JSON API is in README.md,
@@ -147,7 +147,8 @@ pub(crate) enum Command {
     /// Write a student starter crate for a game: stubs, public fixtures and
     /// their tests, the statement, and a CI workflow with one job per level.
     Starter {
-        /// velha, connect4 or mastermind.
+        /// The game.
+        #[arg(value_parser = crate::registry::names_parser())]
         game: String,
         /// A new (or empty) folder.
         dir: std::path::PathBuf,

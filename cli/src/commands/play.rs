@@ -1,57 +1,75 @@
 //! `boardkit play <game>`: the reference in the terminal, or scripted over
-//! stdin; each game's options are its `play::<game>::PlayArgs`.
+//! stdin. One subcommand per game of [`crate::play::GAMES`], each with its
+//! own options (its `play::<game>::PlayArgs`) and the session's.
 
 use std::process::ExitCode;
 
-use crate::play::session::{Language, SessionArgs};
-use clap::Subcommand;
+use clap::error::ErrorKind;
+use clap::{ArgMatches, Args, FromArgMatches};
 
-#[derive(Subcommand)]
-pub(crate) enum PlayGame {
-    /// Jogo da velha (tic-tac-toe): positions such as B2; X starts.
-    Velha {
-        #[command(flatten)]
-        game: crate::play::velha::PlayArgs,
-        #[command(flatten)]
-        session: SessionArgs,
-    },
-    /// Connect four (puissance 4): type column numbers; X starts.
-    Connect4 {
-        #[command(flatten)]
-        game: crate::play::connect4::PlayArgs,
-        #[command(flatten)]
-        session: SessionArgs,
-    },
-    /// Mastermind: guess the secret code, such as ABCD; 10 turns.
-    Mastermind {
-        #[command(flatten)]
-        game: crate::play::mastermind::PlayArgs,
-        #[command(flatten)]
-        session: SessionArgs,
-    },
+use crate::play::session::SessionArgs;
+use crate::play::{GAMES, TerminalGame};
+
+/// `boardkit play <game> [options]`, parsed.
+pub(crate) struct PlayGame {
+    game: &'static TerminalGame,
+    /// The game's subcommand, for its own options.
+    matches: ArgMatches,
+    session: SessionArgs,
+}
+
+impl FromArgMatches for PlayGame {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<PlayGame, clap::Error> {
+        let Some((name, matches)) = matches.subcommand() else {
+            return Err(clap::Error::raw(
+                ErrorKind::MissingSubcommand,
+                "name a game",
+            ));
+        };
+        let Some(game) = GAMES.iter().find(|g| g.id == name) else {
+            let message = format!("no game {name:?}");
+            return Err(clap::Error::raw(ErrorKind::InvalidSubcommand, message));
+        };
+        Ok(PlayGame {
+            game,
+            session: SessionArgs::from_arg_matches(matches)?,
+            matches: matches.clone(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = PlayGame::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Subcommand for PlayGame {
+    fn augment_subcommands(command: clap::Command) -> clap::Command {
+        GAMES.iter().fold(command, |command, game| {
+            // After the options: their structs' docs would be its help.
+            let subcommand = SessionArgs::augment_args((game.args)(clap::Command::new(game.id)))
+                .about(game.about)
+                .long_about(None);
+            command.subcommand(subcommand)
+        })
+    }
+
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        PlayGame::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        GAMES.iter().any(|g| g.id == name)
+    }
 }
 
 /// Plays one session; the game prints its own messages, and its status is
 /// the one `boardkit::cli::run_play_in` gives (1 when input ends early).
-pub(crate) fn run(game: PlayGame) -> ExitCode {
-    use crate::play::{connect4, mastermind, velha};
-    let (session, language) = match &game {
-        PlayGame::Velha { session, .. } => (session, Language::Portuguese),
-        PlayGame::Connect4 { session, .. } | PlayGame::Mastermind { session, .. } => {
-            (session, Language::English)
-        }
-    };
+pub(crate) fn run(play: PlayGame) -> ExitCode {
+    let session = &play.session;
     session.apply_color_choice();
-    boardkit::cli::run_play_in(language.input_ended(), |input, output, color| {
+    boardkit::cli::run_play_in(play.game.language.input_ended(), |input, output, color| {
         let terminal = session.terminal(color);
-        match &game {
-            PlayGame::Velha { game, .. } => velha::session(game, session, input, output, terminal),
-            PlayGame::Connect4 { game, .. } => {
-                connect4::session(game, session, input, output, terminal)
-            }
-            PlayGame::Mastermind { game, .. } => {
-                mastermind::session(game, session, input, output, terminal)
-            }
-        }
+        (play.game.session)(&play.matches, session, input, output, terminal)
     })
 }

@@ -93,6 +93,14 @@ pub(crate) enum GameName {
 }
 
 impl GameName {
+    pub(crate) const ALL: [GameName; 2] = [GameName::Velha, GameName::Connect4];
+
+    /// Their names, as `velha or connect4`.
+    pub(crate) fn names() -> String {
+        let names: Vec<_> = GameName::ALL.iter().map(|g| g.id()).collect();
+        names.join(" or ")
+    }
+
     pub(crate) fn id(self) -> &'static str {
         match self {
             GameName::Velha => "velha",

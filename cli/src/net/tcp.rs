@@ -134,10 +134,8 @@ pub(crate) struct JoinArgs {
 /// An option value `host` or `join` cannot take.
 #[derive(Debug, thiserror::Error)]
 enum BadValue {
-    #[error("Mastermind cannot be played over the network: host velha or connect4")]
-    Mastermind,
-    #[error("unknown game {0:?}: host velha or connect4")]
-    UnknownGame(String),
+    #[error("{0:?} is not played over the network: host {names}", names = GameName::names())]
+    NotNetworked(String),
     #[error("{0:?} is not a number of seconds")]
     NotSeconds(String),
     #[error("the timeout must be above 0 and at most 86400 seconds")]
@@ -147,12 +145,10 @@ enum BadValue {
 }
 
 fn parse_game(text: &str) -> Result<GameName, BadValue> {
-    match text {
-        "velha" => Ok(GameName::Velha),
-        "connect4" => Ok(GameName::Connect4),
-        "mastermind" => Err(BadValue::Mastermind),
-        _ => Err(BadValue::UnknownGame(text.to_owned())),
-    }
+    GameName::ALL
+        .into_iter()
+        .find(|game| game.id() == text)
+        .ok_or_else(|| BadValue::NotNetworked(text.to_owned()))
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, BadValue> {

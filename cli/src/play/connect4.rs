@@ -20,6 +20,17 @@ use boardkit::player::{Player, Strategy};
 
 use crate::table::connect4::winning_cells;
 
+/// `boardkit play connect4`.
+pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
+    id: "connect4",
+    about: "Connect four (puissance 4): type column numbers; X starts",
+    language: Language::English,
+    args: <PlayArgs as clap::Args>::augment_args,
+    session: |matches, options, input, output, terminal| {
+        session(&super::options(matches)?, options, input, output, terminal)
+    },
+};
+
 #[derive(Debug, clap::Args)]
 #[group(skip)]
 pub(crate) struct PlayArgs {

@@ -9,6 +9,17 @@ use boardkit::cli::PlayError;
 use boardkit::console::Console;
 use boardkit::mastermind::program::{Human, Outcome, Style, run};
 
+/// `boardkit play mastermind`.
+pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
+    id: "mastermind",
+    about: "Mastermind: guess the secret code, such as ABCD; 10 turns",
+    language: Language::English,
+    args: <PlayArgs as clap::Args>::augment_args,
+    session: |matches, options, input, output, terminal| {
+        session(&super::options(matches)?, options, input, output, terminal)
+    },
+};
+
 #[derive(Debug, clap::Args)]
 #[group(skip)]
 pub(crate) struct PlayArgs {

@@ -17,6 +17,17 @@ use boardkit::velha::render::board_block;
 
 use crate::table::velha::{Computer, winning_cells};
 
+/// `boardkit play velha`.
+pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
+    id: "velha",
+    about: "Jogo da velha (tic-tac-toe): positions such as B2; X starts",
+    language: Language::Portuguese,
+    args: <PlayArgs as clap::Args>::augment_args,
+    session: |matches, options, input, output, terminal| {
+        session(&super::options(matches)?, options, input, output, terminal)
+    },
+};
+
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlayArgs {
     /// Board side: rows A.., columns 1..N, N in a row wins.

@@ -1,4 +1,4 @@
-//! `boardkit tui`: the three games full screen (SPEC 7, "Full screen"),
+//! `boardkit tui`: the games full screen (SPEC 7, "Full screen"),
 //! with ratatui on crossterm. Arrow keys and Enter; the last move and the
 //! winning line highlighted; every AI level; play again with the session's
 //! score; undo; hints; the terminal restored on every exit. Kit-only:
