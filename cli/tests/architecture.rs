@@ -106,3 +106,110 @@ fn the_registry_sits_above_the_games_and_below_the_tools() {
         );
     }
 }
+
+/// The places outside a game's own files that may name it, and why: each
+/// front end's list of games (next to the game's `mod` line), the registry,
+/// the network's two-player protocol, and the solvers' subcommands.
+const ENTRIES: &[(&str, &[&str], &str)] = &[
+    (
+        "registry.rs",
+        &["velha", "connect4", "mastermind"],
+        "its entry",
+    ),
+    (
+        "play/mod.rs",
+        &["velha", "connect4", "mastermind"],
+        "its `play` entry",
+    ),
+    (
+        "tui/mod.rs",
+        &["velha", "connect4", "mastermind"],
+        "its full-screen entry",
+    ),
+    (
+        "web/games/mod.rs",
+        &["velha", "connect4", "mastermind"],
+        "its web entry",
+    ),
+    // The options of `boardkit tui` that preset a game's menu.
+    (
+        "tui/mod.rs",
+        &["velha", "connect4"],
+        "the board sizes' bounds",
+    ),
+    // The wire names the games it plays (SPEC 7), and the screen over it.
+    ("net/", &["velha", "connect4"], "the network's games"),
+    (
+        "tui/network.rs",
+        &["velha", "connect4"],
+        "the network's games",
+    ),
+    (
+        "tui/ui/mod.rs",
+        &["velha", "connect4"],
+        "the network's boards",
+    ),
+    // Tools that exist for the games with a solver, not for every game.
+    (
+        "commands/solve.rs",
+        &["connect4", "mastermind"],
+        "its solver",
+    ),
+    (
+        "commands/book.rs",
+        &["connect4", "mastermind"],
+        "its opening book",
+    ),
+];
+
+/// Whether `path` (relative to a `src/`) is one of `game`'s own files: in a
+/// folder of its name or a file of its name.
+fn own(path: &str, game: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    parts.contains(&game) || file.split('.').next() == Some(game)
+}
+
+#[test]
+fn a_game_is_named_outside_its_own_files_only_in_its_entries() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut strays = Vec::new();
+    for src in [root.join("src"), root.join("../src")] {
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        for file in files {
+            let path = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            for game in boardkit_cli::registry::GAMES.iter().map(|g| g.id) {
+                if own(&path, game) {
+                    continue;
+                }
+                let allowed = ENTRIES
+                    .iter()
+                    .any(|(place, games, _)| path.starts_with(place) && games.contains(&game));
+                for line in code.lines() {
+                    let line = line.trim_start();
+                    let declared = line.starts_with("mod ")
+                        || line.starts_with("pub mod ")
+                        || line.starts_with("pub(crate) mod ");
+                    if line.starts_with("//") || declared || allowed {
+                        continue;
+                    }
+                    if line.to_lowercase().contains(game) {
+                        strays.push(format!("{path}: {game}: {line}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "a game named outside its files and its entries:\n{}",
+        strays.join("\n")
+    );
+}

@@ -103,7 +103,7 @@ pub(crate) trait Table: std::fmt::Debug + Send {
     /// The kit's codebreaker plays the next guess ("let the computer solve
     /// it"), where the game has one.
     fn codebreaker_guess(&mut self) -> Result<(), GameError> {
-        illegal("only Mastermind has a codebreaker to ask")
+        illegal("this game has no codebreaker to ask")
     }
     /// What the page draws.
     fn view(&self) -> GameView;
