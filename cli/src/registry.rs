@@ -1,11 +1,12 @@
 //! The registry of the kit's games: what the binary, the starter generator,
 //! the grader and the kit's check know of each game.
 //!
-//! It sits above the games: each entry points at the game's reference, its
-//! shipped harness, its grading cases and its exercise manifest, and no game
-//! module imports this one. Adding a game means adding its folder, its
-//! harness, its grading cases, its `exercises/<game>/` data and one entry in
-//! [`GAMES`].
+//! It sits above the games and the front ends: each entry points at the
+//! game's reference, its shipped harness, its grading cases, and its part
+//! of each front end (`play`, full screen, browser), and neither a game nor
+//! a front end imports this one: the commands hand each front end its
+//! games. Adding a game means adding its files (README, "Adding a fourth
+//! game") and one entry in [`GAMES`].
 
 use std::io::{BufRead, Write};
 
@@ -39,6 +40,12 @@ pub struct GameInfo {
     /// The public function-level cases, their calls' arguments only: the
     /// accepted answers are the reference's ([`GameInfo::accepted`]).
     pub function_cases: fn() -> Vec<FunctionCase>,
+    /// `boardkit play <id>`: its options and session.
+    pub(crate) terminal: &'static crate::play::TerminalGame,
+    /// Its full-screen menu entry, if `boardkit tui` has it.
+    pub(crate) tui: Option<&'static crate::tui::TuiGame>,
+    /// Its browser table, if `boardkit serve` has it.
+    pub(crate) web: Option<&'static crate::web::WebTable>,
 }
 
 impl std::fmt::Debug for GameInfo {
@@ -75,6 +82,9 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::velha::answer,
         accepted: crate::reference_cases::velha::accepted,
         function_cases: crate::reference_cases::velha::cases,
+        terminal: &crate::play::velha::GAME,
+        tui: Some(&crate::tui::velha::GAME),
+        web: Some(&crate::web::games::velha::GAME),
     },
     GameInfo {
         id: "connect4",
@@ -93,6 +103,9 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::connect4::answer,
         accepted: crate::reference_cases::connect4::accepted,
         function_cases: crate::reference_cases::connect4::cases,
+        terminal: &crate::play::connect4::GAME,
+        tui: Some(&crate::tui::connect4::GAME),
+        web: Some(&crate::web::games::connect4::GAME),
     },
     GameInfo {
         id: "mastermind",
@@ -111,8 +124,21 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::mastermind::answer,
         accepted: crate::reference_cases::mastermind::accepted,
         function_cases: crate::reference_cases::mastermind::cases,
+        terminal: &crate::play::mastermind::GAME,
+        tui: Some(&crate::tui::mastermind::GAME),
+        web: Some(&crate::web::games::mastermind::GAME),
     },
 ];
+
+/// The games `boardkit tui` has, in the menu's order.
+pub(crate) fn tui_games() -> Vec<&'static crate::tui::TuiGame> {
+    GAMES.iter().filter_map(|g| g.tui).collect()
+}
+
+/// The games `boardkit serve` has, in the page's order.
+pub(crate) fn web_games() -> Vec<&'static crate::web::WebTable> {
+    GAMES.iter().filter_map(|g| g.web).collect()
+}
 
 /// The game named `id`, if the kit has it.
 pub fn find(id: &str) -> Option<&'static GameInfo> {
@@ -130,4 +156,18 @@ pub fn names_parser() -> clap::builder::PossibleValuesParser {
         .iter()
         .map(|g| clap::builder::PossibleValue::new(g.id).help(g.title));
     clap::builder::PossibleValuesParser::new(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_front_end_calls_a_game_by_its_registry_name() {
+        for game in GAMES {
+            assert_eq!(game.terminal.id, game.id);
+            assert_eq!(game.tui.map_or(game.id, |tui| tui.id), game.id);
+            assert_eq!(game.web.map_or(game.id, |web| web.id), game.id);
+        }
+    }
 }

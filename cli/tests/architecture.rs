@@ -1,6 +1,7 @@
 //! The kit's architecture, checked: no import cycle between the library's
-//! top-level modules (the registry sits above the games and below the
-//! grader, the starter and the check). Test code (`#[cfg(test)] mod tests`)
+//! top-level modules (the registry sits above the games and the front ends,
+//! and below the grader, the starter, the check and the commands); a game
+//! named only in its own files and its registry entry. Test code (`#[cfg(test)] mod tests`)
 //! and comments do not count.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,13 +91,20 @@ fn no_top_level_module_imports_itself_through_others() {
 }
 
 #[test]
-fn the_registry_sits_above_the_games_and_below_the_tools() {
+fn the_registry_sits_above_the_games_and_the_front_ends_and_below_the_tools() {
     let edges = imports();
     let below = reachable(&edges, "registry");
-    for tool in ["grader", "starter", "check", "tui", "net", "web"] {
+    for tool in ["grader", "starter", "check", "commands"] {
         assert!(
             !below.contains(tool),
             "the registry reaches {tool}: {below:?}"
+        );
+    }
+    // The commands hand each front end its games from the registry.
+    for front_end in ["play", "tui", "net", "web", "table"] {
+        assert!(
+            !reachable(&edges, front_end).contains("registry"),
+            "{front_end} reaches the registry"
         );
     }
     for game in ["velha", "connect4", "mastermind"] {

@@ -132,6 +132,7 @@ pub(crate) enum Command {
     Serve(crate::web::ServeArgs),
     /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
     /// again (needs a terminal).
+    #[command(mut_arg("game", |game| game.value_parser(crate::tui::game_names(&crate::registry::tui_games()))))]
     Tui(crate::tui::TuiArgs),
     /// Print the scoreboard: every result recorded by games played on a
     /// terminal (or with --scoreboard).
@@ -197,8 +198,10 @@ fn dispatch(command: Command) -> Outcome {
                 crate::net::join(&args, input, output, color)
             }))
         }
-        Command::Serve(args) => crate::web::serve(&args).map_err(Failure::failed),
-        Command::Tui(args) => said(crate::tui::run(&args)),
+        Command::Serve(args) => {
+            crate::web::serve(&args, crate::registry::web_games()).map_err(Failure::failed)
+        }
+        Command::Tui(args) => said(crate::tui::run(&args, &crate::registry::tui_games())),
         Command::Scores { scoreboard, game } => scores::run(scoreboard, game),
         Command::Starter { game, dir } => starter(&game, &dir),
         Command::Grade { merge, args } => grade::run(merge, args),

@@ -1,14 +1,19 @@
 //! `boardkit play <game>`: the reference in the terminal, or scripted over
-//! stdin. One subcommand per game of [`crate::play::GAMES`], each with its
-//! own options (its `play::<game>::PlayArgs`) and the session's.
+//! stdin. One subcommand per game of the registry, each with its own
+//! options (its `play::<game>::PlayArgs`) and the session's.
 
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{ArgMatches, Args, FromArgMatches};
 
+use crate::play::TerminalGame;
 use crate::play::session::SessionArgs;
-use crate::play::{GAMES, TerminalGame};
+
+/// The games `boardkit play` offers, in the registry's order.
+fn games() -> impl Iterator<Item = &'static TerminalGame> {
+    crate::registry::GAMES.iter().map(|g| g.terminal)
+}
 
 /// `boardkit play <game> [options]`, parsed.
 pub(crate) struct PlayGame {
@@ -26,7 +31,7 @@ impl FromArgMatches for PlayGame {
                 "name a game",
             ));
         };
-        let Some(game) = GAMES.iter().find(|g| g.id == name) else {
+        let Some(game) = games().find(|g| g.id == name) else {
             let message = format!("no game {name:?}");
             return Err(clap::Error::raw(ErrorKind::InvalidSubcommand, message));
         };
@@ -45,7 +50,7 @@ impl FromArgMatches for PlayGame {
 
 impl clap::Subcommand for PlayGame {
     fn augment_subcommands(command: clap::Command) -> clap::Command {
-        GAMES.iter().fold(command, |command, game| {
+        games().fold(command, |command, game| {
             // After the options: their structs' docs would be its help.
             let subcommand = SessionArgs::augment_args((game.args)(clap::Command::new(game.id)))
                 .about(game.about)
@@ -59,7 +64,7 @@ impl clap::Subcommand for PlayGame {
     }
 
     fn has_subcommand(name: &str) -> bool {
-        GAMES.iter().any(|g| g.id == name)
+        games().any(|g| g.id == name)
     }
 }
 

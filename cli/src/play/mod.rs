@@ -46,10 +46,6 @@ pub(crate) type SessionFn = fn(
     Terminal,
 ) -> Result<(), PlayError>;
 
-/// The games `boardkit play` offers, in its help's order: each game's entry
-/// is in its own file.
-pub(crate) const GAMES: &[TerminalGame] = &[velha::GAME, connect4::GAME, mastermind::GAME];
-
 /// A game's `PlayArgs` from its subcommand's matches: they were declared
 /// by [`TerminalGame::args`], so only a bug makes this fail.
 fn options<T: clap::FromArgMatches>(matches: &clap::ArgMatches) -> Result<T, PlayError> {

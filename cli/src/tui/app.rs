@@ -297,7 +297,8 @@ impl App {
 
     /// The app for a network session: its screen only, no menu.
     pub(crate) fn over_network(net: NetMatch) -> App {
-        let mut app = App::new(Menu::new(super::GAMES, &super::TuiArgs::default()), 0);
+        // No menu to go back to: the session is the program.
+        let mut app = App::new(Menu::new(&[], &super::TuiArgs::default()), 0);
         app.screen = Screen::Network(Box::new(net));
         app
     }
@@ -535,7 +536,7 @@ mod tests {
             game: Some(game.into()),
             ..Default::default()
         };
-        Menu::new(crate::tui::GAMES, &args)
+        Menu::new(&crate::registry::tui_games(), &args)
     }
 
     fn velha_menu(choices: VelhaMenu) -> Menu {

@@ -109,7 +109,7 @@ impl Clone for Menu {
 impl Menu {
     /// The menu of `games` as the options set them up: `args.game`
     /// preselected (and fixed) if given.
-    pub(crate) fn new(games: &[TuiGame], args: &TuiArgs) -> Menu {
+    pub(crate) fn new(games: &[&TuiGame], args: &TuiArgs) -> Menu {
         let named = args
             .game
             .as_deref()
@@ -125,7 +125,7 @@ impl Menu {
 
     /// The title of the game shown.
     pub(crate) fn title(&self) -> &'static str {
-        self.titles[self.game]
+        self.titles.get(self.game).copied().unwrap_or("boardkit")
     }
 
     /// The choices of the game shown, as its own type (for tests).
@@ -141,7 +141,8 @@ impl Menu {
         if !self.game_fixed {
             rows.push(Row::Game);
         }
-        rows.extend((0..self.games[self.game].rows().len()).map(Row::Choice));
+        let choices = self.games.get(self.game).map_or(0, |g| g.rows().len());
+        rows.extend((0..choices).map(Row::Choice));
         rows.push(Row::Start);
         rows
     }
@@ -163,7 +164,7 @@ impl Menu {
 
     /// Why a choice is limited, to show under the menu.
     pub(crate) fn note(&self) -> Option<&'static str> {
-        self.games[self.game].note()
+        self.games.get(self.game)?.note()
     }
 
     pub(crate) fn handle(&mut self, key: Key) -> MenuAction {
@@ -173,7 +174,10 @@ impl Menu {
             Key::Down | Key::Tab => self.selected = (self.selected + 1) % count,
             Key::Left => self.change(-1),
             Key::Right | Key::Char(' ') => self.change(1),
-            Key::Enter => return MenuAction::Start(self.setup()),
+            Key::Enter => match self.setup() {
+                Some(setup) => return MenuAction::Start(setup),
+                None => return MenuAction::Stay,
+            },
             Key::Char('q') | Key::Esc => return MenuAction::Quit,
             _ => {}
         }
@@ -183,10 +187,11 @@ impl Menu {
     /// Steps the selected row's value by `step`.
     fn change(&mut self, step: i32) {
         match self.current() {
-            Row::Game => {
+            Row::Game if !self.games.is_empty() => {
                 let all: Vec<usize> = (0..self.games.len()).collect();
                 self.game = cycle(&all, self.game, step);
             }
+            Row::Game => {}
             Row::Choice(i) => self.games[self.game].change(i, step),
             Row::Start => {}
         }
@@ -194,9 +199,9 @@ impl Menu {
         self.selected = self.selected.min(self.rows().len() - 1);
     }
 
-    /// The game the choices make.
-    pub(crate) fn setup(&self) -> Rc<dyn Setup> {
-        self.games[self.game].setup()
+    /// The game the choices make (none on a menu of no games).
+    pub(crate) fn setup(&self) -> Option<Rc<dyn Setup>> {
+        Some(self.games.get(self.game)?.setup())
     }
 }
 
@@ -213,7 +218,7 @@ mod tests {
             size,
             ..Default::default()
         };
-        Menu::new(crate::tui::GAMES, &args)
+        Menu::new(&crate::registry::tui_games(), &args)
     }
 
     #[test]
@@ -259,11 +264,12 @@ mod tests {
     fn the_game_row_cycles_through_every_game_and_keeps_each_one_s_choices() {
         let mut menu = menu(None, 3);
         let mut titles = Vec::new();
-        for _ in 0..crate::tui::GAMES.len() {
+        let games = crate::registry::tui_games();
+        for _ in 0..games.len() {
             titles.push(menu.title());
             menu.handle(Key::Right);
         }
-        let expected: Vec<_> = crate::tui::GAMES.iter().map(|g| g.title).collect();
+        let expected: Vec<_> = games.iter().map(|g| g.title).collect();
         assert_eq!(titles, expected);
         assert_eq!(menu.title(), expected[0], "wraps");
         menu.handle(Key::Down); // Mode

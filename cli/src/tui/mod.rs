@@ -26,14 +26,11 @@ pub(crate) mod ui;
 pub(crate) mod velha;
 
 pub(crate) use app::App;
+pub(crate) use menu::TuiGame;
 
-/// The games full screen, in the menu's order: each game's entry is in its
-/// own file.
-pub(crate) const GAMES: &[menu::TuiGame] = &[velha::GAME, connect4::GAME, mastermind::GAME];
-
-/// The names `boardkit tui <GAME>` takes.
-fn game_names() -> clap::builder::PossibleValuesParser {
-    let names = GAMES
+/// The names `boardkit tui <GAME>` takes, among `games`.
+pub(crate) fn game_names(games: &[&TuiGame]) -> clap::builder::PossibleValuesParser {
+    let names = games
         .iter()
         .map(|g| clap::builder::PossibleValue::new(g.id).help(g.title));
     clap::builder::PossibleValuesParser::new(names)
@@ -53,7 +50,7 @@ const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as 
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct TuiArgs {
     /// The game (default: pick it on the menu).
-    #[arg(value_parser = game_names())]
+    // Its names are the registry's, set by the command (`game_names`).
     pub game: Option<String>,
     /// Velha's board side: N in a row wins (the menu can change it).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(MIN_SIZE as i64..=MAX_SIZE as i64))]
@@ -88,16 +85,16 @@ impl Default for TuiArgs {
 }
 
 /// The app as the options set it up, on its menu.
-pub(crate) fn app(args: &TuiArgs) -> App {
-    let menu = menu::Menu::new(GAMES, args);
+pub(crate) fn app(args: &TuiArgs, games: &[&TuiGame]) -> App {
+    let menu = menu::Menu::new(games, args);
     App::new(menu, args.seed.unwrap_or_else(rand::random))
 }
 
 /// `boardkit tui`: runs the app full screen until the person quits, then
 /// records the finished games on the scoreboard (a failure to is said on
 /// stderr and changes nothing else).
-pub(crate) fn run(args: &TuiArgs) -> ExitCode {
-    let mut app = app(args);
+pub(crate) fn run(args: &TuiArgs, games: &[&TuiGame]) -> ExitCode {
+    let mut app = app(args, games);
     // Full screen is always a person at a terminal.
     let scoreboard = args.scoreboard.path(true);
     if scoreboard.is_some() {

@@ -1,4 +1,4 @@
-//! `boardkit serve`: the three games in a browser. A kit-only tool, like
+//! `boardkit serve`: the games in a browser. A kit-only tool, like
 //! [`crate::tui`] and [`crate::net`]: starters never get it nor its crates
 //! (tokio, axum).
 //!
@@ -16,4 +16,5 @@ pub(crate) mod games;
 pub(crate) mod server;
 pub(crate) mod store;
 
+pub(crate) use games::WebTable;
 pub(crate) use server::{ServeArgs, serve};

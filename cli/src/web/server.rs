@@ -10,8 +10,8 @@
 //! while a perfect player thinks.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -27,7 +27,7 @@ use clap::builder::TypedValueParser as _;
 use tokio::sync::{OwnedMutexGuard, Semaphore};
 
 use super::api::{ErrorBody, GameState, Move, NewGame};
-use super::games::{GAMES, GameError, WebGame};
+use super::games::{GameError, WebGame, WebTable};
 use super::store::{DEFAULT_MAX_GAMES, Limits, Store};
 use serde_json::{Map, Value};
 
@@ -44,12 +44,12 @@ pub(crate) const MAX_DRAINED_BYTES: u64 = 1024 * 1024;
 /// The port `boardkit serve` listens on by default.
 pub(crate) const DEFAULT_PORT: u16 = 8080;
 
-/// The page: a tab and a section per game, each game's markup its own
-/// file.
-static INDEX_HTML: LazyLock<String> = LazyLock::new(|| {
+/// The page for `games`: a tab and a section per game, each game's markup
+/// its own file.
+fn index_html(games: &[&WebTable]) -> String {
     let mut tabs = String::new();
     let mut sections = Vec::new();
-    for (i, game) in GAMES.iter().enumerate() {
+    for (i, game) in games.iter().enumerate() {
         let (id, first) = (game.id, i == 0);
         let (selected, rest) = if first {
             ("true", "")
@@ -70,16 +70,17 @@ static INDEX_HTML: LazyLock<String> = LazyLock::new(|| {
     include_str!("page/index.html")
         .replace("{tabs}", &tabs)
         .replace("{sections}", &sections.join("\n"))
-});
+}
 
-/// The page's script: what every game shares, then each game's drawing
-/// (a file of its own), served as one.
-static APP_JS: LazyLock<String> = LazyLock::new(|| {
-    let games = GAMES.iter().map(|game| game.script);
+/// The page's script for `games`: what every game shares, then each game's
+/// drawing (a file of its own), served as one.
+fn app_js(games: &[&WebTable]) -> String {
+    let games = games.iter().map(|game| game.script);
     std::iter::once(include_str!("page/app.js"))
         .chain(games)
         .collect()
-});
+}
+
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// `boardkit serve`'s options.
@@ -118,6 +119,11 @@ pub(crate) enum ServeError {
 
 /// What every handler shares.
 struct App {
+    /// The games served, in the page's order.
+    games: Vec<&'static WebTable>,
+    /// The page and its script, made for those games.
+    index: String,
+    script: String,
     store: Store,
     /// The server's `--seed`, and how many games took a seed from it.
     seed: Option<u64>,
@@ -192,10 +198,17 @@ impl From<GameError> for ApiError {
 /// everything else.
 fn router(app: Shared) -> Router {
     Router::new()
-        .route("/", get(|| page("text/html; charset=utf-8", &INDEX_HTML)))
+        .route(
+            "/",
+            get(|State(app): State<Shared>| async move {
+                page("text/html; charset=utf-8", app.index.clone()).await
+            }),
+        )
         .route(
             "/app.js",
-            get(|| page("text/javascript; charset=utf-8", &APP_JS)),
+            get(|State(app): State<Shared>| async move {
+                page("text/javascript; charset=utf-8", app.script.clone()).await
+            }),
         )
         .route(
             "/style.css",
@@ -279,9 +292,12 @@ fn too_large(close: bool) -> Response {
     response
 }
 
-fn shared(limits: Limits, seed: Option<u64>) -> Shared {
+fn shared(limits: Limits, seed: Option<u64>, games: Vec<&'static WebTable>) -> Shared {
     let thinkers = std::thread::available_parallelism().map_or(2, |n| n.get());
     Arc::new(App {
+        index: index_html(&games),
+        script: app_js(&games),
+        games,
         store: Store::new(limits),
         seed,
         games_made: AtomicU64::new(0),
@@ -289,7 +305,7 @@ fn shared(limits: Limits, seed: Option<u64>) -> Shared {
     })
 }
 
-async fn page(content_type: &'static str, body: &'static str) -> Response {
+async fn page(content_type: &'static str, body: impl IntoResponse) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
@@ -368,7 +384,7 @@ async fn create(
         Some(base) => base.wrapping_add(app.games_made.fetch_add(1, Ordering::Relaxed)),
         None => rand::random(),
     };
-    let game = WebGame::new(&request, seed)?;
+    let game = WebGame::new(&request, seed, &app.games)?;
     let (id, game) = app
         .store
         .insert(game)
@@ -442,7 +458,7 @@ async fn sweep(app: Shared) {
 
 /// Serves the page and the API until Ctrl-C, after printing the address
 /// listened on (`boardkit: serving on http://127.0.0.1:8080/`) on stdout.
-pub(crate) fn serve(args: &ServeArgs) -> Result<(), ServeError> {
+pub(crate) fn serve(args: &ServeArgs, games: Vec<&'static WebTable>) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -456,7 +472,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), ServeError> {
             max_games: args.max_games,
             idle: Duration::from_secs(args.idle_timeout),
         };
-        let app = shared(limits, args.seed);
+        let app = shared(limits, args.seed, games);
         tokio::spawn(sweep(app.clone()));
         {
             use std::io::Write;

@@ -154,7 +154,7 @@ mod tests {
         let Value::Object(request) = json!({"game": "mastermind", "seed": 1}) else {
             unreachable!()
         };
-        WebGame::new(&request, 0).unwrap()
+        WebGame::new(&request, 0, &crate::registry::web_games()).unwrap()
     }
 
     #[test]

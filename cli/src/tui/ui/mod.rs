@@ -460,7 +460,7 @@ mod tests {
             game: game.map(Into::into),
             ..Default::default()
         };
-        App::new(Menu::new(crate::tui::GAMES, &args), seed)
+        App::new(Menu::new(&crate::registry::tui_games(), &args), seed)
     }
 
     /// The buffer's line `y` as text.

@@ -22,7 +22,7 @@ fn disc_char(disc: connect4::Disc) -> char {
 }
 
 /// Connect four in the browser.
-pub(super) const GAME: WebTable = WebTable {
+pub(crate) const GAME: WebTable = WebTable {
     id: "connect4",
     title: "Connect four",
     markup: include_str!("../page/connect4.html"),

@@ -14,7 +14,7 @@ use boardkit::mastermind::{Code, DecodingBoard, Rules, parse_guess, random_secre
 use boardkit::player::Strategy;
 
 /// Mastermind in the browser.
-pub(super) const GAME: WebTable = WebTable {
+pub(crate) const GAME: WebTable = WebTable {
     id: "mastermind",
     title: "Mastermind",
     markup: include_str!("../page/mastermind.html"),

@@ -15,9 +15,9 @@
 //! `mastermind.rs`) behind one trait, [`Table`]; this file only builds the
 //! one a request names.
 
-mod connect4;
-mod mastermind;
-mod velha;
+pub(crate) mod connect4;
+pub(crate) mod mastermind;
+pub(crate) mod velha;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -40,10 +40,6 @@ pub(crate) struct WebTable {
     /// seed the request's own `seed` overrides.
     new: fn(Value, u64) -> Result<Box<dyn Table>, GameError>,
 }
-
-/// The games the browser plays, in the page's order: each game's entry is
-/// in its own file.
-pub(crate) const GAMES: &[WebTable] = &[velha::GAME, connect4::GAME, mastermind::GAME];
 
 /// A request's options as `T` (strict: an unknown field is an error).
 fn options<T: DeserializeOwned>(options: Value) -> Result<T, GameError> {
@@ -114,18 +110,22 @@ pub(crate) trait Table: std::fmt::Debug + Send {
 pub(crate) struct WebGame(Box<dyn Table>);
 
 impl WebGame {
-    /// A new game as `request` asks, its random choices drawn from `seed`
+    /// A new game of `games` as `request` asks, its random choices drawn from `seed`
     /// (the request's own seed comes first). The computer has not moved
     /// yet, even when it starts: see [`WebGame::computer_to_move`].
-    pub(crate) fn new(request: &NewGame, seed: u64) -> Result<WebGame, GameError> {
+    pub(crate) fn new(
+        request: &NewGame,
+        seed: u64,
+        games: &[&WebTable],
+    ) -> Result<WebGame, GameError> {
         let mut request = request.clone();
-        let names = || GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ");
+        let names = || games.iter().map(|g| g.id).collect::<Vec<_>>().join(", ");
         let game = match request.remove("game") {
             Some(Value::String(game)) => game,
             Some(other) => return invalid(format!("`game` is a name ({}), not {other}", names())),
             None => return invalid(format!("missing field `game`: {}", names())),
         };
-        let Some(kind) = GAMES.iter().find(|g| g.id == game) else {
+        let Some(kind) = games.iter().find(|g| g.id == game) else {
             return invalid(format!("unknown game {game:?}: {}", names()));
         };
         Ok(WebGame((kind.new)(Value::Object(request), seed)?))
@@ -176,7 +176,7 @@ mod tests {
     }
 
     fn new(json: Value) -> WebGame {
-        WebGame::new(&request(json), 0).unwrap()
+        WebGame::new(&request(json), 0, &crate::registry::web_games()).unwrap()
     }
 
     /// The view's JSON as the game's own view type.
@@ -278,7 +278,7 @@ mod tests {
         for json in bad {
             assert!(
                 matches!(
-                    WebGame::new(&request(json.clone()), 0),
+                    WebGame::new(&request(json.clone()), 0, &crate::registry::web_games()),
                     Err(GameError::Invalid(_))
                 ),
                 "{json}"

@@ -14,7 +14,7 @@ use boardkit::player::Strategy;
 use boardkit::velha;
 
 /// Velha in the browser.
-pub(super) const GAME: WebTable = WebTable {
+pub(crate) const GAME: WebTable = WebTable {
     id: "velha",
     title: "Jogo da velha",
     markup: include_str!("../page/velha.html"),
