@@ -429,6 +429,21 @@ fn any_program_is_graded_through_stdin_and_stdout() {
             .any(|v| v == "output_limit"),
         "{table}"
     );
+    // Every pair in the similarity report, highest first; the planted bug
+    // is a copy of the correct program with one change, and shows.
+    let similarity = std::fs::read_to_string(out.join("similarity.csv")).unwrap();
+    let rows: Vec<&str> = similarity.lines().collect();
+    assert_eq!(rows[0], "a,b,score", "{similarity}");
+    assert_eq!(rows.len(), 4, "{similarity}");
+    assert!(
+        rows[1].starts_with("python_no_diagonal,python_ok,"),
+        "{similarity}"
+    );
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("id=\"similarity\""));
+    // Never in what a student may receive.
+    let results = std::fs::read_to_string(out.join("students/python_ok/results.json")).unwrap();
+    assert!(!results.contains("python_no_diagonal"));
 }
 
 #[test]
@@ -473,6 +488,7 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         "junit.xml",
         "report.html",
         "run.json",
+        "similarity.csv",
         "students/python_ok/results.json",
         "students/python_ok/hidden.json",
         "students/python_flood/results.json",

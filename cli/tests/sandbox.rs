@@ -247,6 +247,69 @@ fn hostile_program_class(root: &Path, port: u16, secret_file: &Path, marker: &st
             secret_file.display()
         ),
     );
+    // Links: a submission that is one, a folder whose only entry is one,
+    // a program file that is one. Each would be a classmate's work.
+    std::os::unix::fs::symlink("control_a", class.join("link_as_submission")).unwrap();
+    std::fs::create_dir_all(class.join("link_inside")).unwrap();
+    std::os::unix::fs::symlink("../control_a", class.join("link_inside/projeto")).unwrap();
+    std::fs::create_dir_all(class.join("link_program")).unwrap();
+    std::os::unix::fs::symlink(
+        "../control_b/programa.py",
+        class.join("link_program/programa.py"),
+    )
+    .unwrap();
+    // The sandbox's pid 1 (bwrap): its environment and memory.
+    program(
+        &class,
+        "pid1_spy",
+        "leaks = []\n\
+         for name in ['/proc/1/environ', '/proc/1/mem', '/proc/1/cmdline']:\n\
+         \x20   try:\n\
+         \x20       leaks.append(open(name, 'rb').read(1 << 16).decode('utf-8', 'replace'))\n\
+         \x20   except Exception as e:\n\
+         \x20       leaks.append(str(e))\n\
+         print('LEAK:' + '|'.join(leaks))",
+    );
+    // Disk: 1 GiB into /tmp, then into its own folder; a control that
+    // writes a little and plays.
+    program(
+        &class,
+        "disk_filler",
+        "import os\n\
+         chunk = b'x' * (1 << 20)\n\
+         for folder in ['/tmp', '.']:\n\
+         \x20   try:\n\
+         \x20       with open(os.path.join(folder, 'fill'), 'wb') as f:\n\
+         \x20           for _ in range(1024):\n\
+         \x20               f.write(chunk)\n\
+         \x20               f.flush()\n\
+         \x20   except OSError:\n\
+         \x20       pass\n\
+         import time\n\
+         time.sleep(30)",
+    );
+    program(
+        &class,
+        "writes_a_little",
+        "open('/tmp/notes', 'wb').write(b'x' * (1 << 20))",
+    );
+    program(
+        &class,
+        "segfault",
+        "import ctypes\n\
+         ctypes.string_at(0)",
+    );
+    // Reports: 1 MiB (just under the output cap) of stderr in every case.
+    program(
+        &class,
+        "noisy",
+        "import sys\n\
+         sys.stderr.write('e' * ((1 << 20) - 4096))\n\
+         sys.exit(1)",
+    );
+    // Two names that read alike: both graded, told apart.
+    program(&class, "bob", "");
+    program(&class, ".bob", "");
     // Names a spreadsheet or a report would take for something else.
     program(&class, "=HYPERLINK(1)", "");
     program(&class, "Lúcia", "");
@@ -301,12 +364,47 @@ fn a_hostile_class_of_programs_is_contained_as_root_and_as_an_ordinary_user() {
             "Lúcia",
             "Lécia",
             "_HYPERLINK_1_",
+            "writes_a_little",
+            "bob",
+            "bob-2",
         ] {
             assert_eq!(level(control), "advanced", "as {who}: {control}\n{table}");
         }
-        for contained in ["proxy_grader", "copy_classmate", "tmp_spy"] {
+        for contained in [
+            "proxy_grader",
+            "copy_classmate",
+            "tmp_spy",
+            "link_as_submission",
+            "link_inside",
+            "link_program",
+            "disk_filler",
+            "segfault",
+            "noisy",
+        ] {
             assert_eq!(level(contained), "none", "as {who}: {contained}\n{table}");
         }
+        let results = |name: &str| {
+            std::fs::read_to_string(out.join("students").join(name).join("results.json"))
+                .unwrap_or_default()
+        };
+        assert!(
+            results("disk_filler").contains("disk limit"),
+            "as {who}: {}",
+            results("disk_filler")
+        );
+        assert!(
+            results("segfault").contains("killed by signal 11"),
+            "as {who}: {}",
+            results("segfault")
+        );
+        let noisy = results("noisy").len();
+        assert!(noisy < 300 << 10, "as {who}: results.json of {noisy} bytes");
+        assert!(results("noisy").contains("bytes cut"), "as {who}");
+        assert!(
+            results("link_as_submission").contains("is a link"),
+            "as {who}: {}",
+            results("link_as_submission")
+        );
         let written = everything_written(&out);
         assert!(!written.contains(&secret), "as {who}: the secret leaked");
         assert!(
@@ -389,6 +487,11 @@ fn hostile_crates_are_contained_at_compile_time() {
         class.join("symlinked/src/velha"),
     )
     .unwrap();
+    // A folder whose only entry links to the kit's checkout (the reference
+    // in src/velha), and a submission that is a link to a classmate's.
+    std::fs::create_dir_all(class.join("link_to_kit")).unwrap();
+    std::os::unix::fs::symlink(kit(""), class.join("link_to_kit/projeto")).unwrap();
+    std::os::unix::fs::symlink(class.join("control"), class.join("link_to_classmate")).unwrap();
     let mut submissions: Vec<PathBuf> = std::fs::read_dir(&class)
         .unwrap()
         .flatten()
@@ -422,9 +525,40 @@ fn hostile_crates_are_contained_at_compile_time() {
         "path_to_classmate",
         "endless_const",
         "symlinked",
+        "link_to_kit",
+        "link_to_classmate",
     ] {
         assert_eq!(levels[refused], "none", "{refused}\n{table}");
     }
+    // The kit's dependencies, which every build links: read-only, and
+    // (as root) nobody's but root's.
+    let mut stack: Vec<PathBuf> = std::fs::read_dir(out.join(".work/build/deps"))
+        .unwrap()
+        .flatten()
+        .map(|key| key.path().join("target"))
+        .collect();
+    let mut sealed = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else if meta.is_file() {
+                use std::os::unix::fs::MetadataExt;
+                assert_eq!(
+                    meta.mode() & 0o222,
+                    0,
+                    "{} is writable",
+                    entry.path().display()
+                );
+                if is_root() {
+                    assert_eq!(meta.uid(), 0, "{}", entry.path().display());
+                }
+                sealed += 1;
+            }
+        }
+    }
+    assert!(sealed > 100, "{sealed} dependency files");
     let written = everything_written(&out);
     assert!(!written.contains(&secret), "a secret reached the reports");
     let endless = std::fs::read_to_string(out.join("students/endless_const/results.json")).unwrap();

@@ -148,11 +148,9 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 _ => Ok(()),
             }
         }
-        Err(
-            e @ (grader::GradeError::Collision(..)
-            | grader::GradeError::NoSubmission(..)
-            | grader::GradeError::Sandbox(..)),
-        ) => Err(Failure::Refused(Box::new(e))),
+        Err(e @ (grader::GradeError::NoSubmission(..) | grader::GradeError::Sandbox(..))) => {
+            Err(Failure::Refused(Box::new(e)))
+        }
         Err(e) => Err(Failure::failed(e)),
     }
 }

@@ -251,6 +251,8 @@ fn build_limits(timeout: Duration) -> Limits {
         cpu_seconds: timeout.as_secs().max(1) * 2,
         processes: 256,
         file_bytes: 1 << 30,
+        // Its `/tmp` and Cargo's home (the build's target is its own folder).
+        disk_bytes: 1 << 30,
     }
 }
 
@@ -361,6 +363,8 @@ impl<'a> Class<'a> {
             remove_own_artifacts(&debug).map_err(file_error(&debug))?;
             std::fs::write(&done, b"").map_err(file_error(&done))?;
         }
+        // Every submission's build links these files: none may write them.
+        seal(&target).map_err(file_error(&target))?;
         class.lock = std::fs::read(&lock).map_err(file_error(&lock))?;
         Ok(class)
     }
@@ -699,6 +703,30 @@ fn read_messages(stdout: &str) -> (Option<String>, Vec<(String, PathBuf)>) {
 /// Copies the folder tree `from` into `to`, its files as hard links, except
 /// the few Cargo rewrites in place (locks and its cache of rustc's answers),
 /// which are copied.
+/// Makes every file below `dir` read-only, and the grader's (root's, when
+/// the grader is root: the builds' slot users own nothing of them), so no
+/// student build can change what every other build links to.
+fn seal(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let path = entry.path();
+        if kind.is_dir() {
+            seal(&path)?;
+        } else if kind.is_file() {
+            if root {
+                std::os::unix::fs::chown(&path, Some(0), Some(0))?;
+            }
+            let mode = entry.metadata()?.permissions().mode() & 0o555;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;
+        }
+    }
+    Ok(())
+}
+
 fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {

@@ -17,6 +17,7 @@ pub(crate) mod compile;
 
 pub(crate) mod report;
 pub(crate) mod sandbox;
+pub(crate) mod similarity;
 pub(crate) mod submission;
 
 use std::collections::BTreeMap;
@@ -63,8 +64,6 @@ pub(crate) enum GradeError {
     Sandbox(std::io::Error),
     #[error("cannot build the kit's dependencies for the class: {0}")]
     Class(#[from] compile::PrepareError),
-    #[error("{0} would both be graded as {1:?}: rename one of them")]
-    Collision(String, String),
     #[error("{0}")]
     NoSubmission(String),
 }
@@ -124,15 +123,39 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
 fn tail(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(8)..].join("\n")
+    report::clip(
+        &lines[lines.len().saturating_sub(8)..].join("\n"),
+        STREAM_KEPT,
+    )
+}
+
+/// A signal's description, such as `Segmentation fault`.
+fn signal_name(signal: i32) -> String {
+    // SAFETY: strsignal returns a C string that stays valid until the next
+    // call; it is copied at once.
+    unsafe {
+        let name = libc::strsignal(signal);
+        if name.is_null() {
+            return format!("signal {signal}");
+        }
+        std::ffi::CStr::from_ptr(name)
+            .to_string_lossy()
+            .into_owned()
+    }
 }
 
 /// What a program said as it crashed: its panic or traceback, else the
-/// tail of its stderr.
+/// tail of its stderr; at most [`STREAM_KEPT`] bytes of it.
 fn crash_report(stderr: &[u8]) -> String {
-    boardkit::compare::crash_message(&String::from_utf8_lossy(stderr))
-        .unwrap_or_else(|| tail(stderr))
+    let report = boardkit::compare::crash_message(&String::from_utf8_lossy(stderr))
+        .unwrap_or_else(|| tail(stderr));
+    report::clip(&report, STREAM_KEPT)
 }
+
+/// The most bytes of one output stream a case's report keeps.
+const STREAM_KEPT: usize = 8 << 10;
+/// The most bytes of output a submission's reports keep, all cases together.
+const SUBMISSION_KEPT: usize = 256 << 10;
 
 /// Where a program case's output first differs from the reference's, and
 /// the input line that led to it; `None` when it does not differ.
@@ -158,7 +181,11 @@ fn program_difference(case: &Case, stdout: &str, failed: bool) -> Option<String>
         Some((number, line)) => format!("after input line {number}: {line:?}"),
         None => "before any input was read".to_owned(),
     };
-    Some(format!("{input}\n{difference}"))
+    let input = report::clip(&input, STREAM_KEPT);
+    Some(format!(
+        "{input}\n{}",
+        report::clip(&difference.to_string(), STREAM_KEPT)
+    ))
 }
 
 /// The verdict of one finished run against the expected result.
@@ -190,11 +217,19 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             );
             return (Verdict::OutputLimit, message);
         }
+        Ending::DiskLimit(folder) => {
+            let message = format!(
+                "stopped: it filled {folder}, which holds no more than the disk limit{}",
+                so_far()
+            );
+            return (Verdict::OutputLimit, message);
+        }
         Ending::Signaled(signal) => {
             return (
                 Verdict::Crashed,
                 format!(
-                    "killed by signal {signal}\n{}{}",
+                    "killed by signal {signal} ({})\n{}{}",
+                    signal_name(signal),
                     crash_report(&outcome.stderr),
                     so_far()
                 ),
@@ -281,7 +316,7 @@ fn run_case(
             ];
             words.extend(args.iter().cloned());
             let mut job = Job::new("/bin/sh", &words);
-            job.copy_in = Some(root);
+            job.work_from = Some(root);
             job.stdin = stdin;
             job
         }
@@ -463,7 +498,7 @@ pub(crate) fn grade(
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
-    std::fs::create_dir_all(scratch.join("unpacked")).map_err(out_error)?;
+    std::fs::create_dir_all(&scratch).map_err(out_error)?;
     let cases = cases::cases(game, options.program.is_some());
 
     for path in &options.submissions {
@@ -474,40 +509,40 @@ pub(crate) fn grade(
             )));
         }
     }
-    // Open, name and order the submissions; keep this shard's unfinished ones.
-    let mut opened: Vec<(
-        String,
-        &PathBuf,
-        Result<submission::Submission, submission::SubmissionError>,
-    )> = options
-        .submissions
-        .iter()
-        .map(
-            |path| match submission::open(path, &scratch.join("unpacked")) {
-                Ok(s) => (s.name.clone(), path, Ok(s)),
-                Err(e) => {
-                    let raw = path
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    let raw = raw.strip_suffix(".zip").unwrap_or(&raw).to_owned();
-                    (submission::safe_name(&raw), path, Err(e))
-                }
-            },
-        )
-        .collect();
-    opened.sort_by(|a, b| a.0.cmp(&b.0));
-    // Two submissions whose names sanitise alike would share a row.
-    if let Some(pair) = opened.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-        return Err(GradeError::Collision(
-            format!("{} and {}", pair[0].1.display(), pair[1].1.display()),
-            pair[0].0.clone(),
-        ));
-    }
     let solution = crate::exercise::manifest(game.id)
         .map_err(|e| GradeError::Class(e.into()))?
         .files
         .solution;
+    // Name and order the submissions; take this shard's, once each, into
+    // the grader's folder; keep the unfinished ones.
+    let (names, told_apart) = submission::names(&options.submissions);
+    for warning in told_apart {
+        eprintln!("boardkit: warning: {warning}");
+    }
+    let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
+    named.sort();
+    let only = options.program.is_none().then(|| Path::new(&solution));
+    let opened: Vec<(
+        String,
+        &PathBuf,
+        Result<submission::Submission, submission::SubmissionError>,
+    )> = named
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| in_shard(*i, options.shard))
+        .map(|(_, (name, path))| {
+            let opened = submission::open(path, &name, only, &scratch);
+            if let Ok(s) = &opened {
+                if !s.links.is_empty() {
+                    eprintln!(
+                        "boardkit: {name}: links left out (never followed): {}",
+                        s.links.join(", ")
+                    );
+                }
+            }
+            (name, path, opened)
+        })
+        .collect();
     let kit = kit_digest();
     let todo: Vec<(
         String,
@@ -515,9 +550,7 @@ pub(crate) fn grade(
         String,
     )> = opened
         .into_iter()
-        .enumerate()
-        .filter(|(i, _)| in_shard(*i, options.shard))
-        .map(|(_, (name, path, opened))| {
+        .map(|(name, path, opened)| {
             // What the grader reads of it: a crate's student folder, a
             // program's whole folder, or a refused archive itself.
             let content = match (&opened, &options.program) {
@@ -637,11 +670,12 @@ pub(crate) fn grade(
                 }
                 (Ok(_), None, None) => unreachable!("a class is prepared for Rust submissions"),
             };
-            let results = Results {
+            let mut results = Results {
                 unsandboxed: options.isolation == Isolation::None,
                 fingerprint: print.clone(),
                 ..results
             };
+            results.bound_outputs(SUBMISSION_KEPT);
             // Each finished submission is saved at once: a stopped run keeps it.
             if let Err(e) = report::save_results(&options.out, name, &results) {
                 say(
@@ -665,9 +699,66 @@ pub(crate) fn grade(
     });
     progress.finish_and_clear();
     let all = report::read_results(&options.out).map_err(out_error)?;
-    report::write_reports(&options.out, &all, Some(&run_info(game, options))).map_err(out_error)?;
+    let crates = options.program.is_none();
+    let similar = similarity(game.id, crates, all.keys(), &[&options.out]);
+    report::write_reports(
+        &options.out,
+        &all,
+        Some(&run_info(game, options)),
+        Some(&similar),
+    )
+    .map_err(out_error)?;
     Ok(all)
 }
+
+/// The similarity of the submissions `names`, from their copies taken into
+/// the first of `outs` that has each (`<out>/.work/taken/<name>`), less the
+/// starter's stub; crates are also compared with the example solution.
+fn similarity<'a>(
+    game: &str,
+    crates: bool,
+    names: impl Iterator<Item = &'a String>,
+    outs: &[&Path],
+) -> similarity::Similarity {
+    let manifest = crate::exercise::manifest(game).ok();
+    let mut base = Vec::new();
+    let mut example = None;
+    if let (Some(manifest), true) = (&manifest, crates) {
+        let solution = &manifest.files.solution;
+        let text = |(path, bytes): (&str, &[u8])| {
+            (
+                format!("{solution}/{path}"),
+                String::from_utf8_lossy(bytes).into_owned(),
+            )
+        };
+        base = crate::exercise::folder(&manifest.files.stub)
+            .into_iter()
+            .map(text)
+            .collect();
+        let reference: Vec<_> = crate::exercise::folder(solution)
+            .into_iter()
+            .map(text)
+            .collect();
+        example = Some(reference);
+    }
+    let base_runs = similarity::base_runs(&base);
+    let works = names
+        .map(|name| {
+            let taken = outs
+                .iter()
+                .map(|out| out.join(".work/taken").join(name))
+                .find(|dir| dir.is_dir());
+            let files = taken.map(|d| similarity::sources(&d)).unwrap_or_default();
+            similarity::Work::new(name, &files, &base_runs)
+        })
+        .collect();
+    let example =
+        example.map(|files| similarity::Work::new(similarity::EXAMPLE, &files, &base_runs));
+    similarity::Similarity::new(works, example)
+}
+
+/// What the header says of a class of crates.
+const CRATES: &str = "Rust crates";
 
 /// The header of this run's reports.
 fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
@@ -693,7 +784,7 @@ fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
         graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
         submissions: match &options.program {
             Some(command) => format!("programs run as `{command}`"),
-            None => "Rust crates".to_owned(),
+            None => CRATES.to_owned(),
         },
         sandboxed: options.isolation != Isolation::None,
         limits: text,
@@ -718,7 +809,11 @@ pub(crate) fn merge(
         .filter_map(|shard| report::read_run_info(shard))
         .max_by(|a, b| a.graded_at.cmp(&b.graded_at));
     let all = report::read_results(out).map_err(out_error)?;
-    report::write_reports(out, &all, run.as_ref()).map_err(out_error)?;
+    let similar = run.as_ref().map(|run| {
+        let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+        similarity(&run.game, run.submissions == CRATES, all.keys(), &shards)
+    });
+    report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
     Ok(all)
 }
 

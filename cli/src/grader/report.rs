@@ -26,6 +26,41 @@ pub(crate) enum Verdict {
     CompileError,
 }
 
+impl Results {
+    /// Keeps at most `max` bytes of output in all the cases' `output` and
+    /// `detail`, each case at least an even share of what is left, and
+    /// says in each clipped one how much was cut.
+    pub(crate) fn bound_outputs(&mut self, max: usize) {
+        let total: usize = self
+            .tests
+            .iter()
+            .map(|t| t.output.len() + t.detail.as_ref().map_or(0, String::len))
+            .sum();
+        if total <= max {
+            return;
+        }
+        let mut left = max;
+        let mut by_size: Vec<usize> = (0..self.tests.len()).collect();
+        // The smallest first: each takes what it needs of its share, and
+        // what it leaves goes to the larger ones.
+        by_size.sort_by_key(|&i| {
+            self.tests[i].output.len() + self.tests[i].detail.as_ref().map_or(0, String::len)
+        });
+        for (done, i) in by_size.into_iter().enumerate() {
+            let share = left / (self.tests.len() - done);
+            let test = &mut self.tests[i];
+            let output = share / if test.detail.is_some() { 2 } else { 1 };
+            test.output = clip(&test.output, output);
+            let mut used = test.output.len();
+            if let Some(detail) = &mut test.detail {
+                *detail = clip(detail, share - used.min(share));
+                used += detail.len();
+            }
+            left = left.saturating_sub(used);
+        }
+    }
+}
+
 impl Verdict {
     pub(crate) fn name(self) -> &'static str {
         match self {
@@ -62,6 +97,28 @@ pub(crate) struct TestResult {
     /// student may receive.
     #[serde(skip)]
     pub detail: Option<String>,
+}
+
+/// `text` whole if it holds at most `max` bytes; else its start and its
+/// end, `max` bytes in all, around a line that says how much was cut.
+pub(crate) fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut head = max / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - max / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[... {} bytes cut ...]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
 }
 
 /// A submission's results file.
@@ -233,6 +290,7 @@ pub(crate) fn write_reports(
     dir: &Path,
     all: &BTreeMap<String, Results>,
     run: Option<&RunInfo>,
+    similarity: Option<&super::similarity::Similarity>,
 ) -> std::io::Result<()> {
     if let Some(run) = run {
         let json = serde_json::to_string_pretty(run).map_err(std::io::Error::other)?;
@@ -240,7 +298,13 @@ pub(crate) fn write_reports(
     }
     std::fs::write(dir.join("grades.csv"), grades_csv(all))?;
     std::fs::write(dir.join("junit.xml"), junit_xml(all)?)?;
-    std::fs::write(dir.join("report.html"), report_html(all, run))?;
+    let mut html = report_html(all, run);
+    if let Some(similarity) = similarity {
+        std::fs::write(dir.join("similarity.csv"), similarity.csv())?;
+        let end = html.rfind("</body>").unwrap_or(html.len());
+        html.insert_str(end, &similarity.html());
+    }
+    std::fs::write(dir.join("report.html"), html)?;
     Ok(())
 }
 
@@ -273,7 +337,7 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
 /// A CSV cell no spreadsheet runs as a formula (OWASP's rule: a cell that
 /// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
 /// leading `'`), quoted when it holds a separator, a quote or a line break.
-fn csv_field(text: &str) -> String {
+pub(crate) fn csv_field(text: &str) -> String {
     let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {
@@ -321,7 +385,7 @@ pub(crate) fn junit_xml(all: &BTreeMap<String, Results>) -> std::io::Result<Stri
     report.to_string().map_err(std::io::Error::other)
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     printable(text)
         .replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -382,7 +446,8 @@ th{background:#f6f8fa}.num{text-align:right;font-variant-numeric:tabular-nums}\
 .barbox{display:inline-block;width:10em;background:#1a7f37;vertical-align:middle;line-height:0}\
 pre{background:#f6f8fa;padding:.6em;overflow:auto;max-height:30em;white-space:pre-wrap}\
 details{margin:.25em 0}summary{cursor:pointer}h2{border-top:1px solid #ddd;padding-top:.6em;margin-top:1.6em}\
-.level{margin:.6em 0 .2em;font-weight:600}\n";
+.level{margin:.6em 0 .2em;font-weight:600}\
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}.pair h3{margin:.3em 0}\n";
 
 /// A bar chart as inline SVG: one labelled bar per `(label, count)`.
 fn bar_chart(caption: &str, bars: &[(String, usize)], colour: &str) -> String {

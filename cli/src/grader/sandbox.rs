@@ -44,6 +44,10 @@ pub(crate) struct Limits {
     pub cpu_seconds: u64,
     pub processes: u64,
     pub file_bytes: u64,
+    /// Most bytes each of the run's own writable folders holds (its
+    /// [`WORK`], `/tmp` and scratch folders, each a tmpfs of this size in
+    /// bubblewrap): filling one ends the run ([`Ending::DiskLimit`]).
+    pub disk_bytes: u64,
 }
 
 impl Default for Limits {
@@ -55,6 +59,7 @@ impl Default for Limits {
             cpu_seconds: 10,
             processes: 64,
             file_bytes: 16 << 20,
+            disk_bytes: 16 << 20,
         }
     }
 }
@@ -66,6 +71,8 @@ pub(crate) enum Ending {
     Signaled(i32),
     TimedOut,
     OutputLimit,
+    /// One of its writable folders was full (`/tmp`, say): it was stopped.
+    DiskLimit(&'static str),
 }
 
 /// What a run produced.
@@ -133,8 +140,9 @@ pub(crate) struct Job<'a> {
     pub program: String,
     pub args: Vec<String>,
     pub stdin: &'a [u8],
-    /// A folder whose files are copied into the run's fresh folder first.
-    pub copy_in: Option<&'a Path>,
+    /// The run's working folder [`WORK`], read-only: a program's folder,
+    /// taken once for every case. Otherwise a fresh empty writable one.
+    pub work_from: Option<&'a Path>,
     /// Host paths mounted read-only: (host path, path inside).
     pub read_only: Vec<(PathBuf, String)>,
     /// Host folders mounted writable: (host path, path inside). The run's
@@ -172,7 +180,7 @@ impl<'a> Job<'a> {
             program: program.to_owned(),
             args: args.to_vec(),
             stdin: b"",
-            copy_in: None,
+            work_from: None,
             read_only: Vec::new(),
             writable: Vec::new(),
             scratch: Vec::new(),
@@ -316,18 +324,18 @@ impl Sandbox {
         let folder = self.scratch.path().join(format!("run-{id}"));
         std::fs::create_dir(&folder)?;
         set_mode(&folder, 0o700)?;
-        if let Some(source) = job.copy_in {
-            copy_tree(source, &folder)?;
-        }
         let cgroup = match &self.cgroups {
             Some(cgroups) => {
                 Some(cgroups.make(&format!("run-{}-{id}", std::process::id()), limits)?)
             }
             None => None,
         };
-        let mut command = match &self.isolation {
-            Isolation::Bubblewrap(bwrap) => bwrap_command(bwrap, job, &folder, uid, !self.root),
-            Isolation::None => direct_command(job, &folder)?,
+        let (mut command, disks) = match &self.isolation {
+            Isolation::Bubblewrap(bwrap) => {
+                let command = bwrap_command(bwrap, job, limits, uid, !self.root);
+                (command, own_folders(job))
+            }
+            Isolation::None => (direct_command(job, &folder)?, Vec::new()),
         };
         let limits_copy = *limits;
         let procs: Vec<std::ffi::CString> = cgroup
@@ -367,7 +375,15 @@ impl Sandbox {
                 Ok(())
             });
         }
-        let outcome = supervise(command, job.stdin, limits, job.watch_stdout.clone());
+        let mut outcome = supervise(command, job.stdin, limits, job.watch_stdout.clone(), &disks);
+        if let (Ok(outcome), Isolation::Bubblewrap(_)) = (&mut outcome, &self.isolation) {
+            // bwrap, as the namespace's init, exits 128 + N when its child
+            // is killed by signal N: what a shell reports, and no program of
+            // these exercises exits with on its own.
+            if let Ending::Exited(code @ 129..=192) = outcome.ending {
+                outcome.ending = Ending::Signaled(code - 128);
+            }
+        }
         if let Some(cgroup) = cgroup {
             cgroup.remove();
         }
@@ -384,11 +400,14 @@ impl Sandbox {
 fn bwrap_command(
     bwrap: &Path,
     job: &Job<'_>,
-    folder: &Path,
+    limits: &Limits,
     uid: Option<u32>,
     user_namespace: bool,
 ) -> Command {
     let mut command = Command::new(bwrap);
+    // bwrap itself holds nothing of the grader's environment either.
+    command.env_clear();
+    let size = limits.disk_bytes.to_string();
     let arg = |c: &mut Command, words: &[&str]| {
         c.args(words);
     };
@@ -408,7 +427,11 @@ fn bwrap_command(
         ],
     );
     if user_namespace {
-        arg(&mut command, &["--unshare-user"]);
+        // As an ordinary user the run has the grader's user id inside its
+        // namespace, and could read the memory of a bwrap reaper as its
+        // pid 1: the run's own program is pid 1 instead. (As root, bwrap
+        // is root's and the run a slot's user: it cannot.)
+        arg(&mut command, &["--unshare-user", "--as-pid-1"]);
     }
     let home = job.cwd.as_deref().unwrap_or(WORK);
     for (name, value) in [
@@ -441,11 +464,10 @@ fn bwrap_command(
     for etc in ["/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime"] {
         arg(&mut command, &["--ro-bind-try", etc, etc]);
     }
+    arg(&mut command, &["--proc", "/proc", "--dev", "/dev"]);
     arg(
         &mut command,
-        &[
-            "--proc", "/proc", "--dev", "/dev", "--perms", "01777", "--tmpfs", "/tmp",
-        ],
+        &["--perms", "01777", "--size", &size, "--tmpfs", "/tmp"],
     );
     // The folders mounts land in, searchable by the run's user (bwrap makes
     // them 0700 otherwise).
@@ -468,9 +490,20 @@ fn bwrap_command(
     for parent in parents {
         arg(&mut command, &["--perms", "0755", "--dir", parent]);
     }
-    command.arg("--bind").arg(folder).arg(WORK);
+    match job.work_from {
+        Some(folder) => {
+            command.arg("--ro-bind").arg(folder).arg(WORK);
+        }
+        None => arg(
+            &mut command,
+            &["--perms", "01777", "--size", &size, "--tmpfs", WORK],
+        ),
+    }
     for inside in &job.scratch {
-        arg(&mut command, &["--perms", "01777", "--tmpfs", inside]);
+        arg(
+            &mut command,
+            &["--perms", "01777", "--size", &size, "--tmpfs", inside],
+        );
     }
     for (host, inside) in &job.read_only {
         command.arg("--ro-bind").arg(host).arg(inside);
@@ -502,7 +535,8 @@ fn bwrap_command(
 /// mounted files (a built binary) are copied into the folder, scratch
 /// folders are made in it.
 fn direct_command(job: &Job<'_>, folder: &Path) -> std::io::Result<Command> {
-    let mut table: Vec<(String, PathBuf)> = vec![(WORK.to_owned(), folder.to_owned())];
+    let work = job.work_from.unwrap_or(folder);
+    let mut table: Vec<(String, PathBuf)> = vec![(WORK.to_owned(), work.to_owned())];
     for (i, inside) in job.scratch.iter().enumerate() {
         let path = folder.join(format!(".scratch{i}"));
         std::fs::create_dir_all(&path)?;
@@ -570,6 +604,7 @@ fn supervise(
     stdin: &[u8],
     limits: &Limits,
     watch_stdout: Option<LineWatcher>,
+    disks: &[&'static str],
 ) -> std::io::Result<Outcome> {
     command
         .stdin(Stdio::piped())
@@ -617,15 +652,20 @@ fn supervise(
         }
     };
     let mut ending = None;
+    let mut polls = 0u32;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
+        polls += 1;
         if overflow.load(Ordering::SeqCst) {
             ending = Some(Ending::OutputLimit);
             kill();
         } else if started.elapsed() >= limits.timeout {
             ending = Some(Ending::TimedOut);
+            kill();
+        } else if let Some(full) = (polls % 8 == 0).then(|| full_folder(pid, disks)).flatten() {
+            ending.get_or_insert(Ending::DiskLimit(full));
             kill();
         }
         std::thread::sleep(Duration::from_millis(2));
@@ -649,6 +689,38 @@ fn supervise(
         stdout,
         stderr,
         elapsed,
+    })
+}
+
+/// The run's own writable folders in bubblewrap (tmpfs of a bounded size),
+/// as paths inside.
+fn own_folders(job: &Job<'_>) -> Vec<&'static str> {
+    let mut folders = vec!["/tmp"];
+    if job.work_from.is_none() {
+        folders.push(WORK);
+    }
+    // Scratch folders are the build's Cargo home: bounded too, not watched.
+    folders
+}
+
+/// Which of `folders` (inside the sandbox of bwrap `pid`) is full, if any:
+/// seen from here through the namespace's init, `/proc/<init>/root`.
+fn full_folder(pid: libc::pid_t, folders: &[&'static str]) -> Option<&'static str> {
+    if folders.is_empty() {
+        return None;
+    }
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    let init = children.split_whitespace().next()?;
+    folders.iter().copied().find(|folder| {
+        let path = format!("/proc/{init}/root{folder}");
+        let Ok(path) = std::ffi::CString::new(path) else {
+            return false;
+        };
+        // SAFETY: statvfs fills the zeroed struct from a valid C string path.
+        unsafe {
+            let mut stat: libc::statvfs = std::mem::zeroed();
+            libc::statvfs(path.as_ptr(), &mut stat) == 0 && stat.f_blocks > 0 && stat.f_bavail == 0
+        }
     })
 }
 
@@ -876,22 +948,6 @@ fn join_for(handle: std::thread::JoinHandle<Vec<u8>>, wait: Duration) -> Vec<u8>
 fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-}
-
-/// Copies regular files and folders (never links) from `from` into `to`.
-pub(crate) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            std::fs::create_dir_all(&target)?;
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// Gives `path` and the folders below it (not their files, which may be

@@ -1,12 +1,19 @@
 //! Finding what a submission holds: a folder, or a `.zip` of one.
 //!
 //! A submission's name is its folder's name or its archive's name without
-//! `.zip`. Archives are unpacked with care: an entry whose path would leave
-//! the folder (`../`, an absolute path), a link, more than
-//! [`MAX_ENTRIES`] entries or more than [`MAX_UNPACKED_BYTES`] once unpacked
-//! (counted while reading, not from the archive's own claims) refuse the
-//! whole archive with a clear message. The content's root is found by going
-//! down through folders that hold nothing else (`name/project/`).
+//! `.zip` ([`names`]: two that read alike are told apart). Archives are
+//! unpacked with care: an entry whose path would leave the folder (`../`, an
+//! absolute path), a link, more than [`MAX_ENTRIES`] entries or more than
+//! [`MAX_UNPACKED_BYTES`] once unpacked (counted while reading, not from the
+//! archive's own claims) refuse the whole archive with a clear message. The
+//! content's root is found by going down through folders that hold nothing
+//! else (`name/project/`).
+//!
+//! What is graded is then copied once, into the grader's own folder
+//! ([`take`]): regular files and folders only, never through a link (a
+//! submission that is a link, or whose files are, reaches nothing outside
+//! itself), at most [`MAX_TAKEN_BYTES`]. Nothing reads the student's own
+//! folder after that.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,13 +23,17 @@ pub(crate) const MAX_UNPACKED_BYTES: u64 = 64 << 20;
 /// The most entries an archive may hold.
 pub(crate) const MAX_ENTRIES: usize = 10_000;
 
+/// The most bytes of files taken from a submission.
+pub(crate) const MAX_TAKEN_BYTES: u64 = 16 << 20;
+
 /// A submission ready to grade.
 #[derive(Debug)]
 pub(crate) struct Submission {
-    /// The student's name: the folder or archive name, made safe for paths.
-    pub name: String,
-    /// The folder holding the submission's files.
+    /// The grader's copy of what is graded: the crate's root (holding only
+    /// the student's folder) or the program's folder.
     pub root: PathBuf,
+    /// Links found and left out, as paths inside the submission.
+    pub links: Vec<String>,
 }
 
 /// Why a submission cannot be graded.
@@ -32,6 +43,10 @@ pub(crate) enum SubmissionError {
     NotASubmission(PathBuf),
     #[error("the archive is refused: {0}")]
     Refused(String),
+    #[error("{0} is a link: only a folder or a .zip archive of its own is graded")]
+    Link(PathBuf),
+    #[error("it holds more than {} MiB of files", MAX_TAKEN_BYTES >> 20)]
+    TooLarge,
     #[error("cannot read the submission: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -60,32 +75,186 @@ pub(crate) fn safe_name(raw: &str) -> String {
     }
 }
 
-/// Opens the submission at `path`; archives are unpacked below `scratch`.
-pub(crate) fn open(path: &Path, scratch: &Path) -> Result<Submission, SubmissionError> {
+/// The name a submission at `path` reads as: its file name, without `.zip`,
+/// made safe.
+pub(crate) fn raw_name(path: &Path) -> String {
+    let raw = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = raw.to_ascii_lowercase();
+    let raw = if lower.ends_with(".zip") {
+        &raw[..raw.len() - 4]
+    } else {
+        &raw[..]
+    };
+    safe_name(raw)
+}
+
+/// Each submission's name, in the order given: the safe form of its file
+/// name, and where two read alike (`.bob` and `bob`, `Ana Lú` and `Ana_Lú`)
+/// one keeps it (the one whose name needed no change, else the first path)
+/// and the others get `-2`, `-3`...
+/// (never a name another submission has). The same list always gives the
+/// same names, on every rerun and in every shard. Also returns a warning
+/// for each name told apart.
+pub(crate) fn names(paths: &[PathBuf]) -> (Vec<String>, Vec<String>) {
+    let wanted: Vec<String> = paths.iter().map(|p| raw_name(p)).collect();
+    // Whether the file name was changed to make it safe.
+    let changed = |i: usize| {
+        let file = paths[i]
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        let file = file.unwrap_or_default();
+        file != wanted[i] && !file.eq_ignore_ascii_case(&format!("{}.zip", wanted[i]))
+    };
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by(|&a, &b| {
+        (&wanted[a], changed(a), &paths[a]).cmp(&(&wanted[b], changed(b), &paths[b]))
+    });
+    let mut taken: std::collections::BTreeSet<String> = wanted.iter().cloned().collect();
+    let mut first: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut names = wanted.clone();
+    let mut warnings = Vec::new();
+    for i in order {
+        let Some(&keeper) = first.get(wanted[i].as_str()) else {
+            first.insert(&wanted[i], i);
+            continue;
+        };
+        let name = (2..)
+            .map(|k| format!("{}-{k}", wanted[i]))
+            .find(|name| !taken.contains(name))
+            .expect("a free name");
+        taken.insert(name.clone());
+        warnings.push(format!(
+            "{} and {} both read as {:?}: graded as {:?} and {:?}",
+            paths[keeper].display(),
+            paths[i].display(),
+            wanted[i],
+            wanted[i],
+            name
+        ));
+        names[i] = name;
+    }
+    (names, warnings)
+}
+
+/// Opens the submission at `path` as `name`: archives are unpacked below
+/// `scratch`, and what is graded (`only`, a folder inside the content's
+/// root, or all of it) is taken into `scratch` too.
+pub(crate) fn open(
+    path: &Path,
+    name: &str,
+    only: Option<&Path>,
+    scratch: &Path,
+) -> Result<Submission, SubmissionError> {
+    let kind = std::fs::symlink_metadata(path)?.file_type();
+    if kind.is_symlink() {
+        return Err(SubmissionError::Link(path.to_owned()));
+    }
     let raw = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| SubmissionError::NotASubmission(path.to_owned()))?;
-    if path.is_dir() {
-        return Ok(Submission {
-            name: safe_name(&raw),
-            root: content_root(path),
-        });
-    }
-    if path.is_file() && raw.to_ascii_lowercase().ends_with(".zip") {
-        let name = safe_name(&raw[..raw.len() - 4]);
-        let target = scratch.join(&name);
-        if target.exists() {
-            std::fs::remove_dir_all(&target)?;
+    let unpacked = scratch.join("unpacked").join(name);
+    let content = if kind.is_dir() {
+        content_root(path)
+    } else if kind.is_file() && raw.to_ascii_lowercase().ends_with(".zip") {
+        fresh(&unpacked)?;
+        unzip(path, &unpacked)?;
+        content_root(&unpacked)
+    } else {
+        return Err(SubmissionError::NotASubmission(path.to_owned()));
+    };
+    let root = scratch.join("taken").join(name);
+    fresh(&root)?;
+    let mut links = Vec::new();
+    let mut budget = MAX_TAKEN_BYTES;
+    match only {
+        Some(inside) => {
+            // A crate: its student folder alone, reached without links.
+            let mut from = content.clone();
+            let mut to = root.clone();
+            for part in inside.components() {
+                from.push(part);
+                to.push(part);
+                let kind = std::fs::symlink_metadata(&from).map(|m| m.file_type());
+                match kind {
+                    Ok(kind) if kind.is_dir() => std::fs::create_dir_all(&to)?,
+                    Ok(kind) if kind.is_symlink() => {
+                        links.push(relative(&from, &content));
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            if std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir()) {
+                take(&from, &to, &content, &mut budget, &mut links)?;
+            }
         }
-        std::fs::create_dir_all(&target)?;
-        unzip(path, &target)?;
-        return Ok(Submission {
-            name,
-            root: content_root(&target),
-        });
+        None => take(&content, &root, &content, &mut budget, &mut links)?,
     }
-    Err(SubmissionError::NotASubmission(path.to_owned()))
+    if unpacked.exists() {
+        std::fs::remove_dir_all(&unpacked)?;
+    }
+    Ok(Submission { root, links })
+}
+
+/// An empty folder at `path`, whatever was there.
+fn fresh(path: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        std::fs::remove_dir_all(path)?;
+    }
+    std::fs::create_dir_all(path)
+}
+
+fn relative(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Copies the regular files and folders below `from` into `to`, never
+/// through a link (each link met is noted, relative to `base`), nor the
+/// noise archivers and tools add; at most `budget` bytes in all.
+fn take(
+    from: &Path,
+    to: &Path,
+    base: &Path,
+    budget: &mut u64,
+    links: &mut Vec<String>,
+) -> Result<(), SubmissionError> {
+    let mut entries: Vec<_> = std::fs::read_dir(from)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        // `file_type` does not follow links.
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_symlink() {
+            links.push(relative(&path, base));
+        } else if is_noise(&path) {
+            continue;
+        } else if kind.is_dir() {
+            std::fs::create_dir(&target)?;
+            take(&path, &target, base, budget, links)?;
+        } else if kind.is_file() {
+            let size = entry.metadata()?.len();
+            if size > *budget {
+                return Err(SubmissionError::TooLarge);
+            }
+            let copied = std::io::copy(
+                &mut std::fs::File::open(&path)?.take(*budget + 1),
+                &mut std::fs::File::create(&target)?,
+            )?;
+            if copied > *budget {
+                return Err(SubmissionError::TooLarge);
+            }
+            *budget -= copied;
+        }
+    }
+    Ok(())
 }
 
 /// Goes down through folders that hold a single folder and nothing else,
@@ -103,18 +272,32 @@ fn content_root(dir: &Path) -> PathBuf {
                     .collect()
             })
             .unwrap_or_default();
+        // A folder, not a link to one: nothing outside is ever reached.
         match entries.as_slice() {
-            [only] if only.is_dir() => root = only.clone(),
+            [only] if std::fs::symlink_metadata(only).is_ok_and(|m| m.is_dir()) => {
+                root = only.clone()
+            }
             _ => break,
         }
     }
     root
 }
 
-/// Files archivers add that are not the student's work.
+/// What archivers and tools add that is not the student's work: never
+/// taken, never counted.
 fn is_noise(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n == "__MACOSX" || n == ".DS_Store")
+    path.file_name().is_some_and(|n| {
+        [
+            "__MACOSX",
+            ".DS_Store",
+            ".git",
+            "target",
+            "__pycache__",
+            ".venv",
+        ]
+        .iter()
+        .any(|noise| n == *noise)
+    })
 }
 
 fn unzip(archive: &Path, target: &Path) -> Result<(), SubmissionError> {
@@ -188,7 +371,7 @@ mod tests {
             ("ana/project/src/lib.rs", b""),
         ]);
         let scratch = tempfile::tempdir().unwrap();
-        let s = open(zip.path(), scratch.path()).unwrap();
+        let s = open(zip.path(), "ana", None, scratch.path()).unwrap();
         assert!(s.root.join("Cargo.toml").is_file(), "{:?}", s.root);
     }
 
@@ -196,12 +379,79 @@ mod tests {
     fn escaping_entries_and_bombs_are_refused() {
         let scratch = tempfile::tempdir().unwrap();
         let zip = archive(&[("../evil.rs", b"x")]);
-        let error = open(zip.path(), scratch.path()).unwrap_err().to_string();
+        let error = open(zip.path(), "a", None, scratch.path())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("outside"), "{error}");
         let big = vec![0u8; (MAX_UNPACKED_BYTES + 1) as usize];
         let zip = archive(&[("a/zeros.bin", &big)]);
-        let error = open(zip.path(), scratch.path()).unwrap_err().to_string();
+        let error = open(zip.path(), "a", None, scratch.path())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("more than"), "{error}");
+    }
+
+    #[test]
+    fn names_that_read_alike_are_told_apart_the_same_way_every_time() {
+        let paths: Vec<PathBuf> = ["c/.bob", "c/bob", "a/bob.zip", "c/bob-2", "c/ana"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let (names, warnings) = names(&paths);
+        // `a/bob.zip` and `c/bob` needed no change: the first path keeps
+        // the name; `bob-2` is somebody's; `.bob` comes last.
+        assert_eq!(names, ["bob-4", "bob-3", "bob", "bob-2", "ana"]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        let mut reversed = paths.clone();
+        reversed.reverse();
+        let (again, _) = super::names(&reversed);
+        let mut again: Vec<_> = reversed.iter().zip(again).collect();
+        again.sort();
+        let mut first: Vec<_> = paths.iter().zip(names).collect();
+        first.sort();
+        assert_eq!(
+            first
+                .iter()
+                .map(|(p, n)| (*p, n.as_str()))
+                .collect::<Vec<_>>(),
+            again
+                .iter()
+                .map(|(p, n)| (*p, n.as_str()))
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_link_is_never_followed_out_of_a_submission() {
+        let dir = tempfile::tempdir().unwrap();
+        let classmate = dir.path().join("bob");
+        std::fs::create_dir_all(classmate.join("src/velha")).unwrap();
+        std::fs::write(classmate.join("src/velha/mod.rs"), "bob's").unwrap();
+        let scratch = dir.path().join("scratch");
+        // The submission itself a link.
+        std::os::unix::fs::symlink(&classmate, dir.path().join("eve")).unwrap();
+        let error = open(&dir.path().join("eve"), "eve", None, &scratch).unwrap_err();
+        assert!(error.to_string().contains("is a link"), "{error}");
+        // Its only entry a link: nothing of bob's is taken.
+        std::fs::create_dir_all(dir.path().join("ana")).unwrap();
+        std::os::unix::fs::symlink(&classmate, dir.path().join("ana/projeto")).unwrap();
+        let ana = open(&dir.path().join("ana"), "ana", None, &scratch).unwrap();
+        assert_eq!(ana.links, ["projeto"]);
+        assert_eq!(std::fs::read_dir(&ana.root).unwrap().count(), 0);
+        // A crate whose src is a link: its folder is not taken.
+        std::fs::create_dir_all(dir.path().join("carl")).unwrap();
+        std::fs::write(dir.path().join("carl/Cargo.toml"), "").unwrap();
+        std::os::unix::fs::symlink(classmate.join("src"), dir.path().join("carl/src")).unwrap();
+        let only = Path::new("src/velha");
+        let carl = open(&dir.path().join("carl"), "carl", Some(only), &scratch).unwrap();
+        assert_eq!(carl.links, ["src"]);
+        assert!(!carl.root.join("src/velha/mod.rs").exists());
+        // The control: bob's own crate is taken, and only its folder.
+        let bob = open(&classmate, "bob", Some(only), &scratch).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(bob.root.join("src/velha/mod.rs")).unwrap(),
+            "bob's"
+        );
     }
 
     #[test]

@@ -1,0 +1,541 @@
+//! Which submissions look copied from one another, or from the example
+//! solution: the similarity report, for the instructor only.
+//!
+//! Each file is parsed with tree-sitter (Rust and Python grammars) into its
+//! leaves; comments are dropped, every identifier becomes `ID` and every
+//! literal `LIT`, so renaming, comments and formatting change nothing.
+//! A submission is the set of hashes of its runs of [`K`] such tokens: a
+//! reordering of functions only loses the few runs across their borders.
+//! Runs the starter's stub already holds (what every student starts from)
+//! never count. Two submissions score `2 |A ∩ B| / (|A| + |B|)`, from 0 to
+//! 1. It flags; it never changes a grade.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Tokens in a run: long enough that independent solutions of one small
+/// exercise share few runs, short enough that a copied function shares many.
+pub(crate) const K: usize = 12;
+
+/// The pairs the report shows in full.
+const SHOWN: usize = 10;
+
+/// The name the example solution goes by in the report.
+pub(crate) const EXAMPLE: &str = "(example solution)";
+
+/// A source file as tokens.
+#[derive(Debug, Clone)]
+struct File {
+    path: String,
+    text: String,
+    /// Each token: its normalized kind, and its bytes in `text`.
+    tokens: Vec<(u64, std::ops::Range<usize>)>,
+}
+
+/// One submission (or the example) as the report sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct Work {
+    pub name: String,
+    files: Vec<File>,
+    /// The hashes of its runs, the stub's taken out.
+    runs: BTreeSet<u64>,
+}
+
+/// A pair and its score.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pair {
+    pub a: String,
+    pub b: String,
+    pub score: f64,
+}
+
+/// The report: every pair, highest first, and what it needs to show the
+/// top ones' fragments.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Similarity {
+    pub pairs: Vec<Pair>,
+    works: BTreeMap<String, Work>,
+}
+
+fn language(path: &str) -> Option<tree_sitter::Language> {
+    match Path::new(path).extension()?.to_str()? {
+        "rs" => Some(tree_sitter_rust::LANGUAGE.into()),
+        "py" => Some(tree_sitter_python::LANGUAGE.into()),
+        _ => None,
+    }
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    // FNV-1a: stable across runs and machines, as a report must be.
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The normalized kind of a leaf, `None` for what never counts.
+fn normalized(kind: &str) -> Option<&str> {
+    if kind.contains("comment") {
+        return None;
+    }
+    if kind.ends_with("identifier") || kind == "self" || kind == "metavariable" {
+        return Some("ID");
+    }
+    let literal = kind.ends_with("literal")
+        || matches!(
+            kind,
+            "string" | "integer" | "float" | "true" | "false" | "none" | "concatenated_string"
+        );
+    Some(if literal { "LIT" } else { kind })
+}
+
+/// Whether a node is one token whatever it holds (a string and its parts).
+fn atomic(kind: &str) -> bool {
+    matches!(
+        kind,
+        "string" | "string_literal" | "raw_string_literal" | "char_literal" | "concatenated_string"
+    )
+}
+
+fn tokenize(path: &str, text: &str) -> Option<File> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&language(path)?).ok()?;
+    let tree = parser.parse(text, None)?;
+    let mut tokens = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        // A comment is skipped whole, its markers and text with it.
+        let leaf = node.child_count() == 0 || atomic(kind) || kind.contains("comment");
+        if leaf {
+            if let Some(kind) = normalized(kind) {
+                tokens.push((hash(kind.as_bytes()), node.start_byte()..node.end_byte()));
+            }
+        }
+        if !leaf && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return Some(File {
+                    path: path.to_owned(),
+                    text: text.to_owned(),
+                    tokens,
+                });
+            }
+        }
+    }
+}
+
+/// The hashes of a file's runs of [`K`] tokens, with where each starts.
+fn runs(file: &File) -> impl Iterator<Item = (u64, usize)> + '_ {
+    file.tokens.windows(K).enumerate().map(|(at, window)| {
+        let bytes: Vec<u8> = window.iter().flat_map(|(h, _)| h.to_le_bytes()).collect();
+        (hash(&bytes), at)
+    })
+}
+
+/// The Rust and Python files below `dir`, as (path inside, text), sorted.
+pub(crate) fn sources(dir: &Path) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() {
+                let inside = path
+                    .strip_prefix(dir)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .into_owned();
+                if language(&inside).is_some() {
+                    if let Ok(text) = std::fs::read_to_string(&path) {
+                        found.push((inside, text));
+                    }
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+impl Work {
+    /// `files` (path, text) of `name`, less the runs in `base`.
+    pub(crate) fn new(name: &str, files: &[(String, String)], base: &BTreeSet<u64>) -> Work {
+        let files: Vec<File> = files
+            .iter()
+            .filter_map(|(path, text)| tokenize(path, text))
+            .collect();
+        let runs = files
+            .iter()
+            .flat_map(runs)
+            .map(|(h, _)| h)
+            .filter(|h| !base.contains(h))
+            .collect();
+        Work {
+            name: name.to_owned(),
+            files,
+            runs,
+        }
+    }
+
+    fn score(&self, other: &Work) -> f64 {
+        let total = self.runs.len() + other.runs.len();
+        if total == 0 {
+            return 0.0;
+        }
+        let shared = self.runs.intersection(&other.runs).count();
+        2.0 * shared as f64 / total as f64
+    }
+
+    /// The parts of each file made of runs `other` holds too: (path, byte
+    /// ranges, merged), the longest first.
+    fn shared_parts(&self, other: &Work) -> Vec<(String, std::ops::Range<usize>)> {
+        let mut parts = Vec::new();
+        for file in &self.files {
+            let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+            for (h, at) in runs(file) {
+                if !other.runs.contains(&h) || !self.runs.contains(&h) {
+                    continue;
+                }
+                let span = file.tokens[at].1.start..file.tokens[at + K - 1].1.end;
+                match spans.last_mut() {
+                    Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+                    _ => spans.push(span),
+                }
+            }
+            parts.extend(spans.into_iter().map(|s| (file.path.clone(), s)));
+        }
+        parts.sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
+        parts
+    }
+
+    fn text(&self, path: &str, span: &std::ops::Range<usize>) -> &str {
+        self.files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| f.text.get(span.clone()))
+            .unwrap_or_default()
+    }
+}
+
+/// The base's runs: what every student is given (the starter's stub).
+pub(crate) fn base_runs(files: &[(String, String)]) -> BTreeSet<u64> {
+    Work::new("", files, &BTreeSet::new()).runs
+}
+
+impl Similarity {
+    /// Every pair of `works`, and each against `example` if there is one,
+    /// highest first (then by names).
+    pub(crate) fn new(works: Vec<Work>, example: Option<Work>) -> Similarity {
+        let mut pairs = Vec::new();
+        for (i, a) in works.iter().enumerate() {
+            for b in &works[i + 1..] {
+                pairs.push(Pair {
+                    a: a.name.clone(),
+                    b: b.name.clone(),
+                    score: a.score(b),
+                });
+            }
+            if let Some(example) = &example {
+                pairs.push(Pair {
+                    a: a.name.clone(),
+                    b: EXAMPLE.to_owned(),
+                    score: a.score(example),
+                });
+            }
+        }
+        pairs.sort_by(|x, y| {
+            y.score
+                .total_cmp(&x.score)
+                .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
+        });
+        let works = works
+            .into_iter()
+            .chain(example)
+            .map(|w| (w.name.clone(), w))
+            .collect();
+        Similarity { pairs, works }
+    }
+
+    /// `similarity.csv`: `a,b,score`, highest first.
+    pub(crate) fn csv(&self) -> String {
+        let mut out = String::from("a,b,score\n");
+        for pair in &self.pairs {
+            out.push_str(&format!(
+                "{},{},{:.3}\n",
+                super::report::csv_field(&pair.a),
+                super::report::csv_field(&pair.b),
+                pair.score
+            ));
+        }
+        out
+    }
+
+    /// The report's section: the top pairs, each with its longest shared
+    /// fragments side by side.
+    pub(crate) fn html(&self) -> String {
+        let escape = super::report::escape;
+        let mut out = String::from(
+            "<h2 id=\"similarity\">Similarity</h2>\n<p class=\"meta\">Pairs of submissions (and each against the example solution) \
+             by how much of their code is the same once names, literals, comments and layout are set aside, \
+             the starter's stub left out: from 0 (nothing) to 1 (all). A high score is a reason to look, not a verdict; \
+             it changes no grade. Every pair is in <code>similarity.csv</code>.</p>\n",
+        );
+        if self.pairs.is_empty() {
+            out.push_str("<p>No pair to compare.</p>\n");
+            return out;
+        }
+        out.push_str("<table><tr><th>a</th><th>b</th><th class=\"num\">score</th></tr>\n");
+        for pair in self.pairs.iter().take(SHOWN) {
+            out.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.2}</td></tr>\n",
+                escape(&pair.a),
+                escape(&pair.b),
+                pair.score
+            ));
+        }
+        out.push_str("</table>\n");
+        for pair in self.pairs.iter().take(SHOWN).filter(|p| p.score > 0.0) {
+            let (Some(a), Some(b)) = (self.works.get(&pair.a), self.works.get(&pair.b)) else {
+                continue;
+            };
+            let side = |work: &Work, other: &Work| {
+                let mut html = String::new();
+                for (path, span) in work.shared_parts(other).iter().take(3) {
+                    html.push_str(&format!(
+                        "<p class=\"meta\">{}</p><pre>{}</pre>",
+                        escape(path),
+                        escape(work.text(path, span))
+                    ));
+                }
+                html
+            };
+            out.push_str(&format!(
+                "<details><summary>{} and {}: {:.2}</summary>\
+                 <div class=\"pair\"><div><h3>{}</h3>{}</div><div><h3>{}</h3>{}</div></div></details>\n",
+                escape(&pair.a),
+                escape(&pair.b),
+                pair.score,
+                escape(&pair.a),
+                side(a, b),
+                escape(&pair.b),
+                side(b, a)
+            ));
+        }
+        out
+    }
+}
+
+/// Reads `similarity.csv` back (for tests and merges).
+#[cfg(test)]
+pub(crate) fn read_csv(text: &str) -> Vec<(String, String, f64)> {
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut fields = line.rsplitn(3, ',');
+            let score = fields.next()?.parse().ok()?;
+            let b = fields.next()?.to_owned();
+            let a = fields.next()?.to_owned();
+            Some((a, b, score))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kit(path: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+    }
+
+    const RUST_KEYWORDS: &[&str] = &[
+        "as", "break", "const", "continue", "crate", "else", "enum", "false", "fn", "for", "if",
+        "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
+        "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+        "while", "dyn", "u8", "u16", "u32", "u64", "usize", "i32", "i64", "isize", "bool", "char",
+        "str", "f64", "String", "Vec", "Option", "Some", "None", "Ok", "Err", "Result", "Box",
+    ];
+    const PYTHON_KEYWORDS: &[&str] = &[
+        "False", "None", "True", "and", "as", "assert", "break", "class", "continue", "def", "del",
+        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+        "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
+        "yield", "self", "print", "range", "len", "str", "int", "sys", "os",
+    ];
+
+    /// `text` disguised as a copier would: every name renamed, comments
+    /// dropped and others added, top-level items in reverse order, lines
+    /// re-indented and spread.
+    fn disguise(path: &str, text: &str) -> String {
+        let rust = path.ends_with(".rs");
+        let keywords = if rust { RUST_KEYWORDS } else { PYTHON_KEYWORDS };
+        let comment = if rust { "//" } else { "#" };
+        // Comments out (whole-line ones: safe in both languages).
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with(comment))
+            .collect();
+        // Top-level items, reversed (a new item starts at a line with no
+        // indentation that is not a closing brace or a decorator's target).
+        let mut items: Vec<Vec<&str>> = Vec::new();
+        for line in lines {
+            let top = !line.starts_with([' ', '\t', '}', ')', ']']) && !line.is_empty();
+            if top || items.is_empty() {
+                items.push(Vec::new());
+            }
+            items.last_mut().expect("an item").push(line);
+        }
+        let header = if rust {
+            0
+        } else {
+            items
+                .iter()
+                .take_while(|i| i[0].starts_with("import") || i[0].starts_with("from"))
+                .count()
+        };
+        let (imports, rest) = items.split_at(header);
+        let mut reordered: Vec<&Vec<&str>> = imports.iter().collect();
+        reordered.extend(rest.iter().rev());
+        let mut out = String::new();
+        for item in reordered {
+            out.push_str(&format!("{comment} part\n"));
+            for line in item {
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        // Every identifier renamed, the same way everywhere.
+        let mut renamed = String::new();
+        let mut word = String::new();
+        let mut in_string = None;
+        for c in out.chars().chain(std::iter::once('\n')) {
+            if in_string.is_none() && (c.is_alphanumeric() || c == '_') {
+                word.push(c);
+                continue;
+            }
+            if !word.is_empty() {
+                let keep = keywords.contains(&word.as_str())
+                    || word.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    || word.len() == 1 && word.chars().all(char::is_uppercase);
+                if keep {
+                    renamed.push_str(&word);
+                } else {
+                    renamed.push_str(&format!("q{}", hash(word.as_bytes()) % 100_000));
+                }
+                word.clear();
+            }
+            match (in_string, c) {
+                (None, '"') => in_string = Some('"'),
+                (Some('"'), '"') => in_string = None,
+                _ => {}
+            }
+            renamed.push(c);
+        }
+        renamed
+    }
+
+    fn solutions(prefix: &str) -> Vec<(String, Vec<(String, String)>)> {
+        let dir = kit("exercises/velha/solutions");
+        let mut found: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    sources(&e.path()),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn renaming_comments_and_layout_change_no_token() {
+        let a = tokenize("a.rs", "fn f(x: u8) -> u8 { x + 1 } // one").unwrap();
+        let b = tokenize("b.rs", "// two\nfn   g(\n  y: u8\n) -> u8 {\n y + 7\n}").unwrap();
+        let kinds = |f: &File| f.tokens.iter().map(|t| t.0).collect::<Vec<_>>();
+        assert_eq!(kinds(&a), kinds(&b));
+        let p = tokenize("p.py", "def f(x):\n    return x + 'a'  # c\n").unwrap();
+        let q = tokenize("q.py", "def g(y):\n    return y + \"bcd\"\n").unwrap();
+        assert_eq!(kinds(&p), kinds(&q));
+        assert!(tokenize("notes.txt", "x").is_none());
+    }
+
+    #[test]
+    fn disguised_copies_rank_above_every_independent_pair() {
+        let stub = sources(&kit("exercises/velha/stub"));
+        let stub: Vec<_> = stub
+            .into_iter()
+            .map(|(p, t)| (format!("src/velha/{p}"), t))
+            .collect();
+        for (prefix, base) in [("rust_", base_runs(&stub)), ("python_", BTreeSet::new())] {
+            let originals = solutions(prefix);
+            assert!(originals.len() >= 3, "{prefix}: {}", originals.len());
+            let mut works: Vec<Work> = originals
+                .iter()
+                .map(|(name, files)| Work::new(name, files, &base))
+                .collect();
+            for (name, files) in &originals {
+                let disguised: Vec<(String, String)> = files
+                    .iter()
+                    .map(|(p, t)| (p.clone(), disguise(p, t)))
+                    .collect();
+                assert_ne!(&disguised, files);
+                works.push(Work::new(&format!("{name}~copy"), &disguised, &base));
+            }
+            let similarity = Similarity::new(works, None);
+            let copied = |p: &Pair| p.a.trim_end_matches("~copy") == p.b.trim_end_matches("~copy");
+            let lowest_copy = similarity
+                .pairs
+                .iter()
+                .filter(|p| copied(p))
+                .map(|p| p.score)
+                .fold(f64::INFINITY, f64::min);
+            let highest_independent = similarity
+                .pairs
+                .iter()
+                .filter(|p| !copied(p))
+                .map(|p| p.score)
+                .fold(0.0, f64::max);
+            assert!(
+                lowest_copy > highest_independent,
+                "{prefix}: a disguised copy at {lowest_copy:.3}, an independent pair at \
+                 {highest_independent:.3}\n{}",
+                similarity.csv()
+            );
+            assert!(lowest_copy > 0.6, "{prefix}: {lowest_copy:.3}");
+            // Seen with --nocapture: the margin, for the record.
+            eprintln!("{prefix}{}", similarity.csv());
+        }
+    }
+
+    #[test]
+    fn the_stub_is_shared_by_everyone_and_counts_for_no_one() {
+        let stub = vec![(
+            "mod.rs".to_owned(),
+            "pub fn f() -> u8 { todo!() }\npub fn g(a: u8, b: u8) -> u8 { todo!() }".repeat(3),
+        )];
+        let base = base_runs(&stub);
+        let one = Work::new("one", &stub, &base);
+        let two = Work::new("two", &stub, &base);
+        assert_eq!(one.score(&two), 0.0);
+        let similarity = Similarity::new(vec![one, two], None);
+        assert_eq!(
+            read_csv(&similarity.csv()),
+            [("one".into(), "two".into(), 0.0)]
+        );
+    }
+}
