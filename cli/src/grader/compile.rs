@@ -268,6 +268,9 @@ impl<'a> Class<'a> {
         timeout: Duration,
         progress: &indicatif::ProgressBar,
     ) -> Result<Class<'a>, PrepareError> {
+        // Absolute: without a sandbox, cargo runs in the crate's folder and
+        // would read a relative target folder from there.
+        let dir = &std::path::absolute(dir).map_err(file_error(dir))?;
         let manifest = crate::exercise::manifest(game.id)?;
         let key = {
             use sha2::Digest as _;
