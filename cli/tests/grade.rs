@@ -607,7 +607,15 @@ fn without_the_sandbox_the_same_class_grades_alike_and_the_report_says_so() {
     // Relative paths, as an instructor types them: without a sandbox the
     // build runs elsewhere and must still find its folders.
     let run = boardkit()
-        .args(["grade", "--no-sandbox", "velha", "correct", "stub", "--out", "out"])
+        .args([
+            "grade",
+            "--no-sandbox",
+            "velha",
+            "correct",
+            "stub",
+            "--out",
+            "out",
+        ])
         .current_dir(class.path())
         .output()
         .unwrap();

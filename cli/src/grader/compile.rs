@@ -251,8 +251,8 @@ fn build_limits(timeout: Duration) -> Limits {
         cpu_seconds: timeout.as_secs().max(1) * 2,
         processes: 256,
         file_bytes: 1 << 30,
-        // Its `/tmp` and Cargo's home (the build's target is its own folder).
-        disk_bytes: 1 << 30,
+        // Its `/tmp`, Cargo's home, and what it adds to its target folder.
+        disk_bytes: 2 << 30,
     }
 }
 
@@ -542,6 +542,12 @@ impl<'a> Class<'a> {
             }
             Ending::OutputLimit => {
                 return Err(failed("the compiler printed more than 16 MiB".into()));
+            }
+            Ending::DiskLimit(folder) => {
+                return Err(failed(format!(
+                    "the build was stopped: {folder} held more than {} MiB",
+                    build_limits(timeout).disk_bytes >> 20
+                )));
             }
             _ => {}
         }

@@ -375,7 +375,19 @@ impl Sandbox {
                 Ok(())
             });
         }
-        let mut outcome = supervise(command, job.stdin, limits, job.watch_stdout.clone(), &disks);
+        let grown: Vec<&Path> = job
+            .writable
+            .iter()
+            .map(|(host, _)| host.as_path())
+            .collect();
+        let mut outcome = supervise(
+            command,
+            job.stdin,
+            limits,
+            job.watch_stdout.clone(),
+            &disks,
+            &grown,
+        );
         if let (Ok(outcome), Isolation::Bubblewrap(_)) = (&mut outcome, &self.isolation) {
             // bwrap, as the namespace's init, exits 128 + N when its child
             // is killed by signal N: what a shell reports, and no program of
@@ -605,6 +617,7 @@ fn supervise(
     limits: &Limits,
     watch_stdout: Option<LineWatcher>,
     disks: &[&'static str],
+    grown: &[&Path],
 ) -> std::io::Result<Outcome> {
     command
         .stdin(Stdio::piped())
@@ -667,6 +680,11 @@ fn supervise(
         } else if let Some(full) = (polls % 8 == 0).then(|| full_folder(pid, disks)).flatten() {
             ending.get_or_insert(Ending::DiskLimit(full));
             kill();
+        } else if polls % 64 == 0
+            && grown.iter().map(|folder| own_bytes(folder)).sum::<u64>() > limits.disk_bytes
+        {
+            ending.get_or_insert(Ending::DiskLimit("its writable folders"));
+            kill();
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -701,6 +719,29 @@ fn own_folders(job: &Job<'_>) -> Vec<&'static str> {
     }
     // Scratch folders are the build's Cargo home: bounded too, not watched.
     folders
+}
+
+/// The bytes of the files below `folder` that are the run's own: those with
+/// no other link (a build's target shares the kit's dependencies as links).
+fn own_bytes(folder: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![folder.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.metadata() else {
+                continue;
+            };
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else if meta.nlink() == 1 {
+                total += meta.len();
+            }
+        }
+    }
+    total
 }
 
 /// Which of `folders` (inside the sandbox of bwrap `pid`) is full, if any:
@@ -1015,6 +1056,49 @@ mod tests {
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
         assert!(o.stdout.len() <= 64 << 10);
+    }
+
+    #[test]
+    fn a_run_that_fills_its_writable_space_is_stopped_at_once() {
+        let sandbox = sandbox();
+        let limits = Limits {
+            timeout: Duration::from_secs(10),
+            disk_bytes: 1 << 20,
+            ..quick()
+        };
+        if matches!(sandbox.isolation(), Isolation::Bubblewrap(_)) {
+            for folder in ["/tmp", WORK] {
+                let o = sh(
+                    &sandbox,
+                    &format!("head -c 4000000 /dev/zero > {folder}/f; sleep 8"),
+                    limits,
+                );
+                assert_eq!(o.ending, Ending::DiskLimit(folder), "{o:?}");
+                assert!(o.elapsed < Duration::from_secs(4), "{o:?}");
+            }
+        }
+        // A folder of the machine's the run writes (a build's target).
+        let target = tempfile::tempdir().unwrap();
+        let script = "head -c 4000000 /dev/zero > /out/f; sleep 8";
+        let mut job = Job::new("/bin/sh", &["-c".into(), script.into()]);
+        job.writable = vec![(target.path().to_owned(), "/out".into())];
+        let o = sandbox.run(&job, &limits).unwrap();
+        assert_eq!(o.ending, Ending::DiskLimit("its writable folders"), "{o:?}");
+        assert!(o.elapsed < Duration::from_secs(4), "{o:?}");
+        // The control: a little is fine.
+        let o = sh(&sandbox, "head -c 100000 /dev/zero > /tmp/f", limits);
+        assert_eq!(o.ending, Ending::Exited(0), "{o:?}");
+    }
+
+    #[test]
+    fn a_signal_is_reported_as_one() {
+        // A real fault: a signal sent to oneself is ignored by a pid 1.
+        let o = sh(
+            &sandbox(),
+            "python3 -c 'import ctypes; ctypes.string_at(0)'",
+            quick(),
+        );
+        assert_eq!(o.ending, Ending::Signaled(libc::SIGSEGV), "{o:?}");
     }
 
     #[test]
