@@ -26,6 +26,12 @@ pub(crate) const MAX_ENTRIES: usize = 10_000;
 /// The most bytes of files taken from a submission.
 pub(crate) const MAX_TAKEN_BYTES: u64 = 16 << 20;
 
+/// What is left to take of a submission: bytes, and files and folders.
+struct Budget {
+    bytes: u64,
+    entries: usize,
+}
+
 /// A submission ready to grade.
 #[derive(Debug)]
 pub(crate) struct Submission {
@@ -45,7 +51,10 @@ pub(crate) enum SubmissionError {
     Refused(String),
     #[error("{0} is a link: only a folder or a .zip archive of its own is graded")]
     Link(PathBuf),
-    #[error("it holds more than {} MiB of files", MAX_TAKEN_BYTES >> 20)]
+    #[error(
+        "it holds more than {} MiB of files, or more than {MAX_ENTRIES} files and folders",
+        MAX_TAKEN_BYTES >> 20
+    )]
     TooLarge,
     #[error("cannot read the submission: {0}")]
     Io(#[from] std::io::Error),
@@ -169,7 +178,10 @@ pub(crate) fn open(
     let root = scratch.join("taken").join(name);
     fresh(&root)?;
     let mut links = Vec::new();
-    let mut budget = MAX_TAKEN_BYTES;
+    let mut budget = Budget {
+        bytes: MAX_TAKEN_BYTES,
+        entries: MAX_ENTRIES,
+    };
     match only {
         Some(inside) => {
             // A crate: its student folder alone, reached without links.
@@ -222,10 +234,18 @@ fn take(
     from: &Path,
     to: &Path,
     base: &Path,
-    budget: &mut u64,
+    budget: &mut Budget,
     links: &mut Vec<String>,
 ) -> Result<(), SubmissionError> {
-    let mut entries: Vec<_> = std::fs::read_dir(from)?.collect::<Result<_, _>>()?;
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(from)? {
+        // Counted as read: a folder of a million empty files stops here.
+        budget.entries = budget
+            .entries
+            .checked_sub(1)
+            .ok_or(SubmissionError::TooLarge)?;
+        entries.push(entry?);
+    }
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
@@ -241,17 +261,17 @@ fn take(
             take(&path, &target, base, budget, links)?;
         } else if kind.is_file() {
             let size = entry.metadata()?.len();
-            if size > *budget {
+            if size > budget.bytes {
                 return Err(SubmissionError::TooLarge);
             }
             let copied = std::io::copy(
-                &mut std::fs::File::open(&path)?.take(*budget + 1),
+                &mut std::fs::File::open(&path)?.take(budget.bytes + 1),
                 &mut std::fs::File::create(&target)?,
             )?;
-            if copied > *budget {
+            if copied > budget.bytes {
                 return Err(SubmissionError::TooLarge);
             }
-            *budget -= copied;
+            budget.bytes -= copied;
         }
     }
     Ok(())
@@ -452,6 +472,30 @@ mod tests {
             std::fs::read_to_string(bob.root.join("src/velha/mod.rs")).unwrap(),
             "bob's"
         );
+    }
+
+    #[test]
+    fn a_submission_of_too_many_files_or_bytes_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let scratch = dir.path().join("scratch");
+        let many = dir.path().join("many");
+        std::fs::create_dir_all(&many).unwrap();
+        for i in 0..=MAX_ENTRIES {
+            std::fs::write(many.join(i.to_string()), "").unwrap();
+        }
+        let error = open(&many, "many", None, &scratch).unwrap_err();
+        assert!(matches!(error, SubmissionError::TooLarge), "{error}");
+        let big = dir.path().join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        let file = std::fs::File::create(big.join("sparse.bin")).unwrap();
+        file.set_len(MAX_TAKEN_BYTES + 1).unwrap();
+        let error = open(&big, "big", None, &scratch).unwrap_err();
+        assert!(matches!(error, SubmissionError::TooLarge), "{error}");
+        // The control: a folder just within both bounds is taken.
+        std::fs::remove_file(big.join("sparse.bin")).unwrap();
+        std::fs::write(big.join("programa.py"), "print(1)").unwrap();
+        let taken = open(&big, "big", None, &scratch).unwrap();
+        assert!(taken.root.join("programa.py").is_file());
     }
 
     #[test]
