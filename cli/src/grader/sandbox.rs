@@ -396,11 +396,13 @@ impl Sandbox {
                 outcome.ending = Ending::Signaled(code - 128);
             }
         }
+        let contained = cgroup.is_some();
         if let Some(cgroup) = cgroup {
             cgroup.remove();
         }
-        if let Some(uid) = uid.or(direct_uid) {
-            // Anything the run's user left running dies before its folder goes.
+        if let Some(uid) = uid.or(direct_uid).filter(|_| !contained) {
+            // Anything the run's user left running dies before its folder
+            // goes (with a cgroup, its removal already saw to every one).
             kill_user(uid);
         }
         let _ = std::fs::remove_dir_all(&folder);
@@ -917,14 +919,20 @@ impl RunCgroup {
             .collect()
     }
 
-    /// Kills what is left in it, then removes it.
+    /// Kills what is left in it, then removes it: at once when nothing is
+    /// (the usual case), else within a few milliseconds.
     fn remove(self) {
         for (dir, _) in &self.dirs {
-            for _ in 0..50 {
-                let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-                if procs.trim().is_empty() {
+            for attempt in 0..500 {
+                // rmdir fails while a process (a zombie too) is inside.
+                if std::fs::remove_dir(dir).is_ok() {
                     break;
                 }
+                if attempt == 0 {
+                    // cgroup v2 (Linux 5.14+): every process inside, at once.
+                    let _ = std::fs::write(dir.join("cgroup.kill"), "1");
+                }
+                let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
                 for pid in procs
                     .lines()
                     .filter_map(|l| l.trim().parse::<libc::pid_t>().ok())
@@ -932,9 +940,8 @@ impl RunCgroup {
                     // SAFETY: signals a process of this run's cgroup.
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }
-                std::thread::sleep(Duration::from_millis(10));
+                std::thread::sleep(Duration::from_millis(1));
             }
-            let _ = std::fs::remove_dir(dir);
         }
     }
 }
