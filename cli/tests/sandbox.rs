@@ -288,6 +288,21 @@ fn hostile_program_class(root: &Path, port: u16, secret_file: &Path, marker: &st
          import time\n\
          time.sleep(30)",
     );
+    // As an ordinary user the sandbox's root, /etc and /dev are its user's
+    // own tmpfs: no more room there than in its bounded folders.
+    program(
+        &class,
+        "writes_everywhere",
+        "import os, sys\n\
+         for folder in ['/', '/etc', '/dev', '/usr']:\n\
+         \x20   try:\n\
+         \x20       with open(os.path.join(folder, 'fill'), 'wb') as f:\n\
+         \x20           f.write(b'x' * (17 << 20))\n\
+         \x20       sys.exit(3)\n\
+         \x20   except OSError:\n\
+         \x20       pass\n\
+         open('/dev/shm/a', 'wb').write(b'x' * (1 << 20))",
+    );
     program(
         &class,
         "writes_a_little",
@@ -365,6 +380,7 @@ fn a_hostile_class_of_programs_is_contained_as_root_and_as_an_ordinary_user() {
             "Lécia",
             "_HYPERLINK_1_",
             "writes_a_little",
+            "writes_everywhere",
             "bob",
             "bob-2",
         ] {

@@ -517,7 +517,7 @@ pub(crate) fn grade(
     // the grader's folder; keep the unfinished ones.
     let (names, told_apart) = submission::names(&options.submissions);
     for warning in told_apart {
-        eprintln!("boardkit: warning: {warning}");
+        eprintln!("boardkit: warning: {}", report::printable(&warning));
     }
     let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
     named.sort();

@@ -350,12 +350,26 @@ pub(crate) fn csv_field(text: &str) -> String {
     }
 }
 
-/// Text a program printed, made safe for every report: control characters
-/// other than line breaks and tabs (ESC, NUL, ...) shown as `\u{..}`.
+/// Whether `c` may not be shown as it is: a control character other than
+/// a line break or a tab (ESC, NUL...), a character XML 1.0 refuses (U+FFFE,
+/// U+FFFF: one would make a class's `junit.xml` unreadable), another
+/// non-character, or a bidirectional control that reorders what is read.
+fn unshowable(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{fdd0}'..='\u{fdef}')
+        || (c as u32 & 0xfffe) == 0xfffe
+        || matches!(
+            c,
+            '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Text a program printed, made safe for every report and terminal: what
+/// [`unshowable`] says shown as `\u{..}`.
 pub(crate) fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
+        if unshowable(c) {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);
@@ -689,6 +703,12 @@ mod tests {
         assert_eq!(csv_field("-2"), "'-2");
         assert_eq!(csv_field("ana"), "ana");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+
+    #[test]
+    fn characters_xml_refuses_and_bidi_controls_are_shown_not_sent() {
+        let shown = printable("a\u{fffe}b\u{ffff}c\u{202e}d\u{1fffe}e ok é ✓");
+        assert_eq!(shown, "a\\u{fffe}b\\u{ffff}c\\u{202e}d\\u{1fffe}e ok é ✓");
     }
 
     #[test]

@@ -479,10 +479,12 @@ fn bwrap_command(
         arg(&mut command, &["--ro-bind-try", etc, etc]);
     }
     arg(&mut command, &["--proc", "/proc", "--dev", "/dev"]);
-    arg(
-        &mut command,
-        &["--perms", "01777", "--size", &size, "--tmpfs", "/tmp"],
-    );
+    for folder in ["/tmp", "/dev/shm"] {
+        arg(
+            &mut command,
+            &["--perms", "01777", "--size", &size, "--tmpfs", folder],
+        );
+    }
     // The folders mounts land in, searchable by the run's user (bwrap makes
     // them 0700 otherwise).
     let mut parents: Vec<&str> = std::iter::once(WORK)
@@ -525,6 +527,10 @@ fn bwrap_command(
     for (host, inside) in &job.writable {
         command.arg("--bind").arg(host).arg(inside);
     }
+    // The sandbox's own root and /dev are tmpfs of no set size, which the
+    // run's user owns as an ordinary user: read-only once everything is in
+    // place, so its only writable folders are the bounded ones.
+    arg(&mut command, &["--remount-ro", "/dev", "--remount-ro", "/"]);
     command.args(["--chdir", job.cwd.as_deref().unwrap_or(WORK)]);
     command.arg("--");
     if let Some(uid) = uid {
@@ -715,7 +721,7 @@ fn supervise(
 /// The run's own writable folders in bubblewrap (tmpfs of a bounded size),
 /// as paths inside.
 fn own_folders(job: &Job<'_>) -> Vec<&'static str> {
-    let mut folders = vec!["/tmp"];
+    let mut folders = vec!["/tmp", "/dev/shm"];
     if job.work_from.is_none() {
         folders.push(WORK);
     }

@@ -27,16 +27,24 @@ pub(crate) const EXAMPLE: &str = "(example solution)";
 #[derive(Debug, Clone)]
 struct File {
     path: String,
-    text: String,
     /// Each token: its normalized kind, and its bytes in `text`.
     tokens: Vec<(u64, std::ops::Range<usize>)>,
 }
+
+/// The most bytes of source read of one submission: a solution is a few
+/// dozen KiB; padding past this is not read (nor held in memory).
+const SOURCE_BUDGET: usize = 512 << 10;
+
+/// The most bytes of one shared fragment the report shows.
+const FRAGMENT_SHOWN: usize = 4 << 10;
 
 /// One submission (or the example) as the report sees it.
 #[derive(Debug, Clone)]
 pub(crate) struct Work {
     pub name: String,
-    files: Vec<File>,
+    /// Its sources (path, text), within [`SOURCE_BUDGET`]: tokenized again
+    /// only for the pairs the report shows.
+    sources: Vec<(String, String)>,
     /// The hashes of its runs, the stub's taken out.
     runs: BTreeSet<u64>,
 }
@@ -119,7 +127,6 @@ fn tokenize(path: &str, text: &str) -> Option<File> {
             if !cursor.goto_parent() {
                 return Some(File {
                     path: path.to_owned(),
-                    text: text.to_owned(),
                     tokens,
                 });
             }
@@ -171,21 +178,37 @@ pub(crate) fn sources(dir: &Path) -> Vec<(String, String)> {
 impl Work {
     /// `files` (path, text) of `name`, less the runs in `base`.
     pub(crate) fn new(name: &str, files: &[(String, String)], base: &BTreeSet<u64>) -> Work {
-        let files: Vec<File> = files
+        let mut left = SOURCE_BUDGET;
+        let sources: Vec<(String, String)> = files
             .iter()
-            .filter_map(|(path, text)| tokenize(path, text))
+            .filter(|(_, text)| {
+                let fits = text.len() <= left;
+                if fits {
+                    left -= text.len();
+                }
+                fits
+            })
+            .cloned()
             .collect();
-        let runs = files
-            .iter()
-            .flat_map(runs)
-            .map(|(h, _)| h)
-            .filter(|h| !base.contains(h))
-            .collect();
+        let mut hashes = BTreeSet::new();
+        for (path, text) in &sources {
+            if let Some(file) = tokenize(path, text) {
+                hashes.extend(runs(&file).map(|(h, _)| h));
+            }
+        }
+        hashes.retain(|h| !base.contains(h));
         Work {
             name: name.to_owned(),
-            files,
-            runs,
+            sources,
+            runs: hashes,
         }
+    }
+
+    fn files(&self) -> Vec<File> {
+        self.sources
+            .iter()
+            .filter_map(|(path, text)| tokenize(path, text))
+            .collect()
     }
 
     fn score(&self, other: &Work) -> f64 {
@@ -201,7 +224,7 @@ impl Work {
     /// ranges, merged), the longest first.
     fn shared_parts(&self, other: &Work) -> Vec<(String, std::ops::Range<usize>)> {
         let mut parts = Vec::new();
-        for file in &self.files {
+        for file in &self.files() {
             let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
             for (h, at) in runs(file) {
                 if !other.runs.contains(&h) || !self.runs.contains(&h) {
@@ -220,10 +243,10 @@ impl Work {
     }
 
     fn text(&self, path: &str, span: &std::ops::Range<usize>) -> &str {
-        self.files
+        self.sources
             .iter()
-            .find(|f| f.path == path)
-            .and_then(|f| f.text.get(span.clone()))
+            .find(|(p, _)| p == path)
+            .and_then(|(_, text)| text.get(span.clone()))
             .unwrap_or_default()
     }
 }
@@ -315,7 +338,7 @@ impl Similarity {
                     html.push_str(&format!(
                         "<p class=\"meta\">{}</p><pre>{}</pre>",
                         escape(path),
-                        escape(work.text(path, span))
+                        escape(&super::report::clip(work.text(path, span), FRAGMENT_SHOWN))
                     ));
                 }
                 html

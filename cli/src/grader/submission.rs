@@ -16,6 +16,7 @@
 //! folder after that.
 
 use std::io::Read;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// The most bytes an archive may unpack to.
@@ -220,11 +221,10 @@ fn fresh(path: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(path)
 }
 
+/// `path` below `base`, as a report or a terminal may show it.
 fn relative(path: &Path, base: &Path) -> String {
-    path.strip_prefix(base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
+    let inside = path.strip_prefix(base).unwrap_or(path).to_string_lossy();
+    super::report::printable(&inside)
 }
 
 /// Copies the regular files and folders below `from` into `to`, never
@@ -252,7 +252,9 @@ fn take(
         // `file_type` does not follow links.
         let kind = entry.file_type()?;
         let target = to.join(entry.file_name());
-        if kind.is_symlink() {
+        // A hard link is a link too: its content may be anybody's file.
+        let hard_link = kind.is_file() && entry.metadata()?.nlink() > 1;
+        if kind.is_symlink() || hard_link {
             links.push(relative(&path, base));
         } else if is_noise(&path) {
             continue;
@@ -466,6 +468,17 @@ mod tests {
         let carl = open(&dir.path().join("carl"), "carl", Some(only), &scratch).unwrap();
         assert_eq!(carl.links, ["src"]);
         assert!(!carl.root.join("src/velha/mod.rs").exists());
+        // A hard link to a file elsewhere is not taken either.
+        std::fs::create_dir_all(dir.path().join("hal")).unwrap();
+        std::fs::write(dir.path().join("instructor-only.txt"), "secret").unwrap();
+        std::fs::hard_link(
+            dir.path().join("instructor-only.txt"),
+            dir.path().join("hal/programa.py"),
+        )
+        .unwrap();
+        let hal = open(&dir.path().join("hal"), "hal", None, &scratch).unwrap();
+        assert_eq!(hal.links, ["programa.py"]);
+        assert!(!hal.root.join("programa.py").exists());
         // The control: bob's own crate is taken, and only its folder.
         let bob = open(&classmate, "bob", Some(only), &scratch).unwrap();
         assert_eq!(
