@@ -23,7 +23,7 @@
 //! same limits but none of the isolation: the grader warns about it.
 
 use std::io::{Read, Write};
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -202,8 +202,22 @@ const SLOT_LOCKS: &str = "/tmp/boardkit-slot-uids";
 /// Reserves `count` slot user ids no other sandbox on this machine holds
 /// (each a file locked for as long as this process keeps it).
 fn reserve_uids(count: usize) -> std::io::Result<Vec<(u32, std::fs::File)>> {
-    std::fs::create_dir_all(SLOT_LOCKS)?;
-    set_mode(Path::new(SLOT_LOCKS), 0o755)?;
+    reserve_uids_in(Path::new(SLOT_LOCKS), count)
+}
+
+/// [`reserve_uids`] with the locks in `folder`, which must be root's own
+/// folder: one somebody else made first (it is in `/tmp`) could hold links
+/// that would have root create files elsewhere, or every lock.
+fn reserve_uids_in(folder: &Path, count: usize) -> std::io::Result<Vec<(u32, std::fs::File)>> {
+    std::fs::create_dir_all(folder)?;
+    let meta = std::fs::symlink_metadata(folder)?;
+    if !meta.is_dir() || meta.uid() != 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is not root's own folder: remove it, it may be a trap",
+            folder.display()
+        )));
+    }
+    set_mode(folder, 0o755)?;
     let mut reserved = Vec::new();
     for uid in SLOT_UID_BASE..SLOT_UID_BASE + SLOT_UIDS {
         if reserved.len() == count {
@@ -213,7 +227,8 @@ fn reserve_uids(count: usize) -> std::io::Result<Vec<(u32, std::fs::File)>> {
             .create(true)
             .truncate(false)
             .write(true)
-            .open(Path::new(SLOT_LOCKS).join(uid.to_string()))?;
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(folder.join(uid.to_string()))?;
         // SAFETY: flock on a descriptor this function owns; the lock lives
         // as long as the file stays open.
         let locked = unsafe {
@@ -1101,6 +1116,29 @@ mod tests {
         // The control: a little is fine.
         let o = sh(&sandbox, "head -c 100000 /dev/zero > /tmp/f", limits);
         assert_eq!(o.ending, Ending::Exited(0), "{o:?}");
+    }
+
+    #[test]
+    fn slot_locks_are_only_taken_in_roots_own_folder_and_never_through_a_link() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let locks = dir.path().join("locks");
+        assert_eq!(reserve_uids_in(&locks, 2).unwrap().len(), 2);
+        // A link planted where a lock goes.
+        let planted = dir.path().join("planted");
+        std::fs::create_dir(&planted).unwrap();
+        let first = SLOT_UID_BASE.to_string();
+        std::fs::remove_file(locks.join(&first)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), locks.join(&first)).unwrap();
+        assert!(reserve_uids_in(&locks, 1).is_err());
+        assert!(!dir.path().join("elsewhere").exists());
+        // A folder somebody else made first.
+        std::os::unix::fs::chown(&planted, Some(4242), Some(4242)).unwrap();
+        let error = reserve_uids_in(&planted, 1).unwrap_err();
+        assert!(error.to_string().contains("not root's own"), "{error}");
     }
 
     #[test]
