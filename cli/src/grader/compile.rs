@@ -136,35 +136,20 @@ const MAX_STUDENT_BYTES: u64 = 16 << 20;
 fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, PrepareError> {
     let mut files = Vec::new();
     let mut total = 0u64;
-    let mut stack = vec![folder.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            if kind.is_dir() {
-                stack.push(path);
-            } else if kind.is_file() {
-                // Below `folder`: the walk started there.
-                let relative = path
-                    .strip_prefix(folder)
-                    .unwrap_or(&path)
-                    .to_string_lossy()
-                    .into_owned();
-                let bytes = std::fs::read(&path).map_err(file_error(Path::new(&relative)))?;
-                total += bytes.len() as u64;
-                if total > MAX_STUDENT_BYTES {
-                    return Err(PrepareError::TooLarge);
-                }
-                files.push((relative, bytes));
-            }
+    for path in super::files_below(folder) {
+        // Below `folder`: the walk started there.
+        let relative = path
+            .strip_prefix(folder)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .into_owned();
+        let bytes = std::fs::read(&path).map_err(file_error(Path::new(&relative)))?;
+        total += bytes.len() as u64;
+        if total > MAX_STUDENT_BYTES {
+            return Err(PrepareError::TooLarge);
         }
+        files.push((relative, bytes));
     }
-    files.sort();
     Ok(files)
 }
 

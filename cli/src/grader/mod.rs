@@ -425,24 +425,11 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
         )
         .as_bytes(),
     );
-    let mut files = Vec::new();
-    if content.is_file() {
-        files.push(content.to_owned());
-    }
-    let mut stack = vec![content.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(entry.path()),
-                Ok(t) if t.is_file() => files.push(entry.path()),
-                _ => {}
-            }
-        }
-    }
-    files.sort();
+    let files = if content.is_file() {
+        vec![content.to_owned()]
+    } else {
+        files_below(content)
+    };
     for file in files {
         hash.update(
             file.strip_prefix(content)
@@ -453,6 +440,28 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
         hash.update(std::fs::read(&file).unwrap_or_default());
     }
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Every regular file below `dir`, sorted, found without following a link
+/// (links and other kinds are left out; an unreadable folder is skipped).
+pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            // `file_type` does not follow links.
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => files.push(entry.path()),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// Why `path` cannot be a submission (an instructor's typo, most likely):

@@ -144,35 +144,14 @@ fn runs(file: &File) -> impl Iterator<Item = (u64, usize)> + '_ {
 
 /// The Rust and Python files below `dir`, as (path inside, text), sorted.
 pub(crate) fn sources(dir: &Path) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(folder) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            if kind.is_dir() {
-                stack.push(path);
-            } else if kind.is_file() {
-                let inside = path
-                    .strip_prefix(dir)
-                    .unwrap_or(&path)
-                    .to_string_lossy()
-                    .into_owned();
-                if language(&inside).is_some() {
-                    if let Ok(text) = std::fs::read_to_string(&path) {
-                        found.push((inside, text));
-                    }
-                }
-            }
-        }
-    }
-    found.sort();
-    found
+    super::files_below(dir)
+        .into_iter()
+        .filter_map(|path| {
+            let inside = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
+            language(&inside)?;
+            Some((inside, std::fs::read_to_string(&path).ok()?))
+        })
+        .collect()
 }
 
 impl Work {
