@@ -144,6 +144,13 @@ fn grade_programs(class: &Path, out: &Path, uid: Option<u32>, secret: &str) -> S
         .env("TMPDIR", out)
         .output()
         .unwrap();
+    // Each submission's runs share one sandbox (a pod), as root and not:
+    // a bubblewrap a case would cost more than the case.
+    assert!(
+        !String::from_utf8_lossy(&run.stderr).contains("a sandbox of its own"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(
         run.status.success(),
         "{}\n{}",

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use self::compile::BuildError;
 use self::report::{Extra, Results, TestResult, Verdict};
-use self::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+use self::sandbox::{Ending, Isolation, Job, Limits, Sandbox, Session};
 use crate::cases::{self, Case, CaseKind, Expected};
 use crate::registry::GameInfo;
 use boardkit::level::Level;
@@ -296,7 +296,7 @@ fn run_case(
     game: &GameInfo,
     case: &Case,
     runner: &Runner,
-    sandbox: &Sandbox,
+    session: &mut Session<'_>,
     limits: &Limits,
 ) -> TestResult {
     let job = match (&case.kind, runner) {
@@ -327,7 +327,7 @@ fn run_case(
             stdin.push(b'\n');
             return finish(
                 case,
-                sandbox.run(
+                session.run(
                     &Job {
                         stdin: &stdin,
                         ..job
@@ -344,7 +344,7 @@ fn run_case(
             );
         }
     };
-    finish(case, sandbox.run(&job, limits))
+    finish(case, session.run(&job, limits))
 }
 
 fn finish(case: &Case, outcome: std::io::Result<sandbox::Outcome>) -> TestResult {
@@ -365,10 +365,12 @@ fn grade_one(
     limits: &Limits,
     progress: &indicatif::ProgressBar,
 ) -> Results {
+    // One session: the submission's runs share one sandbox (a pod).
+    let mut session = sandbox.session();
     let tests: Vec<TestResult> = cases
         .iter()
         .map(|case| {
-            let result = run_case(game, case, runner, sandbox, limits);
+            let result = run_case(game, case, runner, &mut session, limits);
             progress.inc(1);
             result
         })
@@ -586,6 +588,11 @@ pub(crate) fn grade(
     };
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
         .map_err(GradeError::Sandbox)?;
+    if let Some(why) = sandbox.pods_refused() {
+        eprintln!(
+            "boardkit: warning: each case gets a sandbox of its own, slower than one per submission: {why}"
+        );
+    }
     let class = match &options.program {
         Some(_) => None,
         None => {

@@ -11,6 +11,10 @@
 //! folder or the instructor's files. When the run ends, for any reason, its
 //! pid namespace is torn down: every descendant dies, `setsid` or not.
 //!
+//! A build gets a bubblewrap of its own; the runs of one submission's
+//! program share one, a [`pod`], each with fresh mounts, processes and IPC
+//! of its own: bubblewrap costs more than a small case takes.
+//!
 //! Limits no other run shares: when the grader is root, each concurrent run
 //! takes a slot with a user id of its own (so the process limit counts its
 //! processes alone) and, where the machine has them (cgroups v1 or v2), a
@@ -22,7 +26,10 @@
 //! `--no-sandbox` ([`Isolation::None`]) runs programs directly, with the
 //! same limits but none of the isolation: the grader warns about it.
 
+mod pod;
+
 use std::io::{Read, Write};
+use std::marker::PhantomData;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -35,7 +42,7 @@ use std::time::{Duration, Instant};
 pub(crate) const WORK: &str = "/sandbox";
 
 /// Limits of one run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub timeout: Duration,
     /// Most bytes kept of stdout, and of stderr; more ends the run.
@@ -260,6 +267,11 @@ pub(crate) struct Sandbox {
     /// Where runs' folders are made (the grader's own, mode 0711).
     scratch: tempfile::TempDir,
     counter: AtomicU64,
+    /// Why runs cannot share a pod here, if they cannot (each then gets a
+    /// bubblewrap of its own: slower, as safe).
+    pods_refused: Option<String>,
+    /// Pods started so far.
+    pods_started: AtomicU64,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -291,7 +303,7 @@ impl Sandbox {
         } else {
             ((0..concurrent.max(1) as u32).collect(), Vec::new())
         };
-        Ok(Sandbox {
+        let mut sandbox = Sandbox {
             isolation,
             root,
             slots: Mutex::new(uids),
@@ -300,7 +312,39 @@ impl Sandbox {
             cgroups,
             scratch,
             counter: AtomicU64::new(0),
-        })
+            pods_refused: None,
+            pods_started: AtomicU64::new(0),
+        };
+        if let Isolation::Bubblewrap(_) = sandbox.isolation {
+            // A pod joins namespaces bubblewrap made: a kernel or a security
+            // module may refuse that where bubblewrap itself works.
+            let trial = sandbox.session().run(
+                &Job::new("/bin/sh", &["-c".into(), "exit 7".into()]),
+                &Limits::default(),
+            );
+            sandbox.pods_refused = match trial {
+                Ok(outcome) if outcome.ending == Ending::Exited(7) => None,
+                Ok(outcome) => Some(String::from_utf8_lossy(&outcome.stderr).trim().to_owned()),
+                Err(e) => Some(e.to_string()),
+            };
+        }
+        Ok(sandbox)
+    }
+
+    /// Why runs cannot share a pod on this machine, if they cannot.
+    pub(crate) fn pods_refused(&self) -> Option<&str> {
+        self.pods_refused.as_deref()
+    }
+
+    /// Runs of one submission, one after another, in one slot.
+    pub(crate) fn session(&self) -> Session<'_> {
+        Session {
+            sandbox: self,
+            slot: self.take_slot(),
+            pods: Vec::new(),
+            cgroup: None,
+            on_thread: PhantomData,
+        }
     }
 
     pub(crate) fn isolation(&self) -> &Isolation {
@@ -325,12 +369,9 @@ impl Sandbox {
         self.freed.notify_one();
     }
 
-    /// Runs `job` under `limits`.
+    /// Runs `job` under `limits`, in a session of its own.
     pub(crate) fn run(&self, job: &Job<'_>, limits: &Limits) -> std::io::Result<Outcome> {
-        let slot = self.take_slot();
-        let result = self.run_in_slot(job, limits, slot);
-        self.give_slot(slot);
-        result
+        self.session().run(job, limits)
     }
 
     fn run_in_slot(&self, job: &Job<'_>, limits: &Limits, slot: u32) -> std::io::Result<Outcome> {
@@ -341,7 +382,7 @@ impl Sandbox {
         set_mode(&folder, 0o700)?;
         let cgroup = match &self.cgroups {
             Some(cgroups) => {
-                Some(cgroups.make(&format!("run-{}-{id}", std::process::id()), limits)?)
+                Some(cgroups.make(&format!("run-{}-{id}", std::process::id()), limits, 0)?)
             }
             None => None,
         };
@@ -403,13 +444,8 @@ impl Sandbox {
             &disks,
             &grown,
         );
-        if let (Ok(outcome), Isolation::Bubblewrap(_)) = (&mut outcome, &self.isolation) {
-            // bwrap, as the namespace's init, exits 128 + N when its child
-            // is killed by signal N: what a shell reports, and no program of
-            // these exercises exits with on its own.
-            if let Ending::Exited(code @ 129..=192) = outcome.ending {
-                outcome.ending = Ending::Signaled(code - 128);
-            }
+        if let Isolation::Bubblewrap(_) = &self.isolation {
+            outcome = outcome.map(signal_from_shell);
         }
         let contained = cgroup.is_some();
         if let Some(cgroup) = cgroup {
@@ -423,6 +459,169 @@ impl Sandbox {
         let _ = std::fs::remove_dir_all(&folder);
         outcome
     }
+}
+
+/// Runs of one submission, one after another, in one slot: a program's
+/// runs share a pod ([`pod`]), a build gets a bubblewrap of its own. It
+/// stays on the thread that made it (the thread may join its cgroup).
+pub(crate) struct Session<'s> {
+    sandbox: &'s Sandbox,
+    slot: u32,
+    /// At most two pods (a crate's binary and its function driver).
+    pods: Vec<pod::Pod>,
+    cgroup: Option<SessionCgroup>,
+    on_thread: PhantomData<*const ()>,
+}
+
+/// The cgroup of a session's pod runs (root only).
+struct SessionCgroup {
+    cgroup: RunCgroup,
+    limits: Limits,
+    /// With cgroups v1 the session's thread itself is in it, so the runs it
+    /// forks start inside: moving a process into a cgroup can wait for an
+    /// RCU grace period (up to 15 ms, more than a small case takes). Here
+    /// are the `tasks` files of the cgroups the thread came from.
+    thread_from: Option<Vec<PathBuf>>,
+}
+
+/// Tasks a session's cgroup holds beside the run's own: the thread and the
+/// three it starts for a run's streams (threads inherit its cgroups), the
+/// pod's bwrap, reaper and `cat`, and the run's monitor.
+const SESSION_TASKS: u64 = 8;
+
+impl Session<'_> {
+    /// Runs `job` under `limits`.
+    pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> std::io::Result<Outcome> {
+        match &self.sandbox.isolation {
+            Isolation::Bubblewrap(bwrap)
+                if self.sandbox.pods_refused.is_none()
+                    && job.writable.is_empty()
+                    && job.scratch.is_empty() =>
+            {
+                let bwrap = bwrap.clone();
+                self.run_in_pod(&bwrap, job, limits)
+            }
+            _ => self.sandbox.run_in_slot(job, limits, self.slot),
+        }
+    }
+
+    fn run_in_pod(
+        &mut self,
+        bwrap: &Path,
+        job: &Job<'_>,
+        limits: &Limits,
+    ) -> std::io::Result<Outcome> {
+        // Before the pod starts, so that it starts inside too.
+        self.cgroup_for(limits)?;
+        let layout = pod::Layout::of(job);
+        let index = match self.pods.iter().position(|p| p.layout == layout) {
+            Some(index) => index,
+            None => {
+                if self.pods.len() == 2 {
+                    self.pods.remove(0);
+                }
+                self.pods
+                    .push(pod::Pod::start(bwrap, job, !self.sandbox.root)?);
+                self.sandbox.pods_started.fetch_add(1, Ordering::Relaxed);
+                self.pods.len() - 1
+            }
+        };
+        let procs = match &self.cgroup {
+            Some(c) if c.thread_from.is_none() => pod::c_paths(&c.cgroup.procs_files()),
+            _ => Vec::new(),
+        };
+        let uid = self.sandbox.root.then_some(self.slot);
+        let command = self.pods[index].command(job, limits, uid, procs)?;
+        let outcome = supervise(
+            command,
+            job.stdin,
+            limits,
+            job.watch_stdout.clone(),
+            &own_folders(job),
+            &[],
+        )?;
+        Ok(signal_from_shell(outcome))
+    }
+
+    /// The session's cgroup, made on first use, with `limits` in force.
+    fn cgroup_for(&mut self, limits: &Limits) -> std::io::Result<()> {
+        let Some(cgroups) = &self.sandbox.cgroups else {
+            return Ok(());
+        };
+        match &mut self.cgroup {
+            Some(current) if current.limits == *limits => return Ok(()),
+            Some(current) => {
+                current.cgroup.set(limits, SESSION_TASKS)?;
+                current.limits = *limits;
+                return Ok(());
+            }
+            None => {}
+        }
+        let id = self.sandbox.counter.fetch_add(1, Ordering::Relaxed);
+        let cgroup = cgroups.make(
+            &format!("session-{}-{id}", std::process::id()),
+            limits,
+            SESSION_TASKS,
+        )?;
+        // SAFETY: gettid and getpid have no preconditions.
+        let (thread, process) = unsafe { (libc::gettid(), libc::getpid()) };
+        // Never the main thread: its process would be the one the memory
+        // controller's OOM killer could pick.
+        let thread_from = if cgroup.is_v1() && thread != process {
+            cgroup.take_thread(thread).ok()
+        } else {
+            None
+        };
+        self.cgroup = Some(SessionCgroup {
+            cgroup,
+            limits: *limits,
+            thread_from,
+        });
+        Ok(())
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        // The pods' processes leave the cgroup first, then the thread.
+        self.pods.clear();
+        if let Some(session) = self.cgroup.take() {
+            if let Some(from) = &session.thread_from {
+                // SAFETY: gettid has no preconditions.
+                let thread = unsafe { libc::gettid() };
+                for tasks in from {
+                    let _ = std::fs::write(tasks, thread.to_string());
+                }
+            }
+            session.cgroup.remove();
+        }
+        self.sandbox.give_slot(self.slot);
+    }
+}
+
+/// bwrap, as the namespace's init, exits 128 + N when its child is killed
+/// by signal N, and so does the shell that starts a program: no program of
+/// these exercises exits with such a status on its own.
+fn signal_from_shell(mut outcome: Outcome) -> Outcome {
+    if let Ending::Exited(code @ 129..=192) = outcome.ending {
+        outcome.ending = Ending::Signaled(code - 128);
+    }
+    outcome
+}
+
+/// The variables of a run: a few of its own, none of the grader's.
+fn run_env(job: &Job<'_>) -> Vec<(String, String)> {
+    let home = job.cwd.as_deref().unwrap_or(WORK);
+    [
+        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ("HOME", home),
+        ("LANG", "C.UTF-8"),
+        ("TMPDIR", "/tmp"),
+    ]
+    .into_iter()
+    .map(|(n, v)| (n.to_owned(), v.to_owned()))
+    .chain(job.env.iter().cloned())
+    .collect()
 }
 
 /// The bubblewrap command line of a run.
@@ -462,17 +661,7 @@ fn bwrap_command(
         // is root's and the run a slot's user: it cannot.)
         arg(&mut command, &["--unshare-user", "--as-pid-1"]);
     }
-    let home = job.cwd.as_deref().unwrap_or(WORK);
-    for (name, value) in [
-        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        ("HOME", home),
-        ("LANG", "C.UTF-8"),
-        ("TMPDIR", "/tmp"),
-    ]
-    .into_iter()
-    .map(|(n, v)| (n.to_owned(), v.to_owned()))
-    .chain(job.env.iter().cloned())
-    {
+    for (name, value) in run_env(job) {
         command.args(["--setenv", &name, &value]);
     }
     arg(&mut command, &["--ro-bind", "/usr", "/usr"]);
@@ -897,30 +1086,18 @@ impl Cgroups {
         Some(Cgroups { parents })
     }
 
-    fn make(&self, name: &str, limits: &Limits) -> std::io::Result<RunCgroup> {
+    /// A cgroup for one run (or one session's), with room for `extra`
+    /// tasks beside the run's own processes.
+    fn make(&self, name: &str, limits: &Limits, extra: u64) -> std::io::Result<RunCgroup> {
         let mut dirs = Vec::new();
         for (parent, controller) in &self.parents {
             let dir = parent.join(name);
             std::fs::create_dir(&dir)?;
-            let settings: &[(&str, String)] = match controller {
-                None => &[
-                    ("pids.max", limits.processes.to_string()),
-                    ("memory.max", limits.memory_bytes.to_string()),
-                    ("memory.swap.max", "0".into()),
-                ],
-                Some("pids") => &[("pids.max", limits.processes.to_string())],
-                Some(_) => &[("memory.limit_in_bytes", limits.memory_bytes.to_string())],
-            };
-            for (file, value) in settings {
-                // memory.swap.max is absent without swap accounting.
-                let written = std::fs::write(dir.join(file), value);
-                if written.is_err() && *file != "memory.swap.max" {
-                    written?;
-                }
-            }
             dirs.push((dir, *controller));
         }
-        Ok(RunCgroup { dirs })
+        let cgroup = RunCgroup { dirs };
+        cgroup.set(limits, extra)?;
+        Ok(cgroup)
     }
 }
 
@@ -933,6 +1110,67 @@ impl Drop for Cgroups {
 }
 
 impl RunCgroup {
+    fn set(&self, limits: &Limits, extra: u64) -> std::io::Result<()> {
+        let processes = (limits.processes + extra).to_string();
+        for (dir, controller) in &self.dirs {
+            let settings: &[(&str, String)] = match controller {
+                None => &[
+                    ("pids.max", processes.clone()),
+                    ("memory.max", limits.memory_bytes.to_string()),
+                    ("memory.swap.max", "0".into()),
+                ],
+                Some("pids") => &[("pids.max", processes.clone())],
+                Some(_) => &[("memory.limit_in_bytes", limits.memory_bytes.to_string())],
+            };
+            for (file, value) in settings {
+                // memory.swap.max is absent without swap accounting.
+                let written = std::fs::write(dir.join(file), value);
+                if written.is_err() && *file != "memory.swap.max" {
+                    written?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn is_v1(&self) -> bool {
+        self.dirs.iter().all(|(_, controller)| controller.is_some())
+    }
+
+    /// Moves `thread` (of this process) into it (cgroups v1); returns the
+    /// `tasks` files of the cgroups it was in.
+    fn take_thread(&self, thread: libc::pid_t) -> std::io::Result<Vec<PathBuf>> {
+        let current = std::fs::read_to_string("/proc/thread-self/cgroup")?;
+        let mut from = Vec::new();
+        for (_, controller) in &self.dirs {
+            let controller = controller.unwrap_or_default();
+            let path = current
+                .lines()
+                .filter_map(|line| {
+                    let mut fields = line.splitn(3, ':').skip(1);
+                    fields.next().zip(fields.next())
+                })
+                .find(|(list, _)| list.split(',').any(|c| c == controller))
+                .map(|(_, path)| path.trim_start_matches('/'))
+                .ok_or_else(|| std::io::Error::other("no such controller"))?;
+            from.push(
+                Path::new("/sys/fs/cgroup")
+                    .join(controller)
+                    .join(path)
+                    .join("tasks"),
+            );
+        }
+        for (dir, _) in &self.dirs {
+            if let Err(e) = std::fs::write(dir.join("tasks"), thread.to_string()) {
+                for tasks in &from {
+                    let _ = std::fs::write(tasks, thread.to_string());
+                }
+                return Err(e);
+            }
+        }
+        Ok(from)
+    }
+
     fn procs_files(&self) -> Vec<PathBuf> {
         self.dirs
             .iter()
@@ -957,6 +1195,7 @@ impl RunCgroup {
                 for pid in procs
                     .lines()
                     .filter_map(|l| l.trim().parse::<libc::pid_t>().ok())
+                    .filter(|&pid| pid != std::process::id() as libc::pid_t)
                 {
                     // SAFETY: signals a process of this run's cgroup.
                     unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -1158,6 +1397,57 @@ mod tests {
         let text = String::from_utf8_lossy(&o.stdout);
         assert!(!text.contains("CARGO"), "{text}");
         assert!(text.contains("PATH=") && text.contains("HOME="));
+    }
+
+    #[test]
+    fn a_sessions_runs_share_one_pod_and_nothing_else() {
+        let sandbox = sandbox();
+        if sandbox.isolation() == &Isolation::None {
+            return;
+        }
+        assert_eq!(sandbox.pods_refused(), None);
+        let before = sandbox.pods_started.load(Ordering::Relaxed);
+        let marker = format!("sleep 78.{}", std::process::id());
+        let leave = format!(
+            "echo a > /tmp/left; echo b > /dev/shm/left; echo c > /sandbox/left; \
+             ipcmk -Q >/dev/null; setsid {marker} & exit 0"
+        );
+        let look =
+            "ls -A /tmp /dev/shm /sandbox; ipcs -q | grep -c 0x; ls /proc | grep -c '^[0-9]'";
+        let mut session = sandbox.session();
+        let run = |session: &mut Session<'_>, script: &str| {
+            session
+                .run(
+                    &Job::new("/bin/sh", &["-c".into(), script.into()]),
+                    &quick(),
+                )
+                .unwrap()
+        };
+        for _ in 0..3 {
+            let left = run(&mut session, &leave);
+            assert_eq!(left.ending, Ending::Exited(0), "{left:?}");
+            let seen = run(&mut session, look);
+            // Three empty folders, no message queue, and only the shell
+            // and its `ls`/`grep` among the processes.
+            let text = String::from_utf8_lossy(&seen.stdout);
+            assert_eq!(
+                text.lines().filter(|l| l.contains("left")).count(),
+                0,
+                "{text}"
+            );
+            assert!(text.contains("\n0\n"), "{text}");
+        }
+        drop(session);
+        assert_eq!(sandbox.pods_started.load(Ordering::Relaxed), before + 1);
+        let ps = std::process::Command::new("pgrep")
+            .args(["-f", &marker])
+            .output()
+            .unwrap();
+        assert!(
+            ps.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&ps.stdout)
+        );
     }
 
     #[test]
