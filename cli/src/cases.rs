@@ -9,6 +9,7 @@
 //! grader's process, by running the reference: a fixture's stdin through the
 //! reference game, a request through the reference driver.
 
+use crate::exercise::PythonVariant;
 use crate::registry::GameInfo;
 use boardkit::fixture::{Fixture, Visibility};
 use boardkit::function_cases::FunctionCase;
@@ -90,13 +91,60 @@ pub(crate) struct Case {
     pub expected: Expected,
 }
 
-/// The levels a run can grade: program levels always; function levels
-/// unless only a program is given.
-pub(crate) fn gradable_levels(game: &GameInfo, program_only: bool) -> Vec<Level> {
+/// What a grading run grades, which decides its cases.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Grading<'a> {
+    /// Rust crates: every level, functions through the kit's driver.
+    Crates,
+    /// Any program through stdin and stdout: its program levels only.
+    Program,
+    /// The exercise as a Python course sets it: every level its variant
+    /// names, functions through the kit's adapter.
+    Python(&'a PythonVariant),
+}
+
+/// The levels a run can grade.
+pub(crate) fn gradable_levels(game: &GameInfo, grading: Grading<'_>) -> Vec<Level> {
     game.levels
         .iter()
-        .filter(|l| l.events().is_some() || !program_only)
+        .filter(|l| match grading {
+            Grading::Crates => true,
+            Grading::Program => l.events().is_some(),
+            Grading::Python(variant) => variant.levels.contains_key(&l.level),
+        })
         .map(|l| l.level)
+        .collect()
+}
+
+/// The public function cases of `game` as its Python variant runs them:
+/// the same calls and accepted answers, under the adapter's requests.
+pub(crate) fn python_function_cases(game: &GameInfo, variant: &PythonVariant) -> Vec<FunctionCase> {
+    let all = public_function_cases(game);
+    variant
+        .functions
+        .iter()
+        .filter_map(|run| {
+            let mut case = all.iter().find(|c| c.name == run.cases)?.clone();
+            if let Some(request) = &run.request {
+                case.function = request.clone();
+            }
+            if let Some(level) = run.level {
+                case.level = level;
+            }
+            if let Some(name) = &run.name {
+                case.name = name.clone();
+            }
+            let argument = |call: &Vec<String>| call.first().cloned().unwrap_or_default();
+            if run.valid_positions_only {
+                case.calls
+                    .retain(|call| matches!(argument(call).as_bytes(), [b'A'..=b'C', b'1'..=b'3']));
+            }
+            if run.one_winner_at_most {
+                case.calls
+                    .retain(|call| winners_on_board(&argument(call)) <= 1);
+            }
+            Some(case)
+        })
         .collect()
 }
 
@@ -195,7 +243,7 @@ pub(crate) struct LevelPoints {
 /// gives them: the one count that README, the starter's README and the
 /// reports show.
 pub(crate) fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
-    let all = cases(game, false);
+    let all = cases(game, Grading::Crates);
     game.levels
         .iter()
         .map(|info| {
@@ -249,27 +297,55 @@ pub(crate) fn readme_levels_table() -> String {
     out
 }
 
+/// How many marks have a line on a 3 x 3 board given as nine cells.
+fn winners_on_board(cells: &str) -> usize {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let cells: Vec<char> = cells.chars().collect();
+    let mut winners: Vec<char> = LINES
+        .iter()
+        .filter_map(|line| {
+            let [a, b, c] = line.map(|i| cells.get(i).copied().unwrap_or('.'));
+            (a != '.' && a == b && b == c).then_some(a)
+        })
+        .collect();
+    winners.sort_unstable();
+    winners.dedup();
+    winners.len()
+}
+
 /// Every case of `game` at the levels this run grades.
-pub(crate) fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
-    let levels = gradable_levels(game, program_only);
+pub(crate) fn cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
+    let levels = gradable_levels(game, grading);
     let mut cases = Vec::new();
-    if !program_only {
-        for case in public_function_cases(game) {
-            if !levels.contains(&case.level) {
-                continue;
-            }
-            cases.push(Case {
-                name: case.test_name(),
-                level: case.level,
-                points: 1,
-                hidden: false,
-                description: case.description.clone(),
-                kind: CaseKind::Functions {
-                    requests: case.requests(),
-                },
-                expected: Expected::Answers(case.accepted()),
-            });
+    let functions = match grading {
+        Grading::Crates => public_function_cases(game),
+        Grading::Program => Vec::new(),
+        Grading::Python(variant) => python_function_cases(game, variant),
+    };
+    for case in functions {
+        if !levels.contains(&case.level) {
+            continue;
         }
+        cases.push(Case {
+            name: case.test_name(),
+            level: case.level,
+            points: 1,
+            hidden: false,
+            description: case.description.clone(),
+            kind: CaseKind::Functions {
+                requests: case.requests(),
+            },
+            expected: Expected::Answers(case.accepted()),
+        });
     }
     let prefix = format!("fixtures/{}/", game.id);
     let mut fixtures: Vec<Fixture> = crate::embedded::under(&prefix)
@@ -279,6 +355,10 @@ pub(crate) fn cases(game: &GameInfo, program_only: bool) -> Vec<Case> {
             Fixture::parse(std::str::from_utf8(bytes).ok()?, name, game.id).ok()
         })
         .filter(|f| levels.contains(&f.level))
+        .filter(|f| match grading {
+            Grading::Python(variant) => !variant.leave_out.contains(&f.name),
+            _ => true,
+        })
         // Sessions that pin the reference's own random draws stay in the
         // kit's tests: a different but correct computer player or secret
         // would not match them. The grader checks computer players through
@@ -318,16 +398,59 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_python_form_names_only_cases_that_exist_and_grades_each_of_its_levels() {
+        for game in crate::registry::GAMES {
+            let Some(variant) = crate::exercise::manifest(game.id).unwrap().python else {
+                continue;
+            };
+            let functions = public_function_cases(game);
+            for run in &variant.functions {
+                assert!(
+                    functions.iter().any(|c| c.name == run.cases),
+                    "{}: no function cases {}",
+                    game.id,
+                    run.cases
+                );
+            }
+            let all = cases(game, Grading::Crates);
+            for name in &variant.leave_out {
+                assert!(
+                    all.iter().any(|c| c.name.ends_with(&format!("::{name}"))),
+                    "{}: no case {name} to leave out",
+                    game.id
+                );
+            }
+            let python = cases(game, Grading::Python(&variant));
+            for level in variant.levels.keys() {
+                assert!(
+                    python.iter().any(|c| c.level == *level),
+                    "{}: nothing graded at {level} in Python",
+                    game.id
+                );
+            }
+            // The filters keep the exam's calls and leave out the others.
+            let basic: Vec<&Case> = python
+                .iter()
+                .filter(|c| c.name.starts_with("basic::extrai_linha"))
+                .collect();
+            let CaseKind::Functions { requests } = &basic[0].kind else {
+                panic!("a function case");
+            };
+            assert_eq!(requests.len(), 9, "{requests:?}");
+        }
+    }
+
+    #[test]
     fn every_game_has_cases_and_hidden_ones_are_marked() {
         for game in crate::registry::GAMES {
-            let all = cases(game, false);
+            let all = cases(game, Grading::Crates);
             assert!(all.iter().any(|c| c.level == Level::Basic), "{}", game.id);
             assert!(
                 all.iter().any(|c| c.level == Level::Proficient),
                 "{}",
                 game.id
             );
-            let program = cases(game, true);
+            let program = cases(game, Grading::Program);
             assert!(
                 program
                     .iter()
@@ -335,7 +458,7 @@ mod tests {
             );
         }
         assert!(
-            cases(crate::registry::find("velha").unwrap(), false)
+            cases(crate::registry::find("velha").unwrap(), Grading::Crates)
                 .iter()
                 .any(|c| c.hidden)
         );

@@ -232,11 +232,12 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     // One list of public cases: the starter's tests are the grader's cases
     // that are not hidden, name for name.
     let listed = starter.listed()?;
-    let graded: std::collections::BTreeSet<String> = crate::cases::cases(game, false)
-        .into_iter()
-        .filter(|case| !case.hidden)
-        .map(|case| case.name)
-        .collect();
+    let graded: std::collections::BTreeSet<String> =
+        crate::cases::cases(game, crate::cases::Grading::Crates)
+            .into_iter()
+            .filter(|case| !case.hidden)
+            .map(|case| case.name)
+            .collect();
     let only_local: Vec<&String> = listed.difference(&graded).collect();
     let only_graded: Vec<&String> = graded.difference(&listed).collect();
     tally.check(
@@ -447,6 +448,7 @@ fn grade(
         submissions: submissions.to_vec(),
         out: out.to_owned(),
         program: program.map(str::to_owned),
+        python: None,
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         limits: crate::grader::sandbox::Limits {
             timeout: Duration::from_secs(10),

@@ -37,6 +37,53 @@ fn parse<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, ExerciseError>
 #[serde(deny_unknown_fields)]
 pub(crate) struct Manifest {
     pub files: Files,
+    /// The exercise in Python, if a course sets it so.
+    pub python: Option<PythonVariant>,
+}
+
+/// An exercise as a Python course sets it: the student's files, the
+/// program levels' command, and which public function cases each level
+/// runs through the kit's adapter.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PythonVariant {
+    /// The student's files, in the submission's folder.
+    pub files: Vec<String>,
+    /// What the program levels run, in the submission's folder.
+    pub program: String,
+    /// The kit's adapter (a path of the kit): imports the student's module
+    /// and answers the function driver's requests.
+    pub adapter: String,
+    /// The game's program cases (fixture names) its Python form leaves out:
+    /// those beyond the course's own rules.
+    #[serde(default)]
+    pub leave_out: Vec<String>,
+    /// What each level grades in Python, in a line.
+    pub levels: std::collections::BTreeMap<Level, String>,
+    /// The public function cases each level runs.
+    pub functions: Vec<PythonFunctions>,
+}
+
+/// Public function cases run in Python: one case file of the game's.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PythonFunctions {
+    /// The case file's name (`fixtures/<game>/functions/<cases>.toml`).
+    pub cases: String,
+    /// The adapter's request word (the case's own function by default).
+    pub request: Option<String>,
+    /// Its level (the case's own by default).
+    pub level: Option<Level>,
+    /// Its name in reports (the file's by default).
+    pub name: Option<String>,
+    /// Leaves out calls whose argument is not an upper-case position
+    /// without spaces (`B2`).
+    #[serde(default)]
+    pub valid_positions_only: bool,
+    /// Leaves out boards (nine cells) on which both players have a line:
+    /// a statement that leaves them undefined.
+    #[serde(default)]
+    pub one_winner_at_most: bool,
 }
 
 /// Which files are whose (paths relative to the kit's repository).

@@ -446,6 +446,87 @@ fn any_program_is_graded_through_stdin_and_stdout() {
     assert!(!results.contains("python_no_diagonal"));
 }
 
+/// Each test's output (what the student reads of it), by test name.
+fn outputs(out: &Path, name: &str) -> BTreeMap<String, String> {
+    let text =
+        std::fs::read_to_string(out.join("students").join(name).join("results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["output"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // Written from the exam's statement by someone who never read the kit,
+    // and graded by hand from its rules (see grading/README.md).
+    let expected = [
+        ("ana", "proficient"),
+        ("bruno", "advanced"),
+        ("carla", "proficient"),
+        ("diego", "expert"),
+        ("eduarda", "none"),
+        ("felipe", "none"),
+        ("gabriel", "none"),
+        ("helena", "proficient"),
+    ];
+    let run = grade_command()
+        .arg("velha")
+        .args(expected.map(|(n, _)| kit("cli/tests/grading/python_exams").join(n)))
+        .args(["--language", "python", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{table}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let grades = grades(&out);
+    for (name, level) in expected {
+        assert_eq!(grades[name]["level"], level, "{name}\n{table}");
+    }
+    // The basic level is graded, through funcoes.py.
+    assert_eq!(grades["gabriel"]["basic"], "0", "{table}");
+    assert_ne!(grades["bruno"]["basic"], "0", "{table}");
+    assert_eq!(grades["bruno"]["basic"], grades["ana"]["basic"], "{table}");
+    let said = |name: &str, test: &str| outputs(&out, name)[test].clone();
+    assert!(
+        said("gabriel", "basic::extrai_linha").contains("not yet implemented"),
+        "{}",
+        said("gabriel", "basic::extrai_linha")
+    );
+    assert!(
+        said("felipe", "basic::extrai_coluna").contains("wrong type"),
+        "{}",
+        said("felipe", "basic::extrai_coluna")
+    );
+    assert!(
+        said("ana", "advanced::verifica_vencedor_list_form").contains("list"),
+        "{}",
+        said("ana", "advanced::verifica_vencedor_list_form")
+    );
+    // A level the kit's other form of a function gives no points for is
+    // not asked of Python: the nine-argument form is the same cases.
+    assert!(
+        !outputs(&out, "bruno")
+            .keys()
+            .any(|t| t.contains("verifica_vencedor_9")),
+        "{table}"
+    );
+}
+
 #[test]
 fn shards_merged_equal_one_run_and_a_second_run_continues() {
     let dir = tempfile::tempdir().unwrap();

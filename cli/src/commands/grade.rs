@@ -34,6 +34,11 @@ pub(crate) struct GradeArgs {
     /// submission folder (for instance 'python3 programa.py'): program levels only.
     #[arg(long)]
     program: Option<String>,
+    /// The language the class writes: rust (crates), or python (the
+    /// exercise's Python files, every level: the functions through the
+    /// kit's adapter, the program as its statement says, or --program).
+    #[arg(long, value_enum, default_value_t = Language::Rust)]
+    language: Language,
     /// Submissions graded at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -64,6 +69,13 @@ pub(crate) struct GradeArgs {
     /// options and kit are unchanged keeps its results).
     #[arg(long)]
     fresh: bool,
+}
+
+/// The language a class writes the exercise in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Language {
+    Rust,
+    Python,
 }
 
 /// Why a `--shard` value is not K/N.
@@ -105,10 +117,28 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             let id = args.game.unwrap_or_default();
             let game = crate::registry::find(&id)
                 .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
+            let python = match args.language {
+                Language::Rust => None,
+                Language::Python => Some(
+                    crate::exercise::manifest(game.id)
+                        .ok()
+                        .and_then(|m| m.python)
+                        .unwrap_or_else(|| {
+                            usage_error(format_args!(
+                                "{} has no Python form of its functions yet: grade its program levels with --program 'python3 FILE'",
+                                game.id
+                            ))
+                        }),
+                ),
+            };
+            let program = args
+                .program
+                .or_else(|| python.as_ref().map(|v| v.program.clone()));
             let options = grader::Options {
                 submissions: args.submissions,
                 out: args.out.unwrap_or_default(),
-                program: args.program,
+                program,
+                python,
                 jobs: args
                     .jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),

@@ -41,6 +41,9 @@ pub(crate) struct Options {
     /// Grade any program through stdin/stdout: this command, run in a copy of
     /// the submission's folder (for instance `python3 programa.py`).
     pub program: Option<String>,
+    /// The exercise as a Python course sets it (`--language python`): its
+    /// functions too, through the kit's adapter.
+    pub python: Option<crate::exercise::PythonVariant>,
     pub jobs: usize,
     pub limits: Limits,
     pub compile_timeout: Duration,
@@ -286,11 +289,19 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
 /// How to run a submission's code.
 enum Runner {
     Rust(compile::Built),
-    Program { command: String, root: PathBuf },
+    /// A program run as `command` in its folder `root`; with the kit's
+    /// Python adapter (a host file) its functions too.
+    Program {
+        command: String,
+        root: PathBuf,
+        adapter: Option<PathBuf>,
+    },
 }
 
 /// Where a Rust submission's binary is, inside the sandbox.
 const PROGRAM: &str = "/program";
+/// Where the kit's Python adapter is, inside the sandbox.
+const ADAPTER: &str = "/kit/adapter.py";
 
 fn run_case(
     game: &GameInfo,
@@ -308,7 +319,14 @@ fn run_case(
             job.stdin = stdin;
             job
         }
-        (CaseKind::Program { args, stdin, .. }, Runner::Program { command, root }) => {
+        (
+            CaseKind::Program { args, stdin, .. },
+            Runner::Program {
+                command,
+                root,
+                adapter,
+            },
+        ) => {
             let mut words = vec![
                 "-c".to_owned(),
                 format!("{command} \"$@\""),
@@ -317,8 +335,37 @@ fn run_case(
             words.extend(args.iter().cloned());
             let mut job = Job::new("/bin/sh", &words);
             job.work_from = Some(root);
+            // Mounted for every case alike: one sandbox serves them all.
+            job.read_only = adapter
+                .iter()
+                .map(|a| (a.clone(), ADAPTER.into()))
+                .collect();
             job.stdin = stdin;
             job
+        }
+        (
+            CaseKind::Functions { requests },
+            Runner::Program {
+                root,
+                adapter: Some(adapter),
+                ..
+            },
+        ) => {
+            let mut job = Job::new("/bin/sh", &["-c".into(), format!("exec python3 {ADAPTER}")]);
+            job.work_from = Some(root);
+            job.read_only = vec![(adapter.clone(), ADAPTER.into())];
+            let mut stdin = requests.join("\n").into_bytes();
+            stdin.push(b'\n');
+            return finish(
+                case,
+                session.run(
+                    &Job {
+                        stdin: &stdin,
+                        ..job
+                    },
+                    limits,
+                ),
+            );
         }
         (CaseKind::Functions { requests }, Runner::Rust(built)) => {
             let mut job = Job::new(PROGRAM, &[]);
@@ -415,9 +462,10 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
     let limits = &options.limits;
     hash.update(
         format!(
-            "{}|{:?}|{:?}|{}|{}|{}|{}|{}",
+            "{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
             game.id,
             options.program,
+            options.python.is_some(),
             limits.timeout,
             limits.output_bytes,
             limits.memory_bytes,
@@ -510,7 +558,29 @@ pub(crate) fn grade(
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
-    let cases = cases::cases(game, options.program.is_some());
+    let grading = match (&options.python, &options.program) {
+        (Some(variant), _) => cases::Grading::Python(variant),
+        (None, Some(_)) => cases::Grading::Program,
+        (None, None) => cases::Grading::Crates,
+    };
+    let cases = cases::cases(game, grading);
+    // The kit's adapter, from the binary's own copy, for every sandbox.
+    let adapter = match &options.python {
+        Some(variant) => {
+            let bytes = crate::embedded::file(&variant.adapter).ok_or_else(|| {
+                GradeError::Class(
+                    crate::exercise::ExerciseError::Missing(variant.adapter.clone()).into(),
+                )
+            })?;
+            let path = scratch.join("adapter.py");
+            std::fs::write(&path, bytes).map_err(out_error)?;
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644))
+                .map_err(out_error)?;
+            Some(path)
+        }
+        None => None,
+    };
 
     for path in &options.submissions {
         if let Some(reason) = not_gradable(path) {
@@ -655,6 +725,7 @@ pub(crate) fn grade(
                     &Runner::Program {
                         command: command.clone(),
                         root: s.root.clone(),
+                        adapter: adapter.clone(),
                     },
                     &sandbox,
                     &options.limits,
@@ -798,9 +869,13 @@ fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
         title: game.title.to_owned(),
         kit_version: env!("CARGO_PKG_VERSION").to_owned(),
         graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        submissions: match &options.program {
-            Some(command) => format!("programs run as `{command}`"),
-            None => CRATES.to_owned(),
+        submissions: match (&options.python, &options.program) {
+            (Some(variant), Some(command)) => format!(
+                "Python: {} through the kit's adapter, programs run as `{command}`",
+                variant.files.join(", ")
+            ),
+            (_, Some(command)) => format!("programs run as `{command}`"),
+            (_, None) => CRATES.to_owned(),
         },
         sandboxed: options.isolation != Isolation::None,
         limits: text,

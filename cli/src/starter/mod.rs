@@ -998,7 +998,7 @@ mod tests {
                     }
                 }
             }
-            let graded: BTreeSet<String> = crate::cases::cases(game, false)
+            let graded: BTreeSet<String> = crate::cases::cases(game, crate::cases::Grading::Crates)
                 .into_iter()
                 .filter(|c| !c.hidden)
                 .map(|c| c.name)

@@ -1,0 +1,145 @@
+"""The kit's adapter for jogo da velha in Python: the function driver's side.
+
+It imports the student's `funcoes.py` (from the folder it runs in) and answers
+the driver's requests, one a line on stdin, one answer a line on stdout:
+
+    extrai_linha <position>          -> the row index, 0 to 2
+    extrai_coluna <position>         -> the column index, 0 to 2
+    verifica_vencedor <9 cells>      -> X, O, E or N; in the form the student
+                                        wrote: nine strings, or one list of
+                                        three lists
+    verifica_vencedor_lista <cells>  -> the same, in the list form only
+    melhor_jogada <9 cells>          -> "<row> <column>" of a best move
+
+Cells go row by row from A1 to C3, "." for an empty one. An answer of the
+wrong type is answered with a line that says so (a wrong answer). An
+exception stops the adapter with its traceback on stderr (the case crashed);
+`NotImplementedError` says the function is not yet implemented. What the
+student's code prints, or reads from stdin, never mixes with the answers.
+
+Standard library only: it runs in the grader's sandbox with the system's
+python3, and in a starter with the student's.
+"""
+
+import contextlib
+import inspect
+import io
+import sys
+import traceback
+
+
+class WrongType(Exception):
+    """An answer of a type the statement does not give."""
+
+
+def board_lists(cells):
+    cells = [" " if c == "." else c for c in cells]
+    return [cells[0:3], cells[3:6], cells[6:9]]
+
+
+def takes_nine(function):
+    """Whether `function` takes the nine cells one by one."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        p
+        for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    varargs = any(p.kind == p.VAR_POSITIONAL for p in parameters)
+    return len(positional) >= 9 or (varargs and len(positional) == 0)
+
+
+def index(name, argument, value):
+    if type(value) is not int:
+        raise WrongType(
+            "%s(%r) returned %r, a %s: the statement asks for a whole number from 0 to 2"
+            % (name, argument, value, type(value).__name__)
+        )
+    return str(value)
+
+
+def result(value, call):
+    if not isinstance(value, str):
+        raise WrongType(
+            "%s returned %r, a %s: the statement asks for 'X', 'O', 'E' or 'N'"
+            % (call, value, type(value).__name__)
+        )
+    return value
+
+
+def answer(funcoes, function, argument):
+    if function in ("extrai_linha", "extrai_coluna"):
+        return index(function, argument, getattr(funcoes, function)(argument))
+    if function in ("verifica_vencedor", "verifica_vencedor_lista"):
+        verifica = funcoes.verifica_vencedor
+        board = board_lists(argument)
+        if takes_nine(verifica):
+            if function == "verifica_vencedor_lista":
+                return (
+                    "verifica_vencedor takes nine strings; this level needs the "
+                    "form that takes one list of three lists"
+                )
+            cells = [cell for row in board for cell in row]
+            return result(verifica(*cells), "verifica_vencedor(%s)" % ", ".join(map(repr, cells)))
+        return result(verifica(board), "verifica_vencedor(%r)" % (board,))
+    if function == "melhor_jogada":
+        board = board_lists(argument)
+        move = funcoes.melhor_jogada([row[:] for row in board])
+        if (
+            not isinstance(move, (tuple, list))
+            or len(move) != 2
+            or any(type(v) is not int for v in move)
+        ):
+            raise WrongType(
+                "melhor_jogada(%r) returned %r: the statement asks for (linha, coluna), two whole numbers"
+                % (board, move)
+            )
+        return "%d %d" % (move[0], move[1])
+    return "bad request: %s %s" % (function, argument)
+
+
+def main():
+    requests = sys.stdin.read().splitlines()
+    answers = sys.stdout
+    # The student's prints go to stderr, and input() finds nothing.
+    sys.stdin = io.StringIO("")
+    sys.path.insert(0, ".")
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            import funcoes
+        except Exception:
+            traceback.print_exc()
+            return 1
+        for request in requests:
+            function, _, argument = request.partition(" ")
+            try:
+                line = answer(funcoes, function, argument)
+            except WrongType as wrong:
+                line = "wrong type: %s" % wrong
+            except NotImplementedError as missing:
+                sys.stderr.write(
+                    "not yet implemented: %s%s\n"
+                    % (function, ": %s" % missing if str(missing) else "")
+                )
+                return 1
+            except AttributeError as missing:
+                if getattr(missing, "obj", None) is funcoes or "funcoes" in str(missing):
+                    sys.stderr.write(
+                        "funcoes.py has no function %s: %s\n" % (function, missing)
+                    )
+                    return 1
+                traceback.print_exc()
+                return 1
+            except Exception:
+                traceback.print_exc()
+                return 1
+            answers.write(line + "\n")
+            answers.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
