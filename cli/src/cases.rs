@@ -134,6 +134,9 @@ pub(crate) fn python_function_cases(game: &GameInfo, variant: &PythonVariant) ->
             if let Some(name) = &run.name {
                 case.name = name.clone();
             }
+            if let Some(description) = &run.description {
+                case.description = description.clone();
+            }
             let argument = |call: &Vec<String>| call.first().cloned().unwrap_or_default();
             if run.valid_positions_only {
                 case.calls

@@ -54,6 +54,10 @@ pub(crate) struct PythonVariant {
     /// The kit's adapter (a path of the kit): imports the student's module
     /// and answers the function driver's requests.
     pub adapter: String,
+    /// The kit's folder of the student's files, stubbed, for a starter.
+    pub stub: String,
+    /// The statement in Python (a path of the kit).
+    pub statement: String,
     /// The game's program cases (fixture names) its Python form leaves out:
     /// those beyond the course's own rules.
     #[serde(default)]
@@ -76,6 +80,8 @@ pub(crate) struct PythonFunctions {
     pub level: Option<Level>,
     /// Its name in reports (the file's by default).
     pub name: Option<String>,
+    /// What it checks, in one line (the case's own by default).
+    pub description: Option<String>,
     /// Leaves out calls whose argument is not an upper-case position
     /// without spaces (`B2`).
     #[serde(default)]

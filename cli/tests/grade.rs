@@ -527,6 +527,112 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
     );
 }
 
+/// A python3 with pytest, if the machine has one (CI installs Debian's).
+fn python_with_pytest() -> Option<&'static str> {
+    ["python3", "/usr/bin/python3"].into_iter().find(|python| {
+        Command::new(python)
+            .args(["-m", "pytest", "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+#[test]
+fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
+    let dir = tempfile::tempdir().unwrap();
+    let starter = dir.path().join("velha");
+    let made = boardkit()
+        .args(["starter", "velha"])
+        .arg(&starter)
+        .args(["--language", "python"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let test = |folder: &Path| {
+        boardkit()
+            .args(["test", "velha"])
+            .arg(folder)
+            .args(["--language", "python"])
+            .output()
+            .unwrap()
+    };
+    // The stubs: every case fails, saying what is not written yet.
+    let stubs = test(&starter);
+    let said = String::from_utf8_lossy(&stubs.stdout).into_owned();
+    assert_eq!(stubs.status.code(), Some(1), "{said}");
+    assert!(!said.contains("\nok "), "{said}");
+    assert!(said.contains("not yet implemented: extrai_linha"), "{said}");
+    assert!(said.contains("level reached: none"), "{said}");
+    // An exam solution in place of the stubs: every level.
+    for file in ["funcoes.py", "programa.py"] {
+        std::fs::copy(
+            kit("cli/tests/grading/python_exams/diego").join(file),
+            starter.join(file),
+        )
+        .unwrap();
+    }
+    let solved = test(&starter);
+    let said = String::from_utf8_lossy(&solved.stdout).into_owned();
+    assert!(solved.status.success(), "{said}");
+    assert!(said.contains("level reached: expert"), "{said}");
+    // The very public cases the grader runs, and nothing else.
+    let out = dir.path().join("out");
+    let graded = grade_command()
+        .arg("velha")
+        .arg(&starter)
+        .args(["--language", "python", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(graded.status.success(), "{graded:?}");
+    let text = std::fs::read_to_string(out.join("students/velha/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let graders: std::collections::BTreeSet<String> = json["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["visibility"] == "visible")
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    let local: std::collections::BTreeSet<String> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("ok      "))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(local, graders);
+    // pytest, level by level, then the levels.
+    let Some(python) = python_with_pytest() else {
+        assert!(std::env::var_os("CI").is_none(), "CI needs pytest");
+        return;
+    };
+    let pytest = Command::new(python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .current_dir(&starter)
+        .env("BOARDKIT", env!("CARGO_BIN_EXE_boardkit"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&pytest.stdout).into_owned();
+    assert!(pytest.status.success(), "{said}");
+    assert!(
+        said.contains("4 passed") && said.contains("level reached: expert"),
+        "{said}"
+    );
+    std::fs::copy(
+        kit("cli/tests/grading/python_exams/eduarda/funcoes.py"),
+        starter.join("funcoes.py"),
+    )
+    .unwrap();
+    let pytest = Command::new(python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .current_dir(&starter)
+        .env("BOARDKIT", env!("CARGO_BIN_EXE_boardkit"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&pytest.stdout).into_owned();
+    assert!(!pytest.status.success(), "{said}");
+    assert!(said.contains("level reached: none"), "{said}");
+}
+
 #[test]
 fn shards_merged_equal_one_run_and_a_second_run_continues() {
     let dir = tempfile::tempdir().unwrap();

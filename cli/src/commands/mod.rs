@@ -17,6 +17,7 @@ pub(crate) mod grade;
 pub(crate) mod play;
 pub(crate) mod scores;
 pub(crate) mod solve;
+pub(crate) mod test;
 
 use std::process::ExitCode;
 
@@ -153,7 +154,14 @@ pub(crate) enum Command {
         game: String,
         /// A new (or empty) folder.
         dir: std::path::PathBuf,
+        /// rust (a crate), or python (the exercise's Python files, with
+        /// pytest tests).
+        #[arg(long, value_enum, default_value_t = grade::Language::Rust)]
+        language: grade::Language,
     },
+    /// Run the public cases on a student's own folder, as the grader judges
+    /// them: what a Python starter's tests run (a Rust one's are `cargo test`).
+    Test(test::TestArgs),
     /// Grade a class: every submission's cases, in isolation, with reports
     /// (grades.csv, students/<name>/results.json, junit.xml, report.html) in --out.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -203,24 +211,33 @@ fn dispatch(command: Command) -> Outcome {
         }
         Command::Tui(args) => said(crate::tui::run(&args, &crate::registry::tui_games())),
         Command::Scores { scoreboard, game } => scores::run(scoreboard, game),
-        Command::Starter { game, dir } => starter(&game, &dir),
+        Command::Starter {
+            game,
+            dir,
+            language,
+        } => starter(&game, &dir, language),
         Command::Grade { merge, args } => grade::run(merge, args),
+        Command::Test(args) => test::run(args),
         Command::Dev { command } => dev::run(command),
         Command::Book { game } => book::run(game),
         Command::Solve { game } => Ok(solve::run(game)?),
     }
 }
 
-/// `boardkit starter`: a student's crate for one game.
-fn starter(game: &str, dir: &std::path::Path) -> Outcome {
-    use crate::starter::{StarterError, write_starter};
-    match write_starter(game, dir) {
+/// `boardkit starter`: a student's crate, or Python files, for one game.
+fn starter(game: &str, dir: &std::path::Path, language: grade::Language) -> Outcome {
+    use crate::starter::{StarterError, write_python_starter, write_starter};
+    let (written, next) = match language {
+        grade::Language::Rust => (write_starter(game, dir), "cargo test"),
+        grade::Language::Python => (write_python_starter(game, dir), "python3 -m pytest"),
+    };
+    match written {
         Ok(files) => {
             println!("wrote {} files into {}", files.len(), dir.display());
-            println!("next: cd {} && cargo test", dir.display());
+            println!("next: cd {} && {next}", dir.display());
             Ok(())
         }
-        Err(e @ StarterError::UnknownGame(..)) => usage_error(e),
+        Err(e @ (StarterError::UnknownGame(..) | StarterError::NoPython(..))) => usage_error(e),
         Err(e) => Err(Failure::failed(e)),
     }
 }

@@ -351,7 +351,12 @@ fn run_case(
                 ..
             },
         ) => {
-            let mut job = Job::new("/bin/sh", &["-c".into(), format!("exec python3 {ADAPTER}")]);
+            // The adapter's path a word of its own: one `--no-sandbox`
+            // translates into the host's.
+            let mut job = Job::new(
+                "/bin/sh",
+                &["-c".into(), "exec python3 \"$0\"".into(), ADAPTER.into()],
+            );
             job.work_from = Some(root);
             job.read_only = vec![(adapter.clone(), ADAPTER.into())];
             let mut stdin = requests.join("\n").into_bytes();
@@ -429,6 +434,49 @@ fn grade_one(
         unsandboxed: false,
         fingerprint: String::new(),
     }
+}
+
+/// What `boardkit test` runs: a student's own folder, on their machine.
+pub(crate) struct Local {
+    /// The student's folder.
+    pub dir: PathBuf,
+    /// The program levels' command, run in `dir`.
+    pub program: String,
+    pub python: crate::exercise::PythonVariant,
+    /// Only this level's cases (all levels otherwise).
+    pub level: Option<Level>,
+    pub limits: Limits,
+}
+
+/// The public cases of `game`'s Python form run on `local.dir`, as the
+/// student's own user and without the sandbox (it is their own code), each
+/// judged as the grader judges it: what a Python starter's tests run. The
+/// grader runs these very cases, and hidden ones besides.
+pub(crate) fn run_public(game: &GameInfo, local: &Local) -> Result<Vec<TestResult>, GradeError> {
+    let cases: Vec<Case> = cases::cases(game, cases::Grading::Python(&local.python))
+        .into_iter()
+        .filter(|c| !c.hidden && local.level.is_none_or(|l| c.level == l))
+        .collect();
+    let scratch = tempfile::tempdir().map_err(GradeError::Sandbox)?;
+    let bytes = crate::embedded::file(&local.python.adapter).ok_or_else(|| {
+        GradeError::Class(
+            crate::exercise::ExerciseError::Missing(local.python.adapter.clone()).into(),
+        )
+    })?;
+    let adapter = scratch.path().join("adapter.py");
+    std::fs::write(&adapter, bytes).map_err(GradeError::Sandbox)?;
+    let root = std::path::absolute(&local.dir).map_err(GradeError::Sandbox)?;
+    let runner = Runner::Program {
+        command: local.program.clone(),
+        root,
+        adapter: Some(adapter),
+    };
+    let sandbox = Sandbox::own_user().map_err(GradeError::Sandbox)?;
+    let mut session = sandbox.session();
+    Ok(cases
+        .iter()
+        .map(|case| run_case(game, case, &runner, &mut session, &local.limits))
+        .collect())
 }
 
 /// Whether `dir` holds the final results of exactly this submission (the

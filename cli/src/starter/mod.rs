@@ -11,6 +11,8 @@
 //! Everything comes from the files embedded at build time (see
 //! [`crate::embedded`]), so a starter matches the binary that wrote it.
 
+pub(crate) mod python;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -50,6 +52,8 @@ pub(crate) enum StarterError {
     },
     #[error(transparent)]
     Kit(#[from] ExerciseError),
+    #[error("{0} has no Python form yet: its starter is a Rust crate")]
+    NoPython(String),
 }
 
 fn kit_file(path: &str) -> Result<&'static [u8], ExerciseError> {
@@ -211,6 +215,23 @@ pub(crate) fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, Starte
         return Err(StarterError::NotEmpty(dir.to_owned()));
     }
     write_files(dir, &starter_files(game)?)
+}
+
+/// Writes the Python starter of game `id` into `dir`, new or empty.
+pub(crate) fn write_python_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
+    let game = crate::registry::find(id)
+        .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
+    let variant = exercise::manifest(id)?
+        .python
+        .ok_or_else(|| StarterError::NoPython(id.to_owned()))?;
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(StarterError::NotEmpty(dir.to_owned()));
+    }
+    write_files(dir, &python::starter_files(game, &variant)?)
 }
 
 /// Writes `files` below `dir`, making folders as needed.

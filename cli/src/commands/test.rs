@@ -1,0 +1,118 @@
+//! `boardkit test`: a student's own folder against the public cases, as
+//! the grader judges them; what a Python starter's tests run.
+
+use clap::Args;
+
+use super::{Failure, Outcome, usage_error};
+use crate::grader::report::TestResult;
+use boardkit::level::Level;
+
+#[derive(Args)]
+pub(crate) struct TestArgs {
+    /// The game.
+    #[arg(value_parser = crate::registry::names_parser())]
+    game: String,
+    /// The student's folder (default: this one).
+    #[arg(default_value = ".")]
+    dir: std::path::PathBuf,
+    /// The language the folder is written in (only python: a Rust
+    /// starter runs its cases with `cargo test`).
+    #[arg(long, value_enum)]
+    language: super::grade::Language,
+    /// Only this level's cases.
+    #[arg(long)]
+    level: Option<Level>,
+    /// The program levels' command (default: the statement's, such as
+    /// 'python3 programa.py').
+    #[arg(long)]
+    program: Option<String>,
+    /// Seconds a case may run.
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+}
+
+/// Not every case run passed.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} of the cases run failed")]
+struct CasesFailed(usize);
+
+pub(crate) fn run(args: TestArgs) -> Outcome {
+    let game = crate::registry::find(&args.game)
+        .unwrap_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)));
+    if args.language == super::grade::Language::Rust {
+        usage_error("a Rust starter runs its cases with `cargo test`");
+    }
+    let python = crate::exercise::manifest(game.id)
+        .ok()
+        .and_then(|m| m.python)
+        .unwrap_or_else(|| {
+            usage_error(format_args!(
+                "{} has no Python form of its functions yet",
+                game.id
+            ))
+        });
+    if let Some(level) = args.level {
+        if !python.levels.contains_key(&level) {
+            usage_error(format_args!("{} has no level {level} in Python", game.id));
+        }
+    }
+    let local = crate::grader::Local {
+        dir: args.dir,
+        program: args.program.unwrap_or_else(|| python.program.clone()),
+        level: args.level,
+        limits: crate::grader::sandbox::Limits {
+            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+            ..Default::default()
+        },
+        python,
+    };
+    let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
+    print!("{}", summary(&results, args.level.is_none()));
+    let failed = results.iter().filter(|r| r.status != "passed").count();
+    if failed > 0 {
+        return Err(Failure::failed(CasesFailed(failed)));
+    }
+    Ok(())
+}
+
+/// Each case, then each level's count and the level reached, as a Rust
+/// starter's `cargo test` prints them (the level only when every level ran).
+fn summary(results: &[TestResult], every_level: bool) -> String {
+    let mut out = String::new();
+    let mut levels: std::collections::BTreeMap<Level, (u32, u32)> = Default::default();
+    for result in results {
+        let passed = result.status == "passed";
+        if passed {
+            out.push_str(&format!("ok      {}\n", result.name));
+        } else {
+            out.push_str(&format!("FAILED  {}\n", result.name));
+            for line in result.output.lines() {
+                out.push_str(&format!("        {line}\n"));
+            }
+        }
+        let level = result.extra_data.level;
+        let entry = levels.entry(level).or_default();
+        entry.0 += 1;
+        entry.1 += u32::from(passed);
+    }
+    out.push_str("levels:\n");
+    for (level, (run, passed)) in &levels {
+        let mark = if passed == run { "" } else { "  <- not yet" };
+        out.push_str(&format!(
+            "  {:<11} {passed:>3}/{run} passed{mark}\n",
+            level.name()
+        ));
+    }
+    if every_level {
+        let reached = levels
+            .iter()
+            .take_while(|(_, (run, passed))| passed == run)
+            .last()
+            .map_or("none", |(level, _)| level.name());
+        out.push_str(&format!(
+            "level reached: {reached} (every level up to it passed, as the grader counts)\n"
+        ));
+    }
+    out
+}

@@ -1,0 +1,180 @@
+//! A Python starter: the exercise as a Python course sets it (the
+//! `[python]` table of `exercises/<game>/exercise.toml`). The student's
+//! files stubbed, the statement with each level's points, the public cases
+//! to read, and pytest tests that run those cases through `boardkit test`:
+//! the grader's own cases and judgement, no second comparison in Python.
+
+use crate::cases::{self, Grading};
+use crate::exercise::PythonVariant;
+use crate::registry::GameInfo;
+use boardkit::fixture::Visibility;
+use boardkit::level::Level;
+
+use super::{StarterError, kit_file};
+
+/// Every file of `game`'s Python starter: (path in the starter, contents).
+pub(crate) fn starter_files(
+    game: &GameInfo,
+    variant: &PythonVariant,
+) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
+    let mut files: Vec<(String, Vec<u8>)> = crate::exercise::folder(&variant.stub)
+        .into_iter()
+        .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
+        .collect();
+    let levels: Vec<Level> = variant.levels.keys().copied().collect();
+    files.push((
+        format!("tests/test_{}.py", game.id),
+        test_py(game, &levels).into_bytes(),
+    ));
+    files.push(("tests/conftest.py".into(), conftest_py(game).into_bytes()));
+    files.push(("README.md".into(), readme_md(game, variant)?.into_bytes()));
+    // The public cases, to read: the program sessions the Python form runs,
+    // and the function calls as the adapter asks them.
+    let prefix = format!("fixtures/{}/", game.id);
+    for (path, bytes) in crate::embedded::under(&prefix) {
+        let name = path[prefix.len()..].trim_end_matches(".toml");
+        if name.contains('/') || !path.ends_with(".toml") {
+            continue;
+        }
+        let Ok(fixture) =
+            boardkit::fixture::Fixture::parse(&String::from_utf8_lossy(bytes), name, game.id)
+        else {
+            continue;
+        };
+        if fixture.visibility == Visibility::Public
+            && !fixture.reference_only
+            && levels.contains(&fixture.level)
+            && !variant.leave_out.contains(&fixture.name)
+        {
+            files.push((path.to_owned(), bytes.to_vec()));
+        }
+    }
+    for case in cases::python_function_cases(game, variant) {
+        let text = toml::to_string(&case).map_err(|e| super::malformed(&variant.stub, e))?;
+        files.push((
+            format!("fixtures/{}/functions/{}.toml", game.id, case.name),
+            format!(
+                "# The calls the adapter makes of your functions: each call's argument,\n# then every answer accepted. `boardkit test` runs them.\n{text}"
+            )
+            .into_bytes(),
+        ));
+    }
+    Ok(files)
+}
+
+/// The points of each level of the Python form: (public, hidden).
+fn points(game: &GameInfo, variant: &PythonVariant) -> Vec<(Level, u32, u32)> {
+    let all = cases::cases(game, Grading::Python(variant));
+    variant
+        .levels
+        .keys()
+        .map(|&level| {
+            let of = |hidden: bool| {
+                all.iter()
+                    .filter(|c| c.level == level && c.hidden == hidden)
+                    .map(|c| c.points)
+                    .sum()
+            };
+            (level, of(false), of(true))
+        })
+        .collect()
+}
+
+fn readme_md(game: &GameInfo, variant: &PythonVariant) -> Result<String, StarterError> {
+    let statement = String::from_utf8_lossy(kit_file(&variant.statement)?).into_owned();
+    let mut out = statement.trim_end().to_owned();
+    out.push_str(
+        "\n\n## Levels and points\n\nYou reach a level when every case of it and of every level below passes. \
+         `boardkit grade` runs the public cases below, the very ones your tests run, and hidden ones \
+         that only vary the inputs.\n\n| level | what it grades | public | hidden |\n|---|---|---|---|\n",
+    );
+    for (level, public, hidden) in points(game, variant) {
+        out.push_str(&format!(
+            "| {level} | {} | {public} | {hidden} |\n",
+            variant.levels[&level]
+        ));
+    }
+    out.push_str(&format!(
+        "\n## Running the tests\n\nThe tests need `boardkit` (see the course's instructions: \
+         `pip install boardkit-*.whl`, or `cargo install`) and pytest:\n\n```sh\n\
+         python3 -m pytest                  # every level, then the level reached\n\
+         python3 -m pytest -k basic         # one level\n\
+         boardkit test {id} --language python   # the same cases, without pytest\n\
+         python3 programa.py                # play\n```\n\n\
+         `fixtures/{id}/` holds the public cases to read: each session's input and \
+         what it checks, and the calls made of your functions with the answers accepted.\n",
+        id = game.id
+    ));
+    Ok(out)
+}
+
+fn test_py(game: &GameInfo, levels: &[Level]) -> String {
+    let levels = levels
+        .iter()
+        .map(|l| format!("\"{l}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        r#""""{title}, level by level: `python3 -m pytest -k basic` runs one level.
+
+Each level runs `boardkit test`: the grader's public cases, judged as the
+grader judges them. Set BOARDKIT to the binary if it is not on the PATH.
+"""
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+FOLDER = pathlib.Path(__file__).resolve().parent.parent
+BOARDKIT = os.environ.get("BOARDKIT") or shutil.which("boardkit")
+
+
+@pytest.mark.parametrize("level", [{levels}])
+def test_level(level):
+    if BOARDKIT is None:
+        pytest.fail("boardkit is not installed: see README.md, Running the tests")
+    run = subprocess.run(
+        [BOARDKIT, "test", "{id}", str(FOLDER), "--language", "python", "--level", level],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+"#,
+        title = game.title,
+        id = game.id
+    )
+}
+
+fn conftest_py(game: &GameInfo) -> String {
+    format!(
+        r#""""After the tests, the levels: each one's count and the level reached."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+FOLDER = pathlib.Path(__file__).resolve().parent.parent
+
+
+def pytest_terminal_summary(terminalreporter):
+    boardkit = os.environ.get("BOARDKIT") or shutil.which("boardkit")
+    if boardkit is None:
+        return
+    run = subprocess.run(
+        [boardkit, "test", "{id}", str(FOLDER), "--language", "python"],
+        capture_output=True,
+        text=True,
+    )
+    lines = run.stdout.splitlines()
+    if "levels:" in lines:
+        terminalreporter.write_sep("=", "levels")
+        for line in lines[lines.index("levels:") + 1 :]:
+            terminalreporter.write_line(line)
+"#,
+        id = game.id
+    )
+}
