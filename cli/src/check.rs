@@ -205,7 +205,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
     }
-    crate::starter::write_starter(game.id, &dir)?;
+    crate::starter::write_starter(game.id, &dir, None)?;
     // One target folder for every starter: dependencies build once.
     let starter = Starter {
         game,
@@ -449,6 +449,8 @@ fn grade(
         out: out.to_owned(),
         program: program.map(str::to_owned),
         python: None,
+        style_points: None,
+        notes_held: false,
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         limits: crate::grader::sandbox::Limits {
             timeout: Duration::from_secs(10),

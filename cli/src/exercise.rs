@@ -121,6 +121,38 @@ impl Files {
     }
 }
 
+/// Where `id`'s statement in `locale` is: for a crate, the statement's
+/// introduction and the game's section in one file
+/// (`exercises/<id>/statement/<locale>.md`); for the Python form, its
+/// statement's file with the locale before `.md`.
+pub(crate) fn translation(id: &str, python: Option<&PythonVariant>, locale: &str) -> String {
+    match python {
+        None => format!("exercises/{id}/statement/{locale}.md"),
+        Some(variant) => format!("{}.{locale}.md", variant.statement.trim_end_matches(".md")),
+    }
+}
+
+/// The locales `id`'s statement is written in: `en` (the kit's own), then
+/// every translation the kit holds.
+pub(crate) fn locales(id: &str, python: Option<&PythonVariant>) -> Vec<String> {
+    let mut locales = vec!["en".to_owned()];
+    let (prefix, suffix) = match python {
+        None => (format!("exercises/{id}/statement/"), ".md".to_owned()),
+        Some(variant) => (
+            format!("{}.", variant.statement.trim_end_matches(".md")),
+            ".md".to_owned(),
+        ),
+    };
+    for (path, _) in crate::embedded::under(&prefix) {
+        if let Some(locale) = path[prefix.len()..].strip_suffix(&suffix) {
+            if !locale.contains('/') && !locale.contains('.') {
+                locales.push(locale.to_owned());
+            }
+        }
+    }
+    locales
+}
+
 /// The manifest of game `id`.
 pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
     parse(&format!("exercises/{id}/exercise.toml"))

@@ -250,6 +250,17 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "-> usize {",
         "-> usize { let x: u8 = \"no\";",
     );
+    // Notes on the code: an unwrap and a 60-line function, graded right.
+    correct_crate(&at("unwrap_and_long"));
+    let added: String = (0..58).map(|_| "    total += 1;\n").collect();
+    patch(
+        &at("unwrap_and_long"),
+        "src/velha/exam.rs",
+        "pub fn extrai_linha",
+        &format!(
+            "pub fn longa(texto: &str) -> usize {{\n    let mut total: usize = texto.parse().unwrap();\n{added}    total\n}}\n\npub fn extrai_linha"
+        ),
+    );
     // Archives.
     correct_crate(&at("staging"));
     zip_folder(&at("staging"), "zipped/project", &at("zipped.zip"));
@@ -283,6 +294,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "leaves_children",
         "tampered",
         "compile_error",
+        "unwrap_and_long",
         "zipped.zip",
         "zip_slip.zip",
         "zip_bomb.zip",
@@ -298,6 +310,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         .arg("--out")
         .arg(&out)
         .args(["--timeout", "5", "--require", "expert"])
+        .args(["--style-points", "5"])
         .output()
         .unwrap();
     let table = String::from_utf8_lossy(&run.stdout);
@@ -311,7 +324,13 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     let grades = grades(&out);
     let level = |name: &str| grades[name]["level"].clone();
     // Children are killed with the group; the output itself is right.
-    for reached in ["correct", "tampered", "zipped", "leaves_children"] {
+    for reached in [
+        "correct",
+        "tampered",
+        "zipped",
+        "leaves_children",
+        "unwrap_and_long",
+    ] {
         assert_eq!(level(reached), "expert", "{reached}\n{table}");
     }
     assert_eq!(level("bug_basic"), "none", "{table}");
@@ -368,6 +387,32 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     assert!(!class.path().parent().unwrap().join("escaped.rs").exists());
     let bomb = std::fs::read_to_string(out.join("students/zip_bomb/results.json")).unwrap();
     assert!(bomb.contains("unpacks to more than"), "{bomb}");
+    // Both noted, with file and line; the style's points counted in the
+    // score, never in the level.
+    let exam = std::fs::read_to_string(at("unwrap_and_long").join("src/velha/exam.rs")).unwrap();
+    let line_of = |text: &str| exam.lines().position(|l| l.contains(text)).unwrap() + 1;
+    let text = std::fs::read_to_string(out.join("students/unwrap_and_long/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let noted = |kind: &str, line: usize| {
+        json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["kind"] == kind && n["file"] == "src/velha/exam.rs" && n["line"] == line)
+    };
+    assert!(noted("unwrap", line_of("texto.parse().unwrap()")), "{text}");
+    assert!(noted("long_function", line_of("pub fn longa")), "{text}");
+    let style = |name: &str| grades[name]["style"].parse::<f64>().unwrap();
+    assert!(
+        style("unwrap_and_long") <= style("correct") - 2.0,
+        "{table}"
+    );
+    let score = |name: &str| grades[name]["score"].parse::<f64>().unwrap();
+    assert_eq!(
+        score("correct") - score("unwrap_and_long"),
+        style("correct") - style("unwrap_and_long"),
+        "{table}"
+    );
     // Hidden cases keep their inputs and outputs to themselves.
     let results = std::fs::read_to_string(out.join("students/correct/results.json")).unwrap();
     assert!(results.contains("\"after_published\"") && results.contains("hidden case: passed"));
@@ -544,10 +589,14 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     let made = boardkit()
         .args(["starter", "velha"])
         .arg(&starter)
-        .args(["--language", "python"])
+        .args(["--language", "python", "--locale", "pt-BR"])
         .output()
         .unwrap();
     assert!(made.status.success(), "{made:?}");
+    // The statement in the course's language; the exact lines the same.
+    let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
+    assert!(readme.starts_with("# Jogo da velha, em Python"), "{readme}");
+    assert!(readme.contains("`Posição ocupada`"), "{readme}");
     let test = |folder: &Path| {
         boardkit()
             .args(["test", "velha"])

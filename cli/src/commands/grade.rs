@@ -39,6 +39,16 @@ pub(crate) struct GradeArgs {
     /// kit's adapter, the program as its statement says, or --program).
     #[arg(long, value_enum, default_value_t = Language::Rust)]
     language: Language,
+    /// Give the notes on each crate's code (style) up to N points, one
+    /// less per note: a `style` column, counted in score and max_score,
+    /// never in a level or --require.
+    #[arg(long, value_name = "N")]
+    style_points: Option<u32>,
+    /// Whether a student's results.json carries the notes on their code
+    /// (shown), or the instructor keeps them until released (hidden: in
+    /// notes.json beside it, and in report.html).
+    #[arg(long, value_enum, default_value_t = StyleNotes::Shown)]
+    style_notes: StyleNotes,
     /// Submissions graded at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -69,6 +79,13 @@ pub(crate) struct GradeArgs {
     /// options and kit are unchanged keeps its results).
     #[arg(long)]
     fresh: bool,
+}
+
+/// Who reads the notes on a submission's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum StyleNotes {
+    Shown,
+    Hidden,
 }
 
 /// The language a class writes the exercise in.
@@ -139,6 +156,8 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 out: args.out.unwrap_or_default(),
                 program,
                 python,
+                style_points: args.style_points,
+                notes_held: args.style_notes == StyleNotes::Hidden,
                 jobs: args
                     .jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),

@@ -158,6 +158,11 @@ pub(crate) enum Command {
         /// pytest tests).
         #[arg(long, value_enum, default_value_t = grade::Language::Rust)]
         language: grade::Language,
+        /// The statement's language: en (the default), or a translation
+        /// the kit holds (velha: pt-BR; connect4: fr). The exact lines a
+        /// program prints are the same in every one.
+        #[arg(long)]
+        locale: Option<String>,
     },
     /// Run the public cases on a student's own folder, as the grader judges
     /// them: what a Python starter's tests run (a Rust one's are `cargo test`).
@@ -215,7 +220,8 @@ fn dispatch(command: Command) -> Outcome {
             game,
             dir,
             language,
-        } => starter(&game, &dir, language),
+            locale,
+        } => starter(&game, &dir, language, locale.as_deref()),
         Command::Grade { merge, args } => grade::run(merge, args),
         Command::Test(args) => test::run(args),
         Command::Dev { command } => dev::run(command),
@@ -225,11 +231,16 @@ fn dispatch(command: Command) -> Outcome {
 }
 
 /// `boardkit starter`: a student's crate, or Python files, for one game.
-fn starter(game: &str, dir: &std::path::Path, language: grade::Language) -> Outcome {
+fn starter(
+    game: &str,
+    dir: &std::path::Path,
+    language: grade::Language,
+    locale: Option<&str>,
+) -> Outcome {
     use crate::starter::{StarterError, write_python_starter, write_starter};
     let (written, next) = match language {
-        grade::Language::Rust => (write_starter(game, dir), "cargo test"),
-        grade::Language::Python => (write_python_starter(game, dir), "python3 -m pytest"),
+        grade::Language::Rust => (write_starter(game, dir, locale), "cargo test"),
+        grade::Language::Python => (write_python_starter(game, dir, locale), "python3 -m pytest"),
     };
     match written {
         Ok(files) => {
@@ -237,7 +248,11 @@ fn starter(game: &str, dir: &std::path::Path, language: grade::Language) -> Outc
             println!("next: cd {} && {next}", dir.display());
             Ok(())
         }
-        Err(e @ (StarterError::UnknownGame(..) | StarterError::NoPython(..))) => usage_error(e),
+        Err(
+            e @ (StarterError::UnknownGame(..)
+            | StarterError::NoPython(..)
+            | StarterError::NoLocale(..)),
+        ) => usage_error(e),
         Err(e) => Err(Failure::failed(e)),
     }
 }

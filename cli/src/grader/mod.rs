@@ -14,6 +14,7 @@
 //!    so a stopped run continues where it was) and the class reports.
 
 pub(crate) mod compile;
+pub(crate) mod notes;
 
 pub(crate) mod report;
 pub(crate) mod sandbox;
@@ -44,6 +45,10 @@ pub(crate) struct Options {
     /// The exercise as a Python course sets it (`--language python`): its
     /// functions too, through the kit's adapter.
     pub python: Option<crate::exercise::PythonVariant>,
+    /// `--style-points`: the most points the notes on a crate's code give.
+    pub style_points: Option<u32>,
+    /// `--style-notes hidden`: the notes are the instructor's until released.
+    pub notes_held: bool,
     pub jobs: usize,
     pub limits: Limits,
     pub compile_timeout: Duration,
@@ -78,13 +83,7 @@ fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results
         .iter()
         .map(|c| test_result(c, verdict, message.to_owned()))
         .collect();
-    Results {
-        score: 0.0,
-        tests,
-        incomplete: false,
-        unsandboxed: false,
-        fingerprint: String::new(),
-    }
+    Results::of(tests, None)
 }
 
 fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
@@ -427,13 +426,7 @@ fn grade_one(
             result
         })
         .collect();
-    Results {
-        score: tests.iter().map(|t| t.score).sum(),
-        tests,
-        incomplete: false,
-        unsandboxed: false,
-        fingerprint: String::new(),
-    }
+    Results::of(tests, None)
 }
 
 /// What `boardkit test` runs: a student's own folder, on their machine.
@@ -510,10 +503,12 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
     let limits = &options.limits;
     hash.update(
         format!(
-            "{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
+            "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
             game.id,
             options.program,
             options.python.is_some(),
+            options.style_points,
+            options.notes_held,
             limits.timeout,
             limits.output_bytes,
             limits.memory_bytes,
@@ -810,6 +805,20 @@ pub(crate) fn grade(
                 fingerprint: print.clone(),
                 ..results
             };
+            // Notes on a crate's code: its student folder, read here.
+            if let (Ok(s), None) = (opened, &options.program) {
+                let (notes, _) = notes::rust_notes(&s.root.join(&solution), &solution);
+                if let Some(max) = options.style_points {
+                    let style = report::Style {
+                        score: notes::style_points(&notes, max),
+                        max_score: f64::from(max),
+                    };
+                    results.score += style.score;
+                    results.style = Some(style);
+                }
+                results.notes = notes;
+                results.notes_held = options.notes_held;
+            }
             results.bound_outputs(SUBMISSION_KEPT);
             // Each finished submission is saved at once: a stopped run keeps it.
             if let Err(e) = report::save_results(&options.out, name, &results) {

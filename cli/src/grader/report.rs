@@ -136,11 +136,47 @@ pub(crate) struct Results {
     /// A run reuses these results only while it is the same.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub fingerprint: String,
+    /// Notes on a crate's code ([`super::notes`]): the student's to read,
+    /// unless held until released (`--style-notes hidden`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<super::notes::Note>,
+    /// The notes are the instructor's alone until released: kept in
+    /// `notes.json`, not here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub notes_held: bool,
+    /// `--style-points`: the notes' points, counted in `score` and
+    /// `max_score`, never in a level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+}
+
+/// Points for the code's style (`--style-points`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Style {
+    pub score: f64,
+    pub max_score: f64,
 }
 
 impl Results {
+    /// Every case's points, and the style's.
     pub(crate) fn max_score(&self) -> f64 {
-        self.tests.iter().map(|t| t.max_score).sum()
+        self.tests.iter().map(|t| t.max_score).sum::<f64>()
+            + self.style.map_or(0.0, |s| s.max_score)
+    }
+
+    /// The results of `tests`, scored (the style's points added), with
+    /// nothing else.
+    pub(crate) fn of(tests: Vec<TestResult>, style: Option<Style>) -> Results {
+        Results {
+            score: tests.iter().map(|t| t.score).sum::<f64>() + style.map_or(0.0, |s| s.score),
+            tests,
+            incomplete: false,
+            unsandboxed: false,
+            fingerprint: String::new(),
+            notes: Vec::new(),
+            notes_held: false,
+            style,
+        }
     }
 
     /// Points per level.
@@ -197,6 +233,8 @@ pub(crate) const RUN_INFO: &str = "run.json";
 
 /// A submission's hidden cases' details, beside its `results.json`.
 const HIDDEN_DETAILS: &str = "hidden.json";
+/// A submission's notes held until released, beside its `results.json`.
+const HELD_NOTES: &str = "notes.json";
 
 /// Reads `<dir>/run.json`, when there is one.
 pub(crate) fn read_run_info(dir: &Path) -> Option<RunInfo> {
@@ -223,9 +261,19 @@ pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io
         HIDDEN_DETAILS,
         serde_json::to_string_pretty(&details).map_err(std::io::Error::other)?,
     )?;
+    let mut shown = results.clone();
+    if results.notes_held {
+        write(
+            HELD_NOTES,
+            serde_json::to_string_pretty(&results.notes).map_err(std::io::Error::other)?,
+        )?;
+        shown.notes.clear();
+    } else {
+        let _ = std::fs::remove_file(dir.join(HELD_NOTES));
+    }
     write(
         "results.json",
-        serde_json::to_string_pretty(results).map_err(std::io::Error::other)?,
+        serde_json::to_string_pretty(&shown).map_err(std::io::Error::other)?,
     )
 }
 
@@ -259,6 +307,12 @@ pub(crate) fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Resul
                     .unwrap_or_default();
             for test in &mut results.tests {
                 test.detail = details.get(&test.name).cloned();
+            }
+            if results.notes_held {
+                results.notes = std::fs::read_to_string(entry.path().join(HELD_NOTES))
+                    .ok()
+                    .and_then(|text| serde_json::from_str(&text).ok())
+                    .unwrap_or_default();
             }
             all.insert(entry.file_name().to_string_lossy().into_owned(), results);
         }
@@ -314,6 +368,10 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     for level in &levels {
         out.push_str(&format!(",{level}"));
     }
+    let style = all.values().any(|r| r.style.is_some());
+    if style {
+        out.push_str(",style");
+    }
     out.push_str(",score,max_score,level\n");
     for (name, results) in all {
         let by_level = results.by_level();
@@ -322,6 +380,12 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
             out.push_str(&format!(
                 ",{}",
                 points(by_level.get(level).map_or(0.0, |l| l.0))
+            ));
+        }
+        if style {
+            out.push_str(&format!(
+                ",{}",
+                points(results.style.map_or(0.0, |s| s.score))
             ));
         }
         let reached = results.level_name();
@@ -582,7 +646,7 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
     for level in levels {
         out.push_str(&format!("<th>{level}</th>"));
     }
-    out.push_str("<th>score</th><th>level reached</th></tr>\n");
+    out.push_str("<th>notes</th><th>score</th><th>level reached</th></tr>\n");
     for (name, results) in all {
         let by_level = results.by_level();
         out.push_str(&format!(
@@ -598,8 +662,13 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
             ));
         }
         let reached = results.level_name();
+        let style = results
+            .style
+            .map(|s| format!(" ({} / {})", points(s.score), points(s.max_score)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "<td class=\"num\">{} / {}</td><td>{reached}</td></tr>\n",
+            "<td class=\"num\">{}{style}</td><td class=\"num\">{} / {}</td><td>{reached}</td></tr>\n",
+            results.notes.len(),
             points(results.score),
             points(results.max_score())
         ));
@@ -618,6 +687,26 @@ fn student_section(name: &str, results: &Results) -> String {
         points(results.score),
         points(results.max_score())
     );
+    if !results.notes.is_empty() {
+        let held = if results.notes_held {
+            " (held from the student until released)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "<details open><summary>{} notes on the code{held}</summary><ul>\n",
+            results.notes.len()
+        ));
+        for note in &results.notes {
+            out.push_str(&format!(
+                "<li><code>{}:{}</code> {}</li>\n",
+                escape(&note.file),
+                note.line,
+                escape(&note.message)
+            ));
+        }
+        out.push_str("</ul></details>\n");
+    }
     let mut tests: Vec<&TestResult> = results.tests.iter().collect();
     tests.sort_by_key(|t| t.extra_data.level);
     for (level, (got, max, _)) in results.by_level() {
@@ -694,6 +783,31 @@ pub(crate) fn table(all: &BTreeMap<String, Results>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn notes_held_until_released_stay_out_of_what_a_student_receives() {
+        let dir = tempfile::tempdir().unwrap();
+        let note = super::super::notes::Note {
+            file: "src/velha/mod.rs".into(),
+            line: 3,
+            kind: "unwrap".into(),
+            message: "handle it".into(),
+        };
+        let mut results = Results::of(Vec::new(), None);
+        results.notes = vec![note.clone()];
+        results.notes_held = true;
+        save_results(dir.path(), "ana", &results).unwrap();
+        let shown = std::fs::read_to_string(dir.path().join("students/ana/results.json")).unwrap();
+        assert!(!shown.contains("handle it"), "{shown}");
+        let all = read_results(dir.path()).unwrap();
+        assert_eq!(all["ana"].notes, vec![note.clone()]);
+        assert!(report_html(&all, None).contains("handle it"));
+        // Released: the student's results carry them.
+        results.notes_held = false;
+        save_results(dir.path(), "ana", &results).unwrap();
+        let shown = std::fs::read_to_string(dir.path().join("students/ana/results.json")).unwrap();
+        assert!(shown.contains("handle it"), "{shown}");
+    }
 
     #[test]
     fn csv_cells_never_run_as_formulas() {

@@ -54,6 +54,8 @@ pub(crate) enum StarterError {
     Kit(#[from] ExerciseError),
     #[error("{0} has no Python form yet: its starter is a Rust crate")]
     NoPython(String),
+    #[error("{0}'s statement is not written in {1}: it is in {2}")]
+    NoLocale(String, String, String),
 }
 
 fn kit_file(path: &str) -> Result<&'static [u8], ExerciseError> {
@@ -68,7 +70,11 @@ fn malformed(path: &str, message: impl ToString) -> ExerciseError {
 }
 
 /// The files of a starter for `game`, as (relative path, contents).
-pub(crate) fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
+/// `locale`: the statement's (English by default; see [`exercise::locales`]).
+pub(crate) fn starter_files(
+    game: &GameInfo,
+    locale: Option<&str>,
+) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
     let id = game.id;
     let manifest = exercise::manifest(id)?;
     let mut files = kit_owned_files(game, &manifest)?;
@@ -92,7 +98,10 @@ pub(crate) fn starter_files(game: &GameInfo) -> Result<Vec<(String, Vec<u8>)>, S
         files.push((path.to_owned(), bytes.to_vec()));
     }
     let (points, hidden) = level_points(game);
-    files.push(("EXERCISE.md".into(), exercise_md(game)?.into_bytes()));
+    files.push((
+        "EXERCISE.md".into(),
+        exercise_md(game, locale)?.into_bytes(),
+    ));
     files.push((
         "README.md".into(),
         readme_md(game, &points, &hidden).into_bytes(),
@@ -204,9 +213,14 @@ pub(crate) fn kit_owned_files(
 
 /// Writes the starter for game `id` into `dir`, which must be new or empty.
 /// Returns the files written.
-pub(crate) fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
+pub(crate) fn write_starter(
+    id: &str,
+    dir: &Path,
+    locale: Option<&str>,
+) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
+    check_locale(id, None, locale)?;
     if dir.exists()
         && std::fs::read_dir(dir)
             .map(|mut d| d.next().is_some())
@@ -214,16 +228,38 @@ pub(crate) fn write_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, Starte
     {
         return Err(StarterError::NotEmpty(dir.to_owned()));
     }
-    write_files(dir, &starter_files(game)?)
+    write_files(dir, &starter_files(game, locale)?)
+}
+
+/// Refuses a locale `id`'s statement is not written in.
+fn check_locale(
+    id: &str,
+    python: Option<&exercise::PythonVariant>,
+    locale: Option<&str>,
+) -> Result<(), StarterError> {
+    let locales = exercise::locales(id, python);
+    match locale {
+        Some(locale) if !locales.iter().any(|l| l == locale) => Err(StarterError::NoLocale(
+            id.to_owned(),
+            locale.to_owned(),
+            locales.join(", "),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Writes the Python starter of game `id` into `dir`, new or empty.
-pub(crate) fn write_python_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>, StarterError> {
+pub(crate) fn write_python_starter(
+    id: &str,
+    dir: &Path,
+    locale: Option<&str>,
+) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
     let variant = exercise::manifest(id)?
         .python
         .ok_or_else(|| StarterError::NoPython(id.to_owned()))?;
+    check_locale(id, Some(&variant), locale)?;
     if dir.exists()
         && std::fs::read_dir(dir)
             .map(|mut d| d.next().is_some())
@@ -231,7 +267,7 @@ pub(crate) fn write_python_starter(id: &str, dir: &Path) -> Result<Vec<PathBuf>,
     {
         return Err(StarterError::NotEmpty(dir.to_owned()));
     }
-    write_files(dir, &python::starter_files(game, &variant)?)
+    write_files(dir, &python::starter_files(game, &variant, locale)?)
 }
 
 /// Writes `files` below `dir`, making folders as needed.
@@ -465,7 +501,12 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
 }
 
 /// The statement's introduction and the game's section.
-fn exercise_md(game: &GameInfo) -> Result<String, StarterError> {
+fn exercise_md(game: &GameInfo, locale: Option<&str>) -> Result<String, StarterError> {
+    if let Some(locale) = locale.filter(|l| *l != "en") {
+        let path = exercise::translation(game.id, None, locale);
+        let text = std::str::from_utf8(kit_file(&path)?).map_err(|e| malformed(&path, e))?;
+        return Ok(text.to_owned());
+    }
     let text =
         std::str::from_utf8(kit_file("EXERCISE.md")?).map_err(|e| malformed("EXERCISE.md", e))?;
     let sections: Vec<&str> = text.split("\n---\n").collect();
@@ -678,10 +719,71 @@ mod tests {
 
     use super::*;
 
+    /// What a translation must keep of a statement, in order: its fenced
+    /// code blocks, its inline code (names, signatures, exact lines), and
+    /// how many headings of each depth it has.
+    fn untranslated(text: &str) -> (Vec<String>, Vec<String>, usize, usize) {
+        let mut blocks = Vec::new();
+        let mut prose = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("```") {
+            prose.push_str(&rest[..start]);
+            let after = &rest[start + 3..];
+            let end = after.find("```").map_or(after.len(), |e| e + 3);
+            blocks.push(rest[start..start + 3 + end].to_owned());
+            rest = &after[end.min(after.len())..];
+        }
+        prose.push_str(rest);
+        // A span may run over a line break, wherever the prose wraps.
+        let spans: Vec<String> = prose
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|span| span.replace('\n', " "))
+            .collect();
+        let depth = |prefix: &str| text.lines().filter(|l| l.starts_with(prefix)).count();
+        (blocks, spans, depth("# "), depth("## "))
+    }
+
+    #[test]
+    fn every_translation_keeps_the_statements_names_signatures_lines_and_levels() {
+        let mut translated = Vec::new();
+        for game in crate::registry::GAMES {
+            let english = exercise_md(game, None).unwrap();
+            for locale in exercise::locales(game.id, None).iter().skip(1) {
+                let text = exercise_md(game, Some(locale)).unwrap();
+                assert_eq!(
+                    untranslated(&text),
+                    untranslated(&english),
+                    "{} in {locale}",
+                    game.id
+                );
+                translated.push(format!("{} {locale}", game.id));
+            }
+            let Some(python) = exercise::manifest(game.id).unwrap().python else {
+                continue;
+            };
+            let english = String::from_utf8_lossy(kit_file(&python.statement).unwrap());
+            for locale in exercise::locales(game.id, Some(&python)).iter().skip(1) {
+                let path = exercise::translation(game.id, Some(&python), locale);
+                let text = String::from_utf8_lossy(kit_file(&path).unwrap());
+                assert_eq!(untranslated(&text), untranslated(&english), "{path}");
+                translated.push(format!("{} python {locale}", game.id));
+            }
+        }
+        // The courses' own languages.
+        for expected in ["velha pt-BR", "velha python pt-BR", "connect4 fr"] {
+            assert!(
+                translated.iter().any(|t| t == expected),
+                "{expected}: {translated:?}"
+            );
+        }
+    }
+
     #[test]
     fn a_starter_holds_the_stub_and_no_hidden_or_reference_fixture() {
         for game in crate::registry::GAMES {
-            let files = starter_files(game).unwrap();
+            let files = starter_files(game, None).unwrap();
             let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
             assert!(paths.contains(&"Cargo.toml") && paths.contains(&"src/main.rs"));
             assert!(!paths.iter().any(|p| p.contains("hidden")), "{paths:?}");
@@ -1001,7 +1103,7 @@ mod tests {
             let sessions = format!("fixtures/{}/", game.id);
             let functions = format!("fixtures/{}/functions/", game.id);
             let mut shipped = BTreeSet::new();
-            for (path, bytes) in starter_files(game).unwrap() {
+            for (path, bytes) in starter_files(game, None).unwrap() {
                 let text = String::from_utf8(bytes).unwrap();
                 if let Some(name) = path
                     .strip_prefix(&functions)
@@ -1040,7 +1142,7 @@ mod tests {
         let root = &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         for game in crate::registry::GAMES {
             let dir = tempfile::tempdir().unwrap();
-            let files = starter_files(game).unwrap();
+            let files = starter_files(game, None).unwrap();
             write_files(dir.path(), &files).unwrap();
             let lock = exercise::manifest(game.id).unwrap().files.lock;
             let cargo_in = |args: &[&str]| {
@@ -1123,7 +1225,7 @@ mod tests {
     #[test]
     fn the_exercise_intro_ends_before_its_rule() {
         for game in crate::registry::GAMES {
-            let text = exercise_md(game).unwrap();
+            let text = exercise_md(game, None).unwrap();
             let lines: Vec<&str> = text.lines().collect();
             assert!(lines.contains(&"---"), "{}", game.id);
             for (i, pair) in lines.windows(2).enumerate() {

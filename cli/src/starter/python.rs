@@ -16,6 +16,7 @@ use super::{StarterError, kit_file};
 pub(crate) fn starter_files(
     game: &GameInfo,
     variant: &PythonVariant,
+    locale: Option<&str>,
 ) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
     let mut files: Vec<(String, Vec<u8>)> = crate::exercise::folder(&variant.stub)
         .into_iter()
@@ -27,7 +28,10 @@ pub(crate) fn starter_files(
         test_py(game, &levels).into_bytes(),
     ));
     files.push(("tests/conftest.py".into(), conftest_py(game).into_bytes()));
-    files.push(("README.md".into(), readme_md(game, variant)?.into_bytes()));
+    files.push((
+        "README.md".into(),
+        readme_md(game, variant, locale)?.into_bytes(),
+    ));
     // The public cases, to read: the program sessions the Python form runs,
     // and the function calls as the adapter asks them.
     let prefix = format!("fixtures/{}/", game.id);
@@ -80,8 +84,16 @@ fn points(game: &GameInfo, variant: &PythonVariant) -> Vec<(Level, u32, u32)> {
         .collect()
 }
 
-fn readme_md(game: &GameInfo, variant: &PythonVariant) -> Result<String, StarterError> {
-    let statement = String::from_utf8_lossy(kit_file(&variant.statement)?).into_owned();
+fn readme_md(
+    game: &GameInfo,
+    variant: &PythonVariant,
+    locale: Option<&str>,
+) -> Result<String, StarterError> {
+    let path = match locale.filter(|l| *l != "en") {
+        Some(locale) => crate::exercise::translation(game.id, Some(variant), locale),
+        None => variant.statement.clone(),
+    };
+    let statement = String::from_utf8_lossy(kit_file(&path)?).into_owned();
     let mut out = statement.trim_end().to_owned();
     out.push_str(
         "\n\n## Levels and points\n\nYou reach a level when every case of it and of every level below passes. \
