@@ -106,6 +106,15 @@ fn grades(out: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 }
 
 fn verdicts(out: &Path, name: &str) -> BTreeMap<String, String> {
+    test_fields(out, name, |t| t["extra_data"]["verdict"].as_str())
+}
+
+/// One field of each test of `name`'s results.json, by test name.
+fn test_fields(
+    out: &Path,
+    name: &str,
+    field: impl Fn(&serde_json::Value) -> Option<&str>,
+) -> BTreeMap<String, String> {
     let text =
         std::fs::read_to_string(out.join("students").join(name).join("results.json")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -116,7 +125,7 @@ fn verdicts(out: &Path, name: &str) -> BTreeMap<String, String> {
         .map(|t| {
             (
                 t["name"].as_str().unwrap().to_owned(),
-                t["extra_data"]["verdict"].as_str().unwrap().to_owned(),
+                field(t).unwrap_or_default().to_owned(),
             )
         })
         .collect()
@@ -310,7 +319,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         .arg("--out")
         .arg(&out)
         .args(["--timeout", "5", "--require", "expert"])
-        .args(["--style-points", "5"])
+        .args(["--style-points", "30"])
         .output()
         .unwrap();
     let table = String::from_utf8_lossy(&run.stdout);
@@ -402,16 +411,14 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     };
     assert!(noted("unwrap", line_of("texto.parse().unwrap()")), "{text}");
     assert!(noted("long_function", line_of("pub fn longa")), "{text}");
+    // One point a note: the two added cost two, in the style and the score.
     let style = |name: &str| grades[name]["style"].parse::<f64>().unwrap();
-    assert!(
-        style("unwrap_and_long") <= style("correct") - 2.0,
-        "{table}"
-    );
     let score = |name: &str| grades[name]["score"].parse::<f64>().unwrap();
+    assert_eq!(style("correct") - style("unwrap_and_long"), 2.0, "{table}");
+    assert_eq!(score("correct") - score("unwrap_and_long"), 2.0, "{table}");
     assert_eq!(
-        score("correct") - score("unwrap_and_long"),
-        style("correct") - style("unwrap_and_long"),
-        "{table}"
+        grades["correct"]["max_score"],
+        grades["bug_basic"]["max_score"]
     );
     // Hidden cases keep their inputs and outputs to themselves.
     let results = std::fs::read_to_string(out.join("students/correct/results.json")).unwrap();
@@ -493,20 +500,7 @@ fn any_program_is_graded_through_stdin_and_stdout() {
 
 /// Each test's output (what the student reads of it), by test name.
 fn outputs(out: &Path, name: &str) -> BTreeMap<String, String> {
-    let text =
-        std::fs::read_to_string(out.join("students").join(name).join("results.json")).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            (
-                t["name"].as_str().unwrap().to_owned(),
-                t["output"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
+    test_fields(out, name, |t| t["output"].as_str())
 }
 
 #[test]

@@ -309,6 +309,12 @@ fn run_case(
     session: &mut Session<'_>,
     limits: &Limits,
 ) -> TestResult {
+    // A function case's input for the driver (or the adapter): its
+    // requests, one a line.
+    let requests_stdin: Vec<u8> = match &case.kind {
+        CaseKind::Functions { requests } => format!("{}\n", requests.join("\n")).into_bytes(),
+        CaseKind::Program { .. } => Vec::new(),
+    };
     let job = match (&case.kind, runner) {
         (CaseKind::Program { args, stdin, .. }, Runner::Rust(built)) => {
             let mut words = vec!["play".to_owned(), game.id.to_owned()];
@@ -343,7 +349,7 @@ fn run_case(
             job
         }
         (
-            CaseKind::Functions { requests },
+            CaseKind::Functions { .. },
             Runner::Program {
                 root,
                 adapter: Some(adapter),
@@ -358,34 +364,14 @@ fn run_case(
             );
             job.work_from = Some(root);
             job.read_only = vec![(adapter.clone(), ADAPTER.into())];
-            let mut stdin = requests.join("\n").into_bytes();
-            stdin.push(b'\n');
-            return finish(
-                case,
-                session.run(
-                    &Job {
-                        stdin: &stdin,
-                        ..job
-                    },
-                    limits,
-                ),
-            );
+            job.stdin = &requests_stdin;
+            job
         }
-        (CaseKind::Functions { requests }, Runner::Rust(built)) => {
+        (CaseKind::Functions { .. }, Runner::Rust(built)) => {
             let mut job = Job::new(PROGRAM, &[]);
             job.read_only = vec![(built.driver.clone(), PROGRAM.into())];
-            let mut stdin = requests.join("\n").into_bytes();
-            stdin.push(b'\n');
-            return finish(
-                case,
-                session.run(
-                    &Job {
-                        stdin: &stdin,
-                        ..job
-                    },
-                    limits,
-                ),
-            );
+            job.stdin = &requests_stdin;
+            job
         }
         (CaseKind::Functions { .. }, Runner::Program { .. }) => {
             return test_result(
