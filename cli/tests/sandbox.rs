@@ -227,6 +227,20 @@ fn hostile_program_class(root: &Path, port: u16, secret_file: &Path, marker: &st
          \x20   except Exception:\n\
          \x20       break",
     );
+    // As many processes as it can: bounded as root and as a user.
+    program(
+        &class,
+        "fork_counter",
+        "import subprocess, sys\n\
+         started = []\n\
+         for _ in range(300):\n\
+         \x20   try:\n\
+         \x20       started.append(subprocess.Popen(['sleep', '5']))\n\
+         \x20   except Exception:\n\
+         \x20       break\n\
+         sys.stderr.write('FORKED-%d\\n' % len(started))\n\
+         sys.exit(1)",
+    );
     program(
         &class,
         "daemon",
@@ -419,6 +433,22 @@ fn a_hostile_class_of_programs_is_contained_as_root_and_as_an_ordinary_user() {
             results("segfault").contains("killed by signal 11"),
             "as {who}: {}",
             results("segfault")
+        );
+        // A case's processes are bounded (64), as a user too: the kernel
+        // counts them per user namespace.
+        let forked: Vec<usize> = results("fork_counter")
+            .split("FORKED-")
+            .skip(1)
+            .filter_map(|rest| {
+                rest.split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        assert!(
+            !forked.is_empty() && forked.iter().all(|&n| n < 64),
+            "as {who}: {forked:?}"
         );
         let noisy = results("noisy").len();
         assert!(noisy < 300 << 10, "as {who}: results.json of {noisy} bytes");

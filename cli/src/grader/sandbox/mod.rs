@@ -1450,6 +1450,12 @@ mod tests {
             );
             assert!(text.contains("\n0\n"), "{text}");
         }
+        // A network namespace of its own each time: one case's sockets
+        // (a minute in TIME_WAIT) are not the next case's to read.
+        let network = |session: &mut Session<'_>| run(session, "readlink /proc/self/ns/net").stdout;
+        let first = network(&mut session);
+        assert!(first.starts_with(b"net:"), "{first:?}");
+        assert_ne!(first, network(&mut session));
         drop(session);
         assert_eq!(sandbox.pods_started.load(Ordering::Relaxed), before + 1);
         let ps = std::process::Command::new("pgrep")

@@ -2,14 +2,15 @@
 //!
 //! Starting bubblewrap costs about 5 ms, a third of what a small Python
 //! case takes; a class would pay it thousands of times. So bubblewrap
-//! builds a submission's sandbox once (its read-only mounts, empty network,
-//! host name, and user namespace as an ordinary user), held by a `cat`
+//! builds a submission's sandbox once (its read-only mounts, host name, and
+//! user namespace as an ordinary user), held by a `cat`
 //! that waits on a pipe. Each run joins those namespaces from the grader
 //! and takes fresh ones of its own for whatever could outlive a case or
 //! reach the next: mounts (its own bounded `/tmp`, `/dev/shm` and, without
 //! a program folder, [`WORK`]), processes (its program is pid 1 of a pid
-//! namespace of its own, so everything it starts dies with it), System V
-//! IPC and its cgroup view. A run never sees the pod's `cat`, nor any other
+//! namespace of its own, so everything it starts dies with it), network
+//! (sockets a case closes linger in theirs), System V IPC and its cgroup
+//! view. A run never sees the pod's `cat`, nor any other
 //! run: what one case leaves behind, the next cannot find.
 //!
 //! The run's process tree: the grader forks a monitor, which joins the
@@ -132,7 +133,9 @@ impl Pod {
             pod.namespaces.push((owner, libc::CLONE_NEWUSER));
         }
         pod.namespaces.push((mounts, libc::CLONE_NEWNS));
-        pod.namespaces.push((open("net")?, libc::CLONE_NEWNET));
+        // Not the network's: a network namespace keeps what a case leaves
+        // (sockets in TIME_WAIT a minute long, counters), which the next
+        // case could read; each case has one of its own.
         pod.namespaces.push((open("uts")?, libc::CLONE_NEWUTS));
         Ok(pod)
     }
@@ -237,7 +240,11 @@ impl Entry {
                 check(libc::setns(fd, kind))?;
             }
             check(libc::unshare(
-                libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWCGROUP,
+                libc::CLONE_NEWNS
+                    | libc::CLONE_NEWPID
+                    | libc::CLONE_NEWIPC
+                    | libc::CLONE_NEWNET
+                    | libc::CLONE_NEWCGROUP,
             ))?;
             // The run's mounts stay its own.
             check(libc::mount(
@@ -333,6 +340,9 @@ impl Entry {
                 check(libc::setresgid(uid, uid, uid))?;
                 check(libc::setresuid(uid, uid, uid))?;
             } else if self.user_namespace {
+                // The kernel counts processes per user and user namespace
+                // (Linux 5.14+): the case's own, and the pod's `cat`.
+                set_limit(libc::RLIMIT_NPROC, self.limits.processes + 1)?;
                 clear_capabilities()?;
             }
             check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
