@@ -9,7 +9,7 @@
 //! grader's process, by running the reference: a fixture's stdin through the
 //! reference game, a request through the reference driver.
 
-use crate::exercise::PythonVariant;
+use crate::exercise::{CallFilter, PythonVariant};
 use crate::registry::GameInfo;
 use boardkit::fixture::{Fixture, Visibility};
 use boardkit::function_cases::FunctionCase;
@@ -137,14 +137,14 @@ pub(crate) fn python_function_cases(game: &GameInfo, variant: &PythonVariant) ->
             if let Some(description) = &run.description {
                 case.description = description.clone();
             }
-            let argument = |call: &Vec<String>| call.first().cloned().unwrap_or_default();
-            if run.valid_positions_only {
-                case.calls
-                    .retain(|call| matches!(argument(call).as_bytes(), [b'A'..=b'C', b'1'..=b'3']));
-            }
-            if run.one_winner_at_most {
-                case.calls
-                    .retain(|call| winners_on_board(&argument(call)) <= 1);
+            let filters = [
+                (run.valid_positions_only, CallFilter::ValidPosition),
+                (run.one_winner_at_most, CallFilter::OneWinnerAtMost),
+            ];
+            for (_, filter) in filters.into_iter().filter(|(on, _)| *on) {
+                case.calls.retain(|call| {
+                    (game.keeps_call)(filter, call.first().map_or("", String::as_str))
+                });
             }
             Some(case)
         })
@@ -298,31 +298,6 @@ pub(crate) fn readme_levels_table() -> String {
         out.push('\n');
     }
     out
-}
-
-/// How many marks have a line on a 3 x 3 board given as nine cells.
-fn winners_on_board(cells: &str) -> usize {
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    let cells: Vec<char> = cells.chars().collect();
-    let mut winners: Vec<char> = LINES
-        .iter()
-        .filter_map(|line| {
-            let [a, b, c] = line.map(|i| cells.get(i).copied().unwrap_or('.'));
-            (a != '.' && a == b && b == c).then_some(a)
-        })
-        .collect();
-    winners.sort_unstable();
-    winners.dedup();
-    winners.len()
 }
 
 /// Every case of `game` at the levels this run grades.

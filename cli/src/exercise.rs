@@ -68,6 +68,16 @@ pub(crate) struct PythonVariant {
     pub functions: Vec<PythonFunctions>,
 }
 
+/// Which calls of a case a course asks ([`PythonFunctions`]'s filters):
+/// each game says which of its calls pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CallFilter {
+    /// An upper-case position without spaces (`B2`).
+    ValidPosition,
+    /// A board on which at most one player has a line.
+    OneWinnerAtMost,
+}
+
 /// Public function cases run in Python: one case file of the game's.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -40,6 +40,9 @@ pub struct GameInfo {
     /// The public function-level cases, their calls' arguments only: the
     /// accepted answers are the reference's ([`GameInfo::accepted`]).
     pub function_cases: fn() -> Vec<FunctionCase>,
+    /// Whether a call's argument passes a course's filter (see
+    /// `exercise::PythonFunctions`), by the game's own rules.
+    pub(crate) keeps_call: fn(crate::exercise::CallFilter, &str) -> bool,
     /// `boardkit play <id>`: its options and session.
     pub(crate) terminal: &'static crate::play::TerminalGame,
     /// Its full-screen menu entry, if `boardkit tui` has it.
@@ -82,6 +85,7 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::velha::answer,
         accepted: crate::reference_cases::velha::accepted,
         function_cases: crate::reference_cases::velha::cases,
+        keeps_call: crate::reference_cases::velha::keeps_call,
         terminal: &crate::play::velha::GAME,
         tui: Some(&crate::tui::velha::GAME),
         web: Some(&crate::web::games::velha::GAME),
@@ -103,6 +107,7 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::connect4::answer,
         accepted: crate::reference_cases::connect4::accepted,
         function_cases: crate::reference_cases::connect4::cases,
+        keeps_call: |_, _| true,
         terminal: &crate::play::connect4::GAME,
         tui: Some(&crate::tui::connect4::GAME),
         web: Some(&crate::web::games::connect4::GAME),
@@ -124,6 +129,7 @@ pub const GAMES: &[GameInfo] = &[
         answer: boardkit::harness::mastermind::answer,
         accepted: crate::reference_cases::mastermind::accepted,
         function_cases: crate::reference_cases::mastermind::cases,
+        keeps_call: |_, _| true,
         terminal: &crate::play::mastermind::GAME,
         tui: Some(&crate::tui::mastermind::GAME),
         web: Some(&crate::web::games::mastermind::GAME),

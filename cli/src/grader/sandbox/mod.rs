@@ -1458,15 +1458,16 @@ mod tests {
         assert_ne!(first, network(&mut session));
         drop(session);
         assert_eq!(sandbox.pods_started.load(Ordering::Relaxed), before + 1);
+        assert_eq!(survivors(&marker), "");
+    }
+
+    /// The processes whose command line holds `marker`.
+    fn survivors(marker: &str) -> String {
         let ps = std::process::Command::new("pgrep")
-            .args(["-f", &marker])
+            .args(["-f", marker])
             .output()
             .unwrap();
-        assert!(
-            ps.stdout.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&ps.stdout)
-        );
+        String::from_utf8_lossy(&ps.stdout).into_owned()
     }
 
     #[test]
@@ -1485,14 +1486,6 @@ mod tests {
             String::from_utf8_lossy(&o.stderr)
         );
         std::thread::sleep(Duration::from_millis(300));
-        let ps = std::process::Command::new("pgrep")
-            .args(["-f", &marker])
-            .output()
-            .unwrap();
-        assert!(
-            ps.stdout.is_empty(),
-            "children survived: {}",
-            String::from_utf8_lossy(&ps.stdout)
-        );
+        assert_eq!(survivors(&marker), "", "children survived");
     }
 }
