@@ -444,6 +444,10 @@ fn huge_pages<E>(entries: &[E]) {
         if end >= aligned + (4 << 20) {
             // SAFETY: madvise only advises on pages of this live allocation;
             // it neither reads nor frees them.
+            #[allow(
+                unsafe_code,
+                reason = "huge pages halve the solver's table misses; students get the lint"
+            )]
             unsafe {
                 libc::madvise(
                     aligned as *mut libc::c_void,

@@ -78,20 +78,18 @@ impl PlayArgs {
     /// The secret: `--secret`, else one drawn by the statement's
     /// [`mastermind::random_secret`] from `--seed` (or a random seed).
     pub fn secret(&self, rules: Rules) -> Result<Code, PlayError> {
-        match &self.secret {
-            Some(text) => code(text, rules).ok_or_else(|| {
+        if let Some(text) = &self.secret {
+            return code(text, rules).ok_or_else(|| {
                 PlayError::Usage(format!(
                     "invalid --secret {text:?}: expected {} letters A to {}",
                     rules.pegs(),
                     rules.last_letter()
                 ))
-            }),
-            None => {
-                let seed = self.seed.unwrap_or_else(rand::random);
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                Ok(mastermind::random_secret(rules, &mut rng))
-            }
+            });
         }
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        Ok(mastermind::random_secret(rules, &mut rng))
     }
 }
 

@@ -454,17 +454,13 @@ impl<'g> Searcher<'g> {
                 }
             }
         }
-        match best_guess {
-            Some(guess) => {
-                self.memo.insert(key, Entry::Exact { cost: best, guess });
-                Ok(best)
-            }
-            None => {
-                let bound = dropped.max(budget);
-                self.raise(key, bound);
-                Err(bound)
-            }
+        if let Some(guess) = best_guess {
+            self.memo.insert(key, Entry::Exact { cost: best, guess });
+            return Ok(best);
         }
+        let bound = dropped.max(budget);
+        self.raise(key, bound);
+        Err(bound)
     }
 
     fn raise(&mut self, key: u128, bound: u32) {
