@@ -168,6 +168,28 @@ pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
     parse(&format!("exercises/{id}/exercise.toml"))
 }
 
+/// `exercises/lints.toml`: what the kit notes on a student's Rust.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CodeNotes {
+    pub notes: NoteThresholds,
+    /// The lint set: a Cargo `[lints]` table, the same in every starter's
+    /// manifest and every submission's crate.
+    pub lints: toml::Table,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoteThresholds {
+    /// Lines past which a function is noted as long.
+    pub long_function: usize,
+}
+
+/// What the kit notes on a student's Rust.
+pub(crate) fn code_notes() -> Result<CodeNotes, ExerciseError> {
+    parse("exercises/lints.toml")
+}
+
 /// The files of a folder of the kit, as (path below the folder, contents).
 pub(crate) fn folder(prefix: &str) -> Vec<(&'static str, &'static [u8])> {
     let prefix = format!("{}/", prefix.trim_end_matches('/'));
