@@ -22,6 +22,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::exercise::{self, ExerciseError, Manifest};
+use crate::grader::report::Results;
 use crate::registry::GameInfo;
 use boardkit::level::Level;
 
@@ -86,7 +87,21 @@ struct Starter<'a> {
 
 impl Starter<'_> {
     fn cargo(&self, args: &[&str]) -> Result<(bool, String), CheckError> {
-        let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        self.run_cargo(args, false)
+    }
+
+    /// [`Starter::cargo`] with clippy compiling the starter's own package
+    /// (its `[lints]`: the kit's lint set), as the grader compiles one.
+    fn cargo_linted(&self, args: &[&str]) -> Result<(bool, String), CheckError> {
+        self.run_cargo(args, true)
+    }
+
+    fn run_cargo(&self, args: &[&str], linted: bool) -> Result<(bool, String), CheckError> {
+        let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        if linted {
+            command.env("RUSTC_WORKSPACE_WRAPPER", "clippy-driver");
+        }
+        let output = command
             .args(args)
             .current_dir(&self.dir)
             .env("CARGO_TARGET_DIR", &self.target)
@@ -215,8 +230,10 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     };
 
     println!("== {}: the starter, as a student gets it", game.id);
+    // Compiled by clippy, as the grader compiles a submission: the stubs
+    // and the kit's files are clean under the kit's lint set.
     let (built, text) =
-        starter.cargo(&["build", "--tests", "--locked", "--message-format=short"])?;
+        starter.cargo_linted(&["build", "--tests", "--locked", "--message-format=short"])?;
     let own_warnings: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("src/") || l.starts_with("tests/"))
@@ -368,6 +385,24 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     // Every grading run of the check shares its compiled dependencies.
     let build = work.join("grade-build");
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
+    let lints: Vec<String> = graded
+        .get("example")
+        .map(|r| {
+            r.notes
+                .iter()
+                .filter(|n| n.is_lint())
+                .map(|n| format!("{}:{} {}", n.file, n.line, n.kind))
+                .collect()
+        })
+        .unwrap_or_default();
+    tally.check(
+        lints.is_empty(),
+        format!(
+            "{}: the example is clean under the kit's lint set {}",
+            game.id,
+            lints.join("; ")
+        ),
+    );
     for solution in solutions.iter().filter(|s| s.info.program.is_some()) {
         let root = class.join("programs").join(&solution.name);
         write_below(&root, solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
@@ -382,7 +417,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         expected.insert(solution.name.clone(), Some(solution.info.reaches));
     }
     for (name, want) in &expected {
-        let got = graded.get(name).copied().flatten();
+        let got = graded.get(name).and_then(Results::level_reached);
         tally.check(
             got == *want,
             format!(
@@ -443,7 +478,7 @@ fn grade(
     program: Option<&str>,
     out: &Path,
     build: &Path,
-) -> Result<BTreeMap<String, Option<Level>>, CheckError> {
+) -> Result<BTreeMap<String, Results>, CheckError> {
     let options = crate::grader::Options {
         submissions: submissions.to_vec(),
         out: out.to_owned(),
@@ -464,9 +499,5 @@ fn grade(
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };
-    let all = crate::grader::grade(game, &options)?;
-    Ok(all
-        .into_iter()
-        .map(|(name, results)| (name, results.level_reached()))
-        .collect())
+    Ok(crate::grader::grade(game, &options)?)
 }

@@ -259,7 +259,9 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "-> usize {",
         "-> usize { let x: u8 = \"no\";",
     );
-    // Notes on the code: an unwrap and a 60-line function, graded right.
+    // Notes on the code: an unwrap and a 60-line function, an index loop
+    // (clippy's default lints) and a vector taken by value (the kit's lint
+    // set), graded right.
     correct_crate(&at("unwrap_and_long"));
     let added: String = (0..58).map(|_| "    total += 1;\n").collect();
     patch(
@@ -267,7 +269,8 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "src/velha/exam.rs",
         "pub fn extrai_linha",
         &format!(
-            "pub fn longa(texto: &str) -> usize {{\n    let mut total: usize = texto.parse().unwrap();\n{added}    total\n}}\n\npub fn extrai_linha"
+            "pub fn longa(texto: &str) -> usize {{\n    let mut total: usize = texto.parse().unwrap();\n{added}    total\n}}\n\n\
+             pub fn conta(linhas: Vec<String>) -> usize {{\n    let mut n = 0;\n    for i in 0..linhas.len() {{\n        if linhas[i] == \"X\" {{\n            n += 1;\n        }}\n    }}\n    n\n}}\n\npub fn extrai_linha"
         ),
     );
     // Archives.
@@ -411,11 +414,65 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     };
     assert!(noted("unwrap", line_of("texto.parse().unwrap()")), "{text}");
     assert!(noted("long_function", line_of("pub fn longa")), "{text}");
-    // One point a note: the two added cost two, in the style and the score.
+    assert!(
+        noted("clippy::needless_range_loop", line_of("for i in 0..linhas")),
+        "{text}"
+    );
+    assert!(
+        noted("clippy::needless_pass_by_value", line_of("pub fn conta")),
+        "{text}"
+    );
+    // Nothing of the kit's own files, which the student does not own.
+    assert!(
+        json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["file"].as_str().unwrap().starts_with("src/velha")),
+        "{text}"
+    );
+    // One point a kind of note: the kinds the reference does not have
+    // cost one each, in the style and the score.
+    let kinds = |name: &str| -> std::collections::BTreeSet<String> {
+        let text =
+            std::fs::read_to_string(out.join(format!("students/{name}/results.json"))).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["kind"].as_str().unwrap().to_owned())
+            .collect()
+    };
     let style = |name: &str| grades[name]["style"].parse::<f64>().unwrap();
     let score = |name: &str| grades[name]["score"].parse::<f64>().unwrap();
-    assert_eq!(style("correct") - style("unwrap_and_long"), 2.0, "{table}");
-    assert_eq!(score("correct") - score("unwrap_and_long"), 2.0, "{table}");
+    for name in ["correct", "unwrap_and_long"] {
+        assert_eq!(
+            style(name),
+            30.0 - kinds(name).len() as f64,
+            "{name}\n{table}"
+        );
+    }
+    let added = kinds("unwrap_and_long").len() - kinds("correct").len();
+    assert!(added >= 2, "{:?}", kinds("unwrap_and_long"));
+    assert_eq!(
+        style("correct") - style("unwrap_and_long"),
+        added as f64,
+        "{table}"
+    );
+    assert_eq!(
+        score("correct") - score("unwrap_and_long"),
+        added as f64,
+        "{table}"
+    );
+    // The report groups them by kind, clippy's linked to its explanation.
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        report.contains(
+            "index.html#needless_range_loop\"><code>clippy::needless_range_loop</code></a> (1)"
+        ),
+        "the report groups lint notes by kind"
+    );
     assert_eq!(
         grades["correct"]["max_score"],
         grades["bug_basic"]["max_score"]

@@ -16,11 +16,18 @@
 //! them (read-only to the build) and compiles its own crate alone: one that
 //! does not compile, or never finishes, affects no other, and its name is
 //! never part of a manifest.
+//!
+//! Clippy compiles each submission's own crate (`clippy-driver` as Cargo's
+//! workspace wrapper: the same binaries, and clippy's lints on the way,
+//! with the dependencies built once as before), under the kit's lint set
+//! (`exercises/lints.toml`, the starter's `[lints]`): its warnings on the
+//! student's folder are the submission's lint notes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use crate::grader::notes::Note;
 use crate::grader::sandbox::{Ending, Isolation, Job, Limits, LineWatcher, Sandbox};
 use crate::registry::GameInfo;
 
@@ -29,6 +36,8 @@ use crate::registry::GameInfo;
 pub(crate) struct Built {
     pub game: PathBuf,
     pub driver: PathBuf,
+    /// The compiler's and clippy's warnings on the student's folder.
+    pub lints: Vec<Note>,
 }
 
 /// Why a submission has no binaries.
@@ -167,6 +176,8 @@ struct Toolchain {
     registry: PathBuf,
     /// The host's target triple.
     host: String,
+    /// Whether the toolchain has clippy (`rustup component add clippy`).
+    clippy: bool,
 }
 
 impl Toolchain {
@@ -201,6 +212,7 @@ impl Toolchain {
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
             .ok_or(PrepareError::NoCargoHome)?;
         Ok(Toolchain {
+            clippy: sysroot.join("bin/clippy-driver").is_file(),
             sysroot,
             registry: cargo_home.join("registry"),
             host,
@@ -333,6 +345,7 @@ impl<'a> Class<'a> {
                 deps_timeout,
                 cores,
                 Some(watch),
+                false,
             )?;
             match outcome.ending {
                 Ending::Exited(0) => {}
@@ -407,8 +420,15 @@ impl<'a> Class<'a> {
         count_units(&metadata)
     }
 
+    /// Whether submissions are compiled by clippy, and so have lint notes.
+    pub(crate) fn lints(&self) -> bool {
+        self.toolchain.clippy
+    }
+
     /// `cargo build` of the crate at `dir` into `target`, in the sandbox;
-    /// `watch` sees cargo's JSON messages as they come.
+    /// `watch` sees cargo's JSON messages as they come. With `lint`, clippy
+    /// compiles the crate's own package (its dependencies stay rustc's).
+    #[allow(clippy::too_many_arguments)] // one private call per use
     fn cargo(
         &self,
         sandbox: &Sandbox,
@@ -417,6 +437,7 @@ impl<'a> Class<'a> {
         timeout: Duration,
         jobs: usize,
         watch: Option<LineWatcher>,
+        lint: bool,
     ) -> Result<crate::grader::sandbox::Outcome, PrepareError> {
         let mut job = Job::new(
             &format!("{RUST}/bin/cargo"),
@@ -424,7 +445,7 @@ impl<'a> Class<'a> {
                 "build".into(),
                 "--frozen".into(),
                 "--bins".into(),
-                "--message-format=json-render-diagnostics".into(),
+                "--message-format=json".into(),
                 "--quiet".into(),
             ],
         );
@@ -468,6 +489,12 @@ impl<'a> Class<'a> {
         .into_iter()
         .map(|(n, v)| (n.to_owned(), v))
         .collect();
+        if lint && self.toolchain.clippy {
+            job.env.push((
+                "RUSTC_WORKSPACE_WRAPPER".into(),
+                format!("{RUST}/bin/clippy-driver"),
+            ));
+        }
         sandbox
             .run(&job, &build_limits(timeout))
             .map_err(|source| PrepareError::Run {
@@ -516,7 +543,7 @@ impl<'a> Class<'a> {
             .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
         // Submissions build side by side, one job each.
         let outcome = self
-            .cargo(sandbox, &crate_dir, &target, timeout, 1, None)
+            .cargo(sandbox, &crate_dir, &target, timeout, 1, None, true)
             .map_err(|e| failed(e.to_string()))?;
         match outcome.ending {
             Ending::TimedOut => {
@@ -536,7 +563,13 @@ impl<'a> Class<'a> {
             }
             _ => {}
         }
-        let (errors, executables) = read_messages(&String::from_utf8_lossy(&outcome.stdout));
+        let messages = read_messages(&String::from_utf8_lossy(&outcome.stdout));
+        let (errors, executables) = (messages.error, messages.executables);
+        let lints: Vec<Note> = messages
+            .warnings
+            .iter()
+            .filter_map(|w| crate::grader::notes::lint_note(w, &manifest.files.solution))
+            .collect();
         // A path inside the sandbox, or already the host's (--no-sandbox).
         let inside = |name: &str| {
             executables
@@ -550,9 +583,11 @@ impl<'a> Class<'a> {
                 })
         };
         match (errors, inside("game"), inside("driver")) {
-            (None, Some(game), Some(driver)) if outcome.ending == Ending::Exited(0) => {
-                Ok(Built { game, driver })
-            }
+            (None, Some(game), Some(driver)) if outcome.ending == Ending::Exited(0) => Ok(Built {
+                game,
+                driver,
+                lints,
+            }),
             (Some(error), _, _) => Err(failed(error)),
             _ => Err(failed(format!(
                 "the crate did not build: {}",
@@ -660,10 +695,21 @@ fn count_units(metadata: &serde_json::Value) -> Option<u64> {
     Some(units)
 }
 
-/// The first compiler error, and every executable built (name, path).
-fn read_messages(stdout: &str) -> (Option<String>, Vec<(String, PathBuf)>) {
+/// What a build's JSON messages say.
+#[derive(Debug, Default)]
+struct Messages {
+    /// The first compiler error, rendered.
+    error: Option<String>,
+    /// Every executable built (name, path).
+    executables: Vec<(String, PathBuf)>,
+    /// The compiler's warnings (its `message` objects).
+    warnings: Vec<serde_json::Value>,
+}
+
+fn read_messages(stdout: &str) -> Messages {
     let mut error = None;
     let mut executables = Vec::new();
+    let mut warnings = Vec::new();
     for line in stdout.lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
@@ -680,6 +726,9 @@ fn read_messages(stdout: &str) -> (Option<String>, Vec<(String, PathBuf)>) {
                     .collect();
                 error = Some(rendered);
             }
+            Some("compiler-message") if message["message"]["level"] == "warning" => {
+                warnings.push(message["message"].clone());
+            }
             Some("compiler-artifact") => {
                 if let (Some(exe), Some(name)) = (
                     message["executable"].as_str(),
@@ -691,7 +740,11 @@ fn read_messages(stdout: &str) -> (Option<String>, Vec<(String, PathBuf)>) {
             _ => {}
         }
     }
-    (error, executables)
+    Messages {
+        error,
+        executables,
+        warnings,
+    }
 }
 
 /// Copies the folder tree `from` into `to`, its files as hard links, except
@@ -759,6 +812,11 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
             name: PACKAGE,
             version: "0.1.0",
             edition: "2024",
+            rust_version: starter
+                .get("package")
+                .and_then(|p| p.get("rust-version"))
+                .and_then(|v| v.as_str())
+                .map(str::to_owned),
             publish: false,
         },
         lib: Target {
@@ -779,6 +837,10 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
             .get("dependencies")
             .cloned()
             .unwrap_or(toml::Value::Table(Default::default())),
+        lints: starter
+            .get("lints")
+            .cloned()
+            .unwrap_or(toml::Value::Table(Default::default())),
         profile: toml::toml! { [dev] debug = false opt-level = 1 },
     };
     toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
@@ -791,6 +853,8 @@ struct SubmissionManifest {
     lib: Target,
     bin: Vec<Target>,
     dependencies: toml::Value,
+    /// The starter's: the kit's lint set.
+    lints: toml::Value,
     profile: toml::Table,
 }
 
@@ -799,6 +863,9 @@ struct Package {
     name: &'static str,
     version: &'static str,
     edition: &'static str,
+    /// The kit's: clippy suggests nothing its code could not compile.
+    #[serde(rename = "rust-version", skip_serializing_if = "Option::is_none")]
+    rust_version: Option<String>,
     publish: bool,
 }
 
@@ -818,10 +885,13 @@ mod tests {
 {"reason":"compiler-message","message":{"level":"error","rendered":"second"}}
 {"reason":"compiler-artifact","executable":"/build/target/debug/game","target":{"name":"game"}}
 not json"#;
-        let (error, executables) = read_messages(stdout);
-        assert_eq!(error.as_deref(), Some("error[E0308]: mismatched types"));
+        let messages = read_messages(stdout);
         assert_eq!(
-            executables,
+            messages.error.as_deref(),
+            Some("error[E0308]: mismatched types")
+        );
+        assert_eq!(
+            messages.executables,
             vec![("game".to_owned(), PathBuf::from("/build/target/debug/game"))]
         );
     }

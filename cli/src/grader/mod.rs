@@ -623,6 +623,10 @@ pub(crate) fn grade(
         .map_err(|e| GradeError::Class(e.into()))?
         .files
         .solution;
+    let long_function = crate::exercise::code_notes()
+        .map_err(|e| GradeError::Class(e.into()))?
+        .notes
+        .long_function;
     // Name and order the submissions; take this shard's, once each, into
     // the grader's folder; keep the unfinished ones.
     let (names, told_apart) = submission::names(&options.submissions);
@@ -724,6 +728,12 @@ pub(crate) fn grade(
                 );
             }
             progress.finish_and_clear();
+            if !class.lints() {
+                eprintln!(
+                    "boardkit: warning: the toolchain has no clippy: notes without lints \
+                     (rustup component add clippy)"
+                );
+            }
             Some(class)
         }
     };
@@ -743,6 +753,8 @@ pub(crate) fn grade(
         .expect("a thread pool");
     pool.install(|| {
         todo.par_iter().for_each(|(name, opened, print)| {
+            // The build's warnings on the student's folder, if it built.
+            let mut lints = Vec::new();
             let results = match (opened, &options.program, &class) {
                 (Err(e), _, _) => {
                     progress.inc(cases.len() as u64);
@@ -762,14 +774,17 @@ pub(crate) fn grade(
                 ),
                 (Ok(s), None, Some(class)) => {
                     match class.build(&sandbox, name, &s.root, options.compile_timeout) {
-                        Ok(built) => grade_one(
-                            game,
-                            &cases,
-                            &Runner::Rust(built),
-                            &sandbox,
-                            &options.limits,
-                            &progress,
-                        ),
+                        Ok(mut built) => {
+                            lints = std::mem::take(&mut built.lints);
+                            grade_one(
+                                game,
+                                &cases,
+                                &Runner::Rust(built),
+                                &sandbox,
+                                &options.limits,
+                                &progress,
+                            )
+                        }
                         // Cases a submission never ran count as done.
                         Err(BuildError::Failed(e)) => {
                             progress.inc(cases.len() as u64);
@@ -793,7 +808,10 @@ pub(crate) fn grade(
             };
             // Notes on a crate's code: its student folder, read here.
             if let (Ok(s), None) = (opened, &options.program) {
-                let (notes, _) = notes::rust_notes(&s.root.join(&solution), &solution);
+                let (mut notes, _) =
+                    notes::rust_notes(&s.root.join(&solution), &solution, long_function);
+                notes.append(&mut lints);
+                notes::sort(&mut notes);
                 if let Some(max) = options.style_points {
                     let style = report::Style {
                         score: notes::style_points(&notes, max),

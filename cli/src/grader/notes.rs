@@ -3,18 +3,20 @@
 //! Exercism's analyzers give them. Read from the student's folder with
 //! tree-sitter, in the grader's process (nothing of the student's runs).
 //!
-//! What is noted: a function longer than [`LONG_FUNCTION`] lines;
+//! What is noted: a function longer than the kit's threshold
+//! (`exercises/lints.toml`, `[notes]`);
 //! `unwrap()` and `expect()`, and `panic!`, `todo!`, `unimplemented!`,
 //! `unreachable!`, outside tests; and, once, a folder with no enum of its
 //! own. Counted, not noted: modules, functions, enums and uses of `Option`.
-//! Notes never change a level; `--style-points` turns them into points.
+//! Beside these, the build's own: each warning of the compiler and of
+//! clippy under the kit's lint set on the student's folder
+//! ([`lint_note`], from [`super::compile`]), kind the lint's name.
+//! Notes never change a level; `--style-points` turns them into points,
+//! one a kind of note however often it occurs (a habit is one comment).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-
-/// Lines past which a function is noted as long.
-pub(crate) const LONG_FUNCTION: usize = 50;
 
 /// One note: where, what kind, and what to do about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,9 +25,83 @@ pub(crate) struct Note {
     pub file: String,
     /// From 1.
     pub line: usize,
-    /// `long_function`, `unwrap`, `panic` or `no_enum`.
+    /// `long_function`, `unwrap`, `panic` or `no_enum`; or the lint's
+    /// name (`clippy::needless_range_loop`, `unused_variables`).
     pub kind: String,
     pub message: String,
+    /// Where the lint is explained, when it is clippy's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// The kinds of the notes read with tree-sitter; every other kind is a lint.
+const CODE_KINDS: [&str; 4] = ["long_function", "unwrap", "panic", "no_enum"];
+
+impl Note {
+    /// Whether the compiler or clippy gave it (not the reading of the code).
+    pub(crate) fn is_lint(&self) -> bool {
+        !CODE_KINDS.contains(&self.kind.as_str())
+    }
+}
+
+/// The note a compiler warning (a JSON diagnostic's `message` object) gives
+/// on a file of the student's folder `solution` (`src/velha`); `None` for
+/// a warning elsewhere (the kit's files) or without a place.
+pub(crate) fn lint_note(warning: &serde_json::Value, solution: &str) -> Option<Note> {
+    let span = warning["spans"]
+        .as_array()?
+        .iter()
+        .find(|s| s["is_primary"] == true)?;
+    // Relative to the crate's root, as Cargo compiles a package's own files.
+    let file = span["file_name"].as_str()?;
+    if !file.starts_with(&format!("{solution}/")) {
+        return None;
+    }
+    let kind = warning["code"]["code"]
+        .as_str()
+        .unwrap_or("warning")
+        .to_owned();
+    let mut message = warning["message"].as_str()?.to_owned();
+    let mut url = None;
+    for child in warning["children"].as_array().into_iter().flatten() {
+        let text = child["message"].as_str().unwrap_or("");
+        if child["level"] != "help" || text.is_empty() {
+            continue;
+        }
+        // Only clippy's own pages: a student's `#[deprecated(note)]` can
+        // say anything.
+        match text
+            .strip_prefix("for further information visit ")
+            .filter(|link| link.starts_with("https://rust-lang.github.io/rust-clippy/"))
+        {
+            Some(link) => url = Some(link.to_owned()),
+            None => {
+                // Its first line, and the code it suggests when that is short.
+                message.push_str("; ");
+                message.push_str(text.lines().next().unwrap_or(""));
+                let code: Vec<String> = child["spans"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s["suggested_replacement"].as_str())
+                    .map(str::trim)
+                    .filter(|r| !r.is_empty() && !r.contains('\n') && r.len() <= 80)
+                    .map(|r| format!("`{r}`"))
+                    .collect();
+                if !code.is_empty() {
+                    message.push(' ');
+                    message.push_str(&code.join(", "));
+                }
+            }
+        }
+    }
+    Some(Note {
+        file: file.to_owned(),
+        line: span["line_start"].as_u64().map_or(1, |l| l as usize),
+        kind,
+        message,
+        url,
+    })
 }
 
 /// What was counted of the code, beside the notes.
@@ -39,7 +115,11 @@ pub(crate) struct Facts {
 
 /// The notes on the Rust files below `folder` (paths in notes relative to
 /// `shown_as`, the folder's path in the student's crate), and the facts.
-pub(crate) fn rust_notes(folder: &Path, shown_as: &str) -> (Vec<Note>, Facts) {
+pub(crate) fn rust_notes(
+    folder: &Path,
+    shown_as: &str,
+    long_function: usize,
+) -> (Vec<Note>, Facts) {
     let mut notes = Vec::new();
     let mut facts = Facts::default();
     for path in super::files_below(folder) {
@@ -52,18 +132,24 @@ pub(crate) fn rust_notes(folder: &Path, shown_as: &str) -> (Vec<Note>, Facts) {
         let relative = path.strip_prefix(folder).unwrap_or(&path);
         let file = format!("{shown_as}/{}", relative.display());
         facts.modules += 1;
-        note_file(&file, &text, &mut notes, &mut facts);
+        note_file(&file, &text, long_function, &mut notes, &mut facts);
     }
     if facts.modules > 0 && facts.enums == 0 {
         notes.push(Note {
+            url: None,
             file: shown_as.to_owned(),
             line: 1,
             kind: "no_enum".into(),
             message: "no enum of its own: a value that is one of a few cases (a cell's mark, a game's state) reads best as an enum".into(),
         });
     }
-    notes.sort_by(|a, b| (&a.file, a.line, &a.kind).cmp(&(&b.file, b.line, &b.kind)));
+    sort(&mut notes);
     (notes, facts)
+}
+
+/// Notes in reading order: by file, then line.
+pub(crate) fn sort(notes: &mut [Note]) {
+    notes.sort_by(|a, b| (&a.file, a.line, &a.kind).cmp(&(&b.file, b.line, &b.kind)));
 }
 
 /// Whether `attribute` (an attribute item's text) marks test code.
@@ -72,7 +158,13 @@ fn is_test_attribute(attribute: &str) -> bool {
     inner.contains("test")
 }
 
-fn note_file(file: &str, text: &str, notes: &mut Vec<Note>, facts: &mut Facts) {
+fn note_file(
+    file: &str,
+    text: &str,
+    long_function: usize,
+    notes: &mut Vec<Note>,
+    facts: &mut Facts,
+) {
     let mut parser = tree_sitter::Parser::new();
     if parser
         .set_language(&tree_sitter_rust::LANGUAGE.into())
@@ -93,14 +185,15 @@ fn note_file(file: &str, text: &str, notes: &mut Vec<Note>, facts: &mut Facts) {
             "function_item" => {
                 facts.functions += 1;
                 let lines = node.end_position().row - node.start_position().row + 1;
-                if lines > LONG_FUNCTION {
+                if lines > long_function {
                     let name = node.child_by_field_name("name").map_or("?", text_of);
                     notes.push(Note {
+                        url: None,
                         file: file.to_owned(),
                         line,
                         kind: "long_function".into(),
                         message: format!(
-                            "`{name}` is {lines} lines long: split it into functions of a few lines, each named for what it does (over {LONG_FUNCTION} is hard to read)"
+                            "`{name}` is {lines} lines long: split it into functions of a few lines, each named for what it does (over {long_function} is hard to read)"
                         ),
                     });
                 }
@@ -116,6 +209,7 @@ fn note_file(file: &str, text: &str, notes: &mut Vec<Note>, facts: &mut Facts) {
                     .map(text_of);
                 if let Some(method @ ("unwrap" | "expect")) = method {
                     notes.push(Note {
+                        url: None,
                         file: file.to_owned(),
                         line,
                         kind: "unwrap".into(),
@@ -129,6 +223,7 @@ fn note_file(file: &str, text: &str, notes: &mut Vec<Note>, facts: &mut Facts) {
                 let name = node.child_by_field_name("macro").map_or("", text_of);
                 if matches!(name, "panic" | "todo" | "unimplemented" | "unreachable") {
                     notes.push(Note {
+                        url: None,
                         file: file.to_owned(),
                         line,
                         kind: "panic".into(),
@@ -161,14 +256,60 @@ fn note_file(file: &str, text: &str, notes: &mut Vec<Note>, facts: &mut Facts) {
     }
 }
 
-/// Style points: `max` less one for each note, never below 0.
+/// Style points: `max` less one for each kind of note, never below 0.
 pub(crate) fn style_points(notes: &[Note], max: u32) -> f64 {
-    f64::from(max).min(0f64.max(f64::from(max) - notes.len() as f64))
+    let kinds: std::collections::BTreeSet<&str> = notes.iter().map(|n| n.kind.as_str()).collect();
+    f64::from(max).min(0f64.max(f64::from(max) - kinds.len() as f64))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clippy_warning_in_the_students_folder_is_a_note_with_its_fix_and_page() {
+        let warning = |file: &str, link: &str| {
+            serde_json::json!({
+                "code": {"code": "clippy::needless_pass_by_value"},
+                "message": "this argument is passed by value, but not consumed in the function body",
+                "spans": [{"file_name": file, "line_start": 98, "is_primary": true}],
+                "children": [
+                    {"level": "help", "message": format!("for further information visit {link}"), "spans": []},
+                    {"level": "note", "message": "requested on the command line", "spans": []},
+                    {"level": "help", "message": "consider changing the type to",
+                     "spans": [{"suggested_replacement": "&[String]"}]}
+                ]
+            })
+        };
+        let page =
+            "https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_pass_by_value";
+        let note = lint_note(&warning("src/velha/exam.rs", page), "src/velha").unwrap();
+        assert_eq!(
+            note,
+            Note {
+                file: "src/velha/exam.rs".into(),
+                line: 98,
+                kind: "clippy::needless_pass_by_value".into(),
+                message:
+                    "this argument is passed by value, but not consumed in the function body; \
+                          consider changing the type to `&[String]`"
+                        .into(),
+                url: Some(page.into()),
+            }
+        );
+        // The kit's files are not the student's to fix; a link is clippy's
+        // own or none.
+        assert_eq!(lint_note(&warning("src/cli.rs", page), "src/velha"), None);
+        assert_eq!(
+            lint_note(&warning("src/velhas/x.rs", page), "src/velha"),
+            None
+        );
+        let elsewhere = lint_note(
+            &warning("src/velha/exam.rs", "javascript:alert(1)"),
+            "src/velha",
+        );
+        assert_eq!(elsewhere.unwrap().url, None);
+    }
 
     #[test]
     fn an_unwrap_and_a_long_function_are_noted_with_file_and_line_and_tests_are_not() {
@@ -184,7 +325,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let (notes, facts) = rust_notes(dir.path(), "src/velha");
+        let (notes, facts) = rust_notes(dir.path(), "src/velha", 50);
         let kinds: Vec<(&str, usize)> = notes.iter().map(|n| (n.kind.as_str(), n.line)).collect();
         assert_eq!(
             kinds,
@@ -207,7 +348,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.path().join("b.rs"), "pub fn g() {}\n").unwrap();
-        let (notes, facts) = rust_notes(dir.path(), "src/velha");
+        let (notes, facts) = rust_notes(dir.path(), "src/velha", 50);
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert_eq!(notes[0].kind, "no_enum");
         assert_eq!(

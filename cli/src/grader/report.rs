@@ -693,17 +693,35 @@ fn student_section(name: &str, results: &Results) -> String {
         } else {
             ""
         };
-        out.push_str(&format!(
-            "<details open><summary>{} notes on the code{held}</summary><ul>\n",
-            results.notes.len()
-        ));
+        // Grouped by kind, as a teacher reads them: one habit, its places.
+        let mut kinds: BTreeMap<&str, Vec<&super::notes::Note>> = BTreeMap::new();
         for note in &results.notes {
-            out.push_str(&format!(
-                "<li><code>{}:{}</code> {}</li>\n",
-                escape(&note.file),
-                note.line,
-                escape(&note.message)
-            ));
+            kinds.entry(note.kind.as_str()).or_default().push(note);
+        }
+        out.push_str(&format!(
+            "<details open><summary>{} notes on the code, {} kinds{held}</summary><ul>\n",
+            results.notes.len(),
+            kinds.len()
+        ));
+        for (kind, notes) in &kinds {
+            let name = match notes.iter().find_map(|n| n.url.as_deref()) {
+                Some(url) => format!(
+                    "<a href=\"{}\"><code>{}</code></a>",
+                    escape(url),
+                    escape(kind)
+                ),
+                None => format!("<code>{}</code>", escape(kind)),
+            };
+            out.push_str(&format!("<li>{name} ({})<ul>\n", notes.len()));
+            for note in notes {
+                out.push_str(&format!(
+                    "<li><code>{}:{}</code> {}</li>\n",
+                    escape(&note.file),
+                    note.line,
+                    escape(&note.message)
+                ));
+            }
+            out.push_str("</ul></li>\n");
         }
         out.push_str("</ul></details>\n");
     }
@@ -792,6 +810,7 @@ mod tests {
             line: 3,
             kind: "unwrap".into(),
             message: "handle it".into(),
+            url: None,
         };
         let mut results = Results::of(Vec::new(), None);
         results.notes = vec![note.clone()];
