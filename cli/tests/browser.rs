@@ -337,7 +337,7 @@ async fn connect4_two_players_and_the_perfect_computer(s: &Shared) -> Result<(),
     s.tab("connect4").await?;
     s.choose("connect4-opponent", "").await?;
     s.click("#connect4-new").await?;
-    s.status_has("connect4", "red to play").await?;
+    s.status_has("connect4", "blue to play").await?;
     for (i, col) in [0, 1, 0, 1, 0, 1, 0].into_iter().enumerate() {
         s.click(&format!("#connect4-board button[data-col=\"{col}\"]"))
             .await?;
@@ -351,7 +351,21 @@ async fn connect4_two_players_and_the_perfect_computer(s: &Shared) -> Result<(),
         .await?;
     }
     let status = s.status_has("connect4", "Player one won!").await?;
-    assert!(status.contains("red wins"), "{status}");
+    assert!(status.contains("blue wins"), "{status}");
+    // One colour per player, as the terminal and the TUI paint them: the
+    // first player blue, the second red (velha's X and O alike).
+    let colours = s
+        .js(
+            "const c = (q) => getComputedStyle(document.querySelector(q)).backgroundColor; \
+             const style = getComputedStyle(document.documentElement); \
+             return [c('#connect4-board .hole.x'), c('#connect4-board .hole.o'), \
+                     style.getPropertyValue('--x').trim(), style.getPropertyValue('--o').trim()]",
+        )
+        .await?;
+    assert_eq!(
+        colours,
+        json!(["rgb(31, 95, 191)", "rgb(192, 57, 43)", "#1f5fbf", "#c0392b"])
+    );
     let wins = s
         .js("return document.querySelectorAll('#connect4-board .hole.win').length")
         .await?;
@@ -480,7 +494,10 @@ async fn mastermind_by_clicks_then_the_computer_solves_it(s: &Shared) -> Result<
         .await?;
     let secret = secret.as_str().ok_or("a secret")?.to_owned();
     let status = s.text("mastermind-status").await?;
-    assert!(status.starts_with("You win: found in "), "{status}");
+    assert!(
+        status.starts_with("Solved by the computer: found in "),
+        "the codebreaker found it, not the player: {status}"
+    );
     let last = s
         .js("return Array.from(document.querySelectorAll('#mastermind-rows .mm-row:not(.future)')).pop().getAttribute('aria-label')")
         .await?;

@@ -69,13 +69,14 @@ fn velha_plays_hints_undoes_and_quits_with_q_giving_the_terminal_back() {
         "the alternate screen: {seen:?}"
     );
     send(&mut session, ENTER);
-    seen += &session.exp_string("undo").unwrap();
+    // Velha speaks Portuguese here too, as `boardkit play velha` does.
+    seen += &session.exp_string("u desfaz").unwrap();
     // The cursor to A1, X there; the computer replies; a hint; undo.
     send(&mut session, UP);
     send(&mut session, LEFT);
     send(&mut session, ENTER);
     send(&mut session, "h");
-    seen += &session.exp_string("Hint:").unwrap();
+    seen += &session.exp_string("Dica:").unwrap();
     send(&mut session, "u");
     // q: the game for the menu, then the menu for the shell.
     send(&mut session, "q");
@@ -90,7 +91,7 @@ fn ctrl_c_quits_at_once_and_gives_the_terminal_back() {
     let mut session = tui("--seed 1");
     session.exp_string("Start").unwrap();
     send(&mut session, ENTER);
-    session.exp_string("undo").unwrap();
+    session.exp_string("q menu").unwrap();
     send(&mut session, "\x03");
     let rest = session.exp_eof().unwrap();
     assert_eq!(exited(&mut session), 0, "{rest:?}");

@@ -23,6 +23,7 @@ use super::network::{NetEvent, NetMatch, Phase as NetPhase};
 use crate::net::NetError;
 use crate::net::session::Tally as NetTally;
 use crate::play::scoreboard::{Outcome, Record};
+use crate::play::session::Language;
 
 /// A key, as the app understands it (the event loop translates the
 /// terminal's key events into these).
@@ -141,6 +142,11 @@ pub(crate) trait Setup: std::fmt::Debug {
     fn draws(&self) -> bool {
         true
     }
+    /// The language the game speaks on screen, as `boardkit play` does
+    /// (velha's Portuguese).
+    fn language(&self) -> Language {
+        Language::English
+    }
     /// The game and mode the scoreboard records, as `boardkit play` names
     /// them; `None` for a game that is nobody's (the watched codebreaker).
     fn record(&self) -> Option<(&'static str, String)>;
@@ -157,18 +163,38 @@ pub(crate) trait Game: Round + Any {
 /// A board game's description: `board`, and who plays on it (`level`:
 /// the computer's, if it plays).
 pub(crate) fn board_description(board: &str, level: Option<String>) -> String {
-    match level {
-        Some(level) => format!("{board}, you against the computer ({level})"),
-        None => format!("{board}, two players"),
+    board_description_in(Language::English, board, level)
+}
+
+/// [`board_description`] in `language`.
+pub(crate) fn board_description_in(
+    language: Language,
+    board: &str,
+    level: Option<String>,
+) -> String {
+    match (language, level) {
+        (Language::English, Some(level)) => {
+            format!("{board}, you against the computer ({level})")
+        }
+        (Language::English, None) => format!("{board}, two players"),
+        (Language::Portuguese, Some(level)) => {
+            format!("{board}, você contra o computador ({level})")
+        }
+        (Language::Portuguese, None) => format!("{board}, dois jogadores"),
     }
 }
 
 /// A board game's seats: the person and the computer, or X and O.
 pub(crate) fn board_seats(against_computer: bool) -> [&'static str; 2] {
-    if against_computer {
-        ["you", "computer"]
-    } else {
-        ["X", "O"]
+    board_seats_in(Language::English, against_computer)
+}
+
+/// [`board_seats`] in `language`.
+pub(crate) fn board_seats_in(language: Language, against_computer: bool) -> [&'static str; 2] {
+    match (against_computer, language) {
+        (true, Language::English) => ["you", "computer"],
+        (true, Language::Portuguese) => ["você", "computador"],
+        (false, _) => ["X", "O"],
     }
 }
 
@@ -200,6 +226,8 @@ pub(crate) struct Match {
     pub seats: [&'static str; 2],
     /// Whether the score shows draws (Mastermind has none).
     pub draws: bool,
+    /// The language of its screen.
+    pub language: Language,
 }
 
 impl Match {
@@ -210,6 +238,7 @@ impl Match {
             description: setup.description(),
             seats: setup.seats(),
             draws: setup.draws(),
+            language: setup.language(),
             setup,
         }
     }

@@ -256,7 +256,7 @@ mod tests {
         let MenuAction::Start(setup) = menu.handle(Key::Enter) else {
             panic!("Enter starts")
         };
-        assert_eq!(setup.description(), "4 x 4, two players");
+        assert_eq!(setup.description(), "4 x 4, dois jogadores");
         assert_eq!(setup.title(), crate::tui::velha::GAME.title);
     }
 
@@ -280,6 +280,6 @@ mod tests {
         let MenuAction::Start(setup) = menu.handle(Key::Enter) else {
             panic!("Enter starts")
         };
-        assert_eq!(setup.description(), "3 x 3, two players");
+        assert_eq!(setup.description(), "3 x 3, dois jogadores");
     }
 }

@@ -13,6 +13,7 @@ use super::app::{Busy, Ending, Game, Key, Round, Setup, Work};
 use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
 use super::ui::Parts;
+use crate::play::session::Language;
 use crate::table::velha::Computer as Level;
 
 /// A computer player, lent to a thread while it thinks.
@@ -106,12 +107,20 @@ impl Setup for VelhaSetup {
     }
 
     fn description(&self) -> String {
-        let level = self.opponent.map(|o| crate::table::name(o.level));
-        super::app::board_description(&format!("{0} x {0}", self.size), level)
+        let level = self.opponent.map(|o| level_name(o.level).to_owned());
+        super::app::board_description_in(
+            Language::Portuguese,
+            &format!("{0} x {0}", self.size),
+            level,
+        )
     }
 
     fn seats(&self) -> [&'static str; 2] {
-        super::app::board_seats(self.opponent.is_some())
+        super::app::board_seats_in(Language::Portuguese, self.opponent.is_some())
+    }
+
+    fn language(&self) -> Language {
+        Language::Portuguese
     }
 
     fn record(&self) -> Option<(&'static str, String)> {
@@ -127,6 +136,15 @@ impl Setup for VelhaSetup {
 impl Game for VelhaGame {
     fn parts(&self, busy: Option<Busy>) -> Parts {
         super::ui::velha::velha_parts(self, busy)
+    }
+}
+
+/// The computer's level in the game's language.
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "fácil",
+        Level::Medium => "médio",
+        Level::Hard => "difícil",
     }
 }
 
@@ -270,7 +288,7 @@ impl Round for VelhaGame {
                     return;
                 }
                 match self.board.get(self.cursor) {
-                    Some(_) => self.message = Some(format!("{} is taken", self.cursor)),
+                    Some(_) => self.message = Some(format!("{}: Posição ocupada", self.cursor)),
                     None => self.play(self.cursor),
                 }
             }
@@ -285,7 +303,7 @@ impl Round for VelhaGame {
             self.is_computer(Self::mark_of_move(i))
         });
         let Some(index) = last else {
-            self.message = Some("nothing to undo".into());
+            self.message = Some("nada a desfazer".into());
             return;
         };
         self.cursor = self.moves[index];
@@ -375,7 +393,7 @@ mod tests {
         game.handle(Key::Enter);
         assert_eq!(game.board().get(Position { row: 0, col: 0 }), Some(Mark::X));
         game.handle(Key::Enter);
-        assert_eq!(game.message(), Some("A1 is taken"));
+        assert_eq!(game.message(), Some("A1: Posição ocupada"));
         assert_eq!(game.board().marks(), 1);
     }
 
@@ -389,7 +407,7 @@ mod tests {
         settle(&mut game);
         assert_eq!(game.board().marks(), 1, "the computer opened");
         game.undo();
-        assert_eq!(game.message(), Some("nothing to undo"));
+        assert_eq!(game.message(), Some("nada a desfazer"));
         assert_eq!(game.board().marks(), 1, "its opening stays");
         let free = game.board().empty_cells()[0];
         game.cursor = free;

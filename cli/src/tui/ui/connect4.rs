@@ -12,6 +12,7 @@ pub(crate) fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
     let ending = game.ending();
     let disc = board.to_move();
     let status = board_status(
+        crate::play::session::Language::English,
         ending,
         busy,
         game.computer_disc().is_some(),

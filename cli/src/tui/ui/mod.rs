@@ -236,11 +236,15 @@ fn game_screen(game: &Match, score: Tally, busy: Option<Busy>) -> Layout {
 
 fn score_line(game: &Match, score: Tally) -> Line<'static> {
     let mut text = format!(
-        "Score: {} {} · {} {}",
-        game.seats[0], score.wins[0], game.seats[1], score.wins[1]
+        "{}: {} {} · {} {}",
+        game.language.score(),
+        game.seats[0],
+        score.wins[0],
+        game.seats[1],
+        score.wins[1]
     );
     if game.draws {
-        text.push_str(&format!(" · draws {}", score.draws));
+        text.push_str(&format!(" · {} {}", game.language.draws(), score.draws));
     }
     Line::from(text)
 }
@@ -253,8 +257,9 @@ pub(crate) type Parts = (
     &'static str,
 );
 
-const BOARD_KEYS: &str = "arrows move · Enter play · u undo · h hint · n new game · q menu";
 const OVER_KEYS: &str = "Enter or n play again · u undo · q menu";
+const BOARD_KEYS_PT: &str = "setas movem · Enter joga · u desfaz · h dica · n novo jogo · q menu";
+const OVER_KEYS_PT: &str = "Enter ou n joga de novo · u desfaz · q menu";
 
 fn mark_style(mark: Mark) -> Style {
     match mark {
@@ -272,25 +277,41 @@ fn disc_style(disc: Disc) -> Style {
 
 /// Whose turn it is, or how the game ended, for the board games.
 fn board_status(
+    language: Language,
     ending: Option<Ending>,
     busy: Option<Busy>,
     against_computer: bool,
     to_move: Span<'static>,
     winner: Option<Span<'static>>,
 ) -> Line<'static> {
+    let pt = language == Language::Portuguese;
+    let say = |en: &'static str, pt_text: &'static str| if pt { pt_text } else { en };
     match (ending, busy) {
-        (Some(Ending::Draw), _) => Line::styled("Draw.", bold()),
+        (Some(Ending::Draw), _) => Line::styled(say("Draw.", "Empate."), bold()),
         (Some(Ending::Won(seat)), _) if against_computer => match seat {
-            0 => Line::styled("You win!", bold()),
-            _ => Line::styled("The computer wins.", bold()),
+            0 => Line::styled(say("You win!", "Você venceu!"), bold()),
+            _ => Line::styled(say("The computer wins.", "O computador venceu."), bold()),
         },
+        (Some(Ending::Won(_)), _) if pt => Line::from(vec![
+            Span::styled("Vencedor: ", bold()),
+            winner.expect("a winner"),
+        ]),
         (Some(Ending::Won(_)), _) => Line::from(vec![
             winner.expect("a winner"),
             Span::styled(" wins!", bold()),
         ]),
-        (None, Some(Busy::Computer)) => Line::from("The computer is thinking…"),
-        (None, Some(Busy::Hint)) => Line::from("Looking for a hint… (Esc: stop waiting)"),
-        (None, None) if against_computer => Line::from(vec![Span::raw("Your turn: "), to_move]),
+        (None, Some(Busy::Computer)) => Line::from(say(
+            "The computer is thinking…",
+            "O computador está pensando…",
+        )),
+        (None, Some(Busy::Hint)) => Line::from(say(
+            "Looking for a hint… (Esc: stop waiting)",
+            "Procurando uma dica… (Esc: parar de esperar)",
+        )),
+        (None, None) if against_computer => {
+            Line::from(vec![Span::raw(say("Your turn: ", "Sua vez: ")), to_move])
+        }
+        (None, None) if pt => Line::from(vec![Span::raw("Vez de "), to_move]),
         (None, None) => Line::from(vec![to_move, Span::raw(" to play")]),
     }
 }
@@ -575,6 +596,11 @@ mod tests {
             .collect();
         assert_eq!(reversed, [true, true, true], "{}", terminal.backend());
         assert!(!buffer[(x + 3, y + 2)].modifier.contains(Modifier::REVERSED));
+        // In the game's language, as `boardkit play velha` says it.
+        let said = text_of(buffer, find(buffer, "Vencedor: ").1);
+        assert!(said.contains("Vencedor: X"), "{said}");
+        let score = text_of(buffer, find(buffer, "Placar: ").1);
+        assert!(score.contains("Placar: X 1 · O 0 · empates 0"), "{score}");
     }
 
     #[test]

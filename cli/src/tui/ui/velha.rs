@@ -3,7 +3,10 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{BOARD_KEYS, CURSOR, GREY, HINT, OVER_KEYS, Parts, board_status, bold, mark_style};
+use super::{
+    BOARD_KEYS_PT, CURSOR, GREY, HINT, OVER_KEYS_PT, Parts, board_status, bold, mark_style,
+};
+use crate::play::session::Language;
 use crate::tui::app::{Busy, Round};
 use crate::tui::velha::VelhaGame;
 use boardkit::velha::board::Position;
@@ -12,7 +15,9 @@ pub(crate) fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
     let board = game.board();
     let ending = game.ending();
     let mark = board.to_move();
+    // Velha speaks Portuguese on every front end, as `boardkit play velha`.
     let status = board_status(
+        Language::Portuguese,
         ending,
         busy,
         game.computer_mark().is_some(),
@@ -27,15 +32,15 @@ pub(crate) fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
         .or_else(|| {
             game.hint().map(|pos| {
                 Line::from(vec![
-                    Span::styled(format!("Hint: {pos}"), bold().fg(HINT)),
-                    Span::raw(" (the hard AI's move, not played)"),
+                    Span::styled(format!("Dica: {pos}"), bold().fg(HINT)),
+                    Span::raw(" (a jogada da IA difícil, não jogada)"),
                 ])
             })
         });
     let keys = if ending.is_some() {
-        OVER_KEYS
+        OVER_KEYS_PT
     } else {
-        BOARD_KEYS
+        BOARD_KEYS_PT
     };
     (velha_board(game, ending.is_none()), status, note, keys)
 }

@@ -66,7 +66,8 @@ pub(crate) struct MastermindView {
     pub won: bool,
     /// The secret: null until the game is over.
     pub secret: Option<String>,
-    /// `You win` or `You lose!` at the end; null while playing.
+    /// `You win`, `Solved by the computer` or `You lose!` at the end; null
+    /// while playing.
     pub result: Option<String>,
 }
 
@@ -116,6 +117,15 @@ impl MastermindTable {
         self.won() || self.board.guesses.len() >= self.board.turns
     }
 
+    /// Who found the code: the player, or the codebreaker they called.
+    fn result(&self, won: bool) -> &'static str {
+        match (won, self.by_computer.last()) {
+            (true, Some(true)) => "Solved by the computer",
+            (true, _) => "You win",
+            (false, _) => "You lose!",
+        }
+    }
+
     fn submit(&mut self, guess: Code, by_computer: bool) {
         let result = score(&self.secret, &guess);
         self.board.guesses.push((guess, result));
@@ -144,7 +154,7 @@ impl MastermindTable {
             over,
             won,
             secret: over.then(|| self.secret.to_string()),
-            result: over.then(|| if won { "You win" } else { "You lose!" }.to_owned()),
+            result: over.then(|| self.result(won).to_owned()),
         }
     }
 }

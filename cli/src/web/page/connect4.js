@@ -9,7 +9,8 @@
   // --- Connect four -------------------------------------------------------------
 
   const c4 = { id: null, state: null, busy: false, focus: 0 };
-  const discName = { X: "red", O: "yellow" };
+  // One colour per player in every front end: the terminal's and the TUI's.
+  const discName = { X: "blue", O: "red" };
 
   function drawConnect4() {
     const s = c4.state;
