@@ -34,11 +34,24 @@ pub fn compare(
     actual_failed: bool,
 ) -> Result<(), Difference> {
     let (expected_events, actual_events) = (events(expected), events(actual));
-    if let Some(text) = first_difference(&expected_events, &actual_events) {
-        return Err(Difference {
-            event: first_index(&expected_events, &actual_events),
-            text,
-        });
+    if let Some(mut text) = first_difference(&expected_events, &actual_events) {
+        let at = first_index(&expected_events, &actual_events);
+        // Its graded events ended there: what it printed after them (a
+        // result line of the wrong form, say) is what the student must see.
+        if at.is_some_and(|at| at >= actual_events.len()) {
+            let rest = &actual[events_end(events, actual, actual_events.len())..];
+            let lines: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
+            if !lines.is_empty() {
+                text.push_str("--- what it printed after its last graded event ---\n");
+                for line in lines.iter().take(6) {
+                    text.push_str(&format!("      | {line}\n"));
+                }
+                if lines.len() > 6 {
+                    text.push_str(&format!("      | ... ({} more lines)\n", lines.len() - 6));
+                }
+            }
+        }
+        return Err(Difference { event: at, text });
     }
     let ending = |text: &str| {
         Err(Difference {
@@ -55,6 +68,58 @@ pub fn compare(
     }
 }
 
+/// The widest line shown side by side; wider events are shown one block
+/// above the other.
+const SIDE_WIDTH: usize = 36;
+
+/// Expected and actual events around `at` in two columns, each event's
+/// lines beside the other's (a board beside a board), when they are narrow.
+fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<String> {
+    let window = at.saturating_sub(3)..at + 3;
+    let lines = |items: &[String], i: usize| -> Vec<String> {
+        match items.get(i) {
+            Some(item) => item.lines().map(str::to_owned).collect(),
+            None if i == at => vec!["(nothing more)".to_owned()],
+            None => Vec::new(),
+        }
+    };
+    let narrow = window.clone().all(|i| {
+        lines(expected, i)
+            .iter()
+            .chain(&lines(actual, i))
+            .all(|l| l.chars().count() <= SIDE_WIDTH)
+    });
+    if !narrow {
+        return None;
+    }
+    let width = SIDE_WIDTH + 7;
+    let mut out = format!(
+        "first difference at graded event {}\n{:<width$}   {}\n",
+        at + 1,
+        "--- expected ---",
+        "--- actual ---"
+    );
+    for i in window {
+        let (left, right) = (lines(expected, i), lines(actual, i));
+        let mark = if i == at { '>' } else { ' ' };
+        for k in 0..left.len().max(right.len()) {
+            let number = if k == 0 {
+                format!("{:>4}", i + 1)
+            } else {
+                "    ".to_owned()
+            };
+            let cell = |side: &[String]| match side.get(k) {
+                Some(line) => format!("{mark}{number} | {line}"),
+                None => String::new(),
+            };
+            let row = format!("{:<width$}   {}", cell(&left), cell(&right));
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
 fn first_index(expected: &[String], actual: &[String]) -> Option<usize> {
     (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))
 }
@@ -63,6 +128,9 @@ fn first_index(expected: &[String], actual: &[String]) -> Option<usize> {
 /// blocks with a little context; `None` when they are equal.
 pub fn first_difference(expected: &[String], actual: &[String]) -> Option<String> {
     let at = first_index(expected, actual)?;
+    if let Some(text) = side_by_side(expected, actual, at) {
+        return Some(text);
+    }
     let block = |items: &[String]| {
         let first = at.saturating_sub(3);
         let mut out = String::new();
@@ -111,6 +179,31 @@ pub fn event_start(events: EventsFn, transcript: &str, index: usize) -> usize {
     starts.get(low - 1).copied().unwrap_or(transcript.len())
 }
 
+/// The byte offset in `transcript` just after the fewest whole lines that
+/// hold its first `count` graded events, each as the whole transcript reads
+/// it (0 for none; its length when it has fewer).
+pub fn events_end(events: EventsFn, transcript: &str, count: usize) -> usize {
+    if count == 0 {
+        return 0;
+    }
+    let ends: Vec<usize> = transcript
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .chain((!transcript.ends_with('\n')).then_some(transcript.len()))
+        .collect();
+    // Whole events: a board is only one once all its lines are read.
+    let whole = events(transcript);
+    if count > whole.len() {
+        return transcript.len();
+    }
+    let wanted = &whole[..count];
+    let index = ends.partition_point(|&end| {
+        let so_far = events(&transcript[..end]);
+        so_far.len() < wanted.len() || so_far[..wanted.len()] != *wanted
+    });
+    ends.get(index).copied().unwrap_or(transcript.len())
+}
+
 /// What a crashed program said about it on stderr: a Rust panic's line and
 /// message, or the tail of a Python traceback. `None` when stderr holds
 /// neither.
@@ -134,12 +227,113 @@ pub fn crash_message(stderr: &str) -> Option<String> {
     Some(traceback[traceback.len().saturating_sub(6)..].join("\n"))
 }
 
+/// A signal by its name, as a student looks it up: `SIGABRT`.
+pub fn signal_name(signal: i32) -> String {
+    let names = [
+        (libc::SIGHUP, "SIGHUP"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGKILL, "SIGKILL"),
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGPIPE, "SIGPIPE"),
+        (libc::SIGALRM, "SIGALRM"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGXCPU, "SIGXCPU"),
+        (libc::SIGXFSZ, "SIGXFSZ"),
+        (libc::SIGSYS, "SIGSYS"),
+    ];
+    names
+        .iter()
+        .find(|(number, _)| *number == signal)
+        .map_or_else(
+            || format!("signal {signal}"),
+            |(_, name)| (*name).to_owned(),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn boards_are_shown_side_by_side() {
+        let difference = compare(
+            pairs,
+            "x..\n...\nx..\n.o.\n",
+            false,
+            "x..\n...\nx..\no..\n",
+            false,
+        )
+        .unwrap_err()
+        .text;
+        let rows: Vec<&str> = difference.lines().collect();
+        assert_eq!(
+            rows[1].split_whitespace().collect::<Vec<_>>(),
+            ["---", "expected", "---", "---", "actual", "---"]
+        );
+        assert!(
+            rows[2].starts_with("    1 | x..") && rows[2].ends_with("    1 | x.."),
+            "{difference}"
+        );
+        assert!(
+            rows[4].starts_with(">   2 | x..") && rows[4].ends_with(">   2 | x.."),
+            "{difference}"
+        );
+        assert!(
+            rows[5].starts_with(">     | .o.") && rows[5].ends_with(">     | o.."),
+            "{difference}"
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_no_event_is_shown_not_called_nothing() {
+        // Events: lines starting with "Vencedor: ".
+        fn results(text: &str) -> Vec<String> {
+            text.lines()
+                .filter(|l| l.starts_with("Vencedor: ") || l.starts_with("board"))
+                .map(str::to_owned)
+                .collect()
+        }
+        let difference = compare(
+            results,
+            "board 1\nVencedor: X\n",
+            false,
+            "board 1\nprompt> Vencedor X!\n",
+            false,
+        )
+        .unwrap_err();
+        assert!(difference.text.contains("(nothing more)"), "{difference}");
+        assert!(
+            difference.text.ends_with(
+                "--- what it printed after its last graded event ---\n      | prompt> Vencedor X!\n"
+            ),
+            "{difference}"
+        );
+    }
+
+    #[test]
+    fn the_end_of_the_first_events_is_found() {
+        let text = "a\nfree\nb\nfree";
+        assert_eq!(events_end(lines_a_b, text, 0), 0);
+        assert_eq!(events_end(lines_a_b, text, 1), 2);
+        assert_eq!(events_end(lines_a_b, text, 2), 9);
+        assert_eq!(events_end(lines_a_b, text, 3), text.len());
+    }
+
+    fn lines_a_b(text: &str) -> Vec<String> {
+        text.lines()
+            .filter(|l| *l == "a" || *l == "b")
+            .map(str::to_owned)
+            .collect()
     }
 
     #[test]

@@ -236,6 +236,8 @@ impl Fixture {
 pub struct Transcript {
     pub args: Vec<String>,
     pub exit_code: Option<i32>,
+    /// The signal that killed the program, if one did.
+    pub signal: Option<i32>,
     pub stdout: String,
     pub stderr: String,
 }
@@ -245,7 +247,14 @@ impl fmt::Display for Transcript {
         writeln!(f, "$ boardkit {}", self.args.join(" "))?;
         match self.exit_code {
             Some(code) => writeln!(f, "exit status: {code}")?,
-            None => writeln!(f, "exit status: killed by a signal")?,
+            None => match self.signal {
+                Some(signal) => writeln!(
+                    f,
+                    "exit status: killed by {}",
+                    crate::compare::signal_name(signal)
+                )?,
+                None => writeln!(f, "exit status: killed by a signal")?,
+            },
         }
         writeln!(f, "----- stderr -----")?;
         write!(f, "{}", self.stderr)?;

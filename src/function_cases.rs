@@ -152,7 +152,7 @@ pub fn first_wrong(
             .get(i)
             .is_none_or(|answer| !accepted[i].contains(answer))
     })?;
-    let request = requests.get(i).map_or("", String::as_str);
+    let request = requests.get(i).map_or_else(String::new, |r| call_text(r));
     let got = answers.get(i).map_or("(no answer)", String::as_str);
     let wanted = match accepted[i].as_slice() {
         [one] => one.clone(),
@@ -160,8 +160,72 @@ pub fn first_wrong(
     };
     Some((
         i,
-        format!("{request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
+        format!("call: {request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
     ))
+}
+
+/// A call that panicked: where, and its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Panic {
+    /// `file:line:column` of the panic, when known.
+    pub location: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Panic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.location {
+            Some(location) => write!(f, "panicked at {location}: {}", self.message),
+            None => write!(f, "panicked: {}", self.message),
+        }
+    }
+}
+
+std::thread_local! {
+    /// Where the last panic on this thread happened: the hook sees the
+    /// location, `catch_unwind` only the payload.
+    static LAST_PANIC_AT: std::cell::RefCell<Option<String>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Replaces the panic hook with one that prints nothing (a panic is told
+/// once, as its call's failure, never with a backtrace whatever
+/// `RUST_BACKTRACE` says) and remembers where it happened, for [`call`].
+pub fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        LAST_PANIC_AT.with(|last| *last.borrow_mut() = at);
+    }));
+}
+
+/// A panic's message.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "a panic".to_owned())
+}
+
+/// Runs `f`, turning a panic into a [`Panic`] with its location (when
+/// [`quiet_panics`] is the hook).
+pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Panic> {
+    LAST_PANIC_AT.with(|last| last.borrow_mut().take());
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| Panic {
+        location: LAST_PANIC_AT.with(|last| last.borrow_mut().take()),
+        message: panic_message(&*panic),
+    })
+}
+
+/// A driver's request as the student reads a call: `extrai_linha(" A 1 ")`
+/// (the argument quoted, so spaces and empty strings show).
+pub fn call_text(request: &str) -> String {
+    match request.split_once(' ') {
+        Some((function, argument)) => format!("{function}({argument:?})"),
+        None => format!("{request}()"),
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +253,29 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_is_caught_with_its_place_and_message() {
+        quiet_panics();
+        let line = line!() + 1;
+        let caught = catch(|| -> u8 { panic!("at {}", 7) }).unwrap_err();
+        assert_eq!(caught.message, "at 7");
+        let place = caught.location.clone().unwrap();
+        assert!(
+            place.starts_with(&format!("src/function_cases.rs:{line}:")),
+            "{place}"
+        );
+        assert_eq!(caught.to_string(), format!("panicked at {place}: at 7"));
+        assert_eq!(catch(|| 3), Ok(3));
+        let _ = std::panic::take_hook();
+    }
+
+    #[test]
+    fn a_request_reads_as_a_call() {
+        assert_eq!(call_text("extrai_linha  A 1 "), "extrai_linha(\" A 1 \")");
+        assert_eq!(call_text("extrai_linha "), "extrai_linha(\"\")");
+        assert_eq!(call_text("smart"), "smart()");
+    }
+
+    #[test]
     fn the_first_wrong_answer_is_named() {
         let requests = vec!["f a".to_owned(), "f b".to_owned()];
         let accepted = vec![vec!["1".to_owned()], vec!["2".to_owned(), "3".to_owned()]];
@@ -199,7 +286,10 @@ mod tests {
         let (i, message) = first_wrong(&requests, &["1".into(), "4".into()], &accepted).unwrap();
         assert_eq!(i, 1);
         assert!(
-            message.contains("f b") && message.contains("one of: 2, 3") && message.contains('4')
+            message.contains("call: f(\"b\")")
+                && message.contains("one of: 2, 3")
+                && message.contains('4'),
+            "{message}"
         );
         assert_eq!(
             first_wrong(&requests, &["1".into()], &accepted).unwrap().0,

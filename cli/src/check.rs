@@ -59,6 +59,8 @@ struct Levels {
     counts: BTreeMap<Level, (u32, u32)>,
     /// The run's last lines, for a failure report.
     tail: String,
+    /// All it printed.
+    text: String,
 }
 
 impl Levels {
@@ -106,6 +108,8 @@ impl Starter<'_> {
             .current_dir(&self.dir)
             .env("CARGO_TARGET_DIR", &self.target)
             .env("CARGO_TERM_COLOR", "never")
+            // As many students' shells have it: the tests must not care.
+            .env("RUST_BACKTRACE", "1")
             .env_remove("RUSTFLAGS")
             .output()
             .map_err(CheckError::Cargo)?;
@@ -138,6 +142,7 @@ impl Starter<'_> {
         }
         let lines: Vec<&str> = text.lines().collect();
         levels.tail = lines[lines.len().saturating_sub(6)..].join("\n");
+        levels.text = text;
         Ok(levels)
     }
 
@@ -273,6 +278,19 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             format!("{}: the stubs fail {}", game.id, stubs.summary(level)),
         );
     }
+    // What a student reads first: each failure names the call and where the
+    // stub stopped, and no backtrace buries it (RUST_BACKTRACE is set).
+    let panic_at = format!("panicked at src/{}/", game.id);
+    tally.check(
+        stubs.text.contains(&panic_at)
+            && stubs.text.contains("not yet implemented")
+            && stubs.text.contains("\ncall: ")
+            && !stubs.text.contains("stack backtrace:"),
+        format!(
+            "{}: the stubs' failures name the call and the todo!()'s file and line, without a backtrace",
+            game.id
+        ),
+    );
 
     println!("== {}: the example in place of the stubs", game.id);
     starter.set_folder(starter.example())?;

@@ -29,7 +29,7 @@ pub fn trial(
     let name = name.into();
     let level: Option<Level> = name.split("::").next().and_then(|l| l.parse().ok());
     Trial::test(name, move || {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(test));
+        let outcome = boardkit::function_cases::catch(test);
         if let Some(level) = level {
             let passed = matches!(outcome, Ok(Ok(())));
             let mut results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
@@ -39,7 +39,7 @@ pub fn trial(
         }
         match outcome {
             Ok(result) => result,
-            Err(panic) => Err(format!("panicked: {}", panic_message(&*panic)).into()),
+            Err(panic) => Err(panic.to_string().into()),
         }
     })
 }
@@ -47,10 +47,10 @@ pub fn trial(
 /// Runs the tests, then prints one line per level: how many passed.
 pub fn run(trials: Vec<Trial>) -> ! {
     let args = Arguments::from_args();
-    // Panics are reported once, as the failure of their test, not printed
-    // again by the default hook (a todo!() in a property test would print
-    // once per case tried).
-    std::panic::set_hook(Box::new(|_| {}));
+    // Panics are reported once, as the failure of their test with their
+    // file and line, not printed again by the default hook (nor with a
+    // backtrace when RUST_BACKTRACE is set).
+    boardkit::function_cases::quiet_panics();
     // Every test of each level, before a filter picks some.
     let mut every: BTreeMap<Level, u32> = BTreeMap::new();
     for trial in &trials {
@@ -91,9 +91,15 @@ const SESSION_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs `boardkit <args>` with `stdin` and captures everything it prints.
 pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
-    let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_boardkit"))
-        .args(args)
-        .env_remove("CLICOLOR_FORCE")
+    let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command.args(args).env_remove("CLICOLOR_FORCE");
+    // A panic is read for its place and message: a backtrace (RUST_BACKTRACE
+    // set in the student's shell) only costs time. BOARDKIT_BACKTRACE=1
+    // keeps it.
+    if std::env::var_os("BOARDKIT_BACKTRACE").is_none_or(|v| v == "0") {
+        command.env("RUST_BACKTRACE", "0");
+    }
+    let output = command
         .write_stdin(stdin.to_vec())
         .timeout(SESSION_TIMEOUT)
         .output()
@@ -101,6 +107,7 @@ pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
     Transcript {
         args: args.to_vec(),
         exit_code: output.status.code(),
+        signal: std::os::unix::process::ExitStatusExt::signal(&output.status),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
@@ -162,6 +169,7 @@ pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
     Some(Transcript {
         args,
         exit_code,
+        signal: None,
         stdout: stdout.to_owned(),
         stderr: String::new(),
     })
@@ -191,13 +199,22 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
         )
     })?;
     let actual = play(game, &fixture.args, &fixture.stdin_bytes());
-    if let Some(code) = actual.exit_code.filter(|&c| c != 0 && c != 1) {
+    let ending = match (actual.exit_code, actual.signal) {
+        (Some(0 | 1), _) => None,
+        (Some(code), _) => Some(format!("exit status {code}")),
+        (None, Some(signal)) => Some(format!(
+            "killed by {}",
+            boardkit::compare::signal_name(signal)
+        )),
+        (None, None) => Some("killed".to_owned()),
+    };
+    if let Some(ending) = ending {
         // The panic's line and message name the function to write next.
         let panic = boardkit::compare::crash_message(&actual.stderr)
             .map(|message| format!("\n{message}"))
             .unwrap_or_default();
         return Err(format!(
-            "{}\nthe program crashed (exit status {code}) on input {:?}{panic}",
+            "{}\nthe program crashed ({ending}) on input {:?}{panic}",
             fixture.description,
             shorten(&fixture.stdin_bytes())
         )
@@ -244,16 +261,13 @@ pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Tr
                 let requests = case.requests();
                 let mut answers = Vec::with_capacity(requests.len());
                 for request in &requests {
-                    let answered = std::panic::catch_unwind(|| answer(request));
-                    match answered {
+                    match boardkit::function_cases::catch(|| answer(request)) {
                         Ok(answer) => answers.push(answer),
                         Err(panic) => {
                             return Err(format!(
-                                "{}
-{request}
-panicked: {}",
+                                "{}\ncall: {}\n{panic}",
                                 case.description,
-                                panic_message(&*panic)
+                                boardkit::function_cases::call_text(request),
                             )
                             .into());
                         }
@@ -271,15 +285,6 @@ panicked: {}",
             })
         })
         .collect()
-}
-
-/// A panic's message.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
-    panic
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| panic.downcast_ref::<&str>().copied())
-        .unwrap_or("a panic")
 }
 
 /// `Ok` when `ok`, else a failure with the message.

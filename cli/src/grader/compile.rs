@@ -100,24 +100,23 @@ fn file_error(path: &Path) -> impl FnOnce(std::io::Error) -> PrepareError + '_ {
 
 const DRIVER: &str = r#"//! The kit's function driver: one request a line on stdin, one answer a
 //! line on stdout, through the student's library. A panic answers
-//! `panicked: <message>` for that request.
+//! `panicked at <file:line:column>: <message>` for that request, and ends
+//! the run: the grader needs no answer after it (a stub's thousands of
+//! panics would only fill the output limit).
 use std::io::{BufRead, Write};
 
 fn main() {
-    std::panic::set_hook(Box::new(|_| {}));
+    boardkit::function_cases::quiet_panics();
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let answer = std::panic::catch_unwind(|| boardkit::harness::GAME::answer(&line)).unwrap_or_else(|panic| {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            format!("panicked: {message}")
-        });
-        if writeln!(out, "{}", answer.replace('\n', " ")).is_err() {
+        let answer = boardkit::function_cases::catch(|| boardkit::harness::GAME::answer(&line));
+        let (text, last) = match answer {
+            Ok(answer) => (answer, false),
+            Err(panic) => (panic.to_string(), true),
+        };
+        if writeln!(out, "{}", text.replace('\n', " ")).is_err() || last {
             break;
         }
     }

@@ -589,7 +589,9 @@ fn readme_md(
     out.push_str(&format!(
         "\nA failing session shows where your transcript first differs from the expected\n\
          one; prompts and other text of your own are not compared. A failing function\n\
-         test names its input, the expected and the actual value.\n\n\
+         test names the call with its arguments, the expected and the actual value;\n\
+         a panic, its file, line and message (`todo!()`: not yet implemented). Backtraces\n\
+         stay off even with `RUST_BACKTRACE` set: `BOARDKIT_BACKTRACE=1 cargo test` shows them.\n\n\
          Each push runs `.github/workflows/levels.yml`, the GitHub Classroom autograding:\n\
          one job per level runs `cargo test --test {id} <level>` once the level below\n\
          passed, so the highest green job is the level you reached. A last job reports\n\
