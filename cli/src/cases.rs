@@ -60,22 +60,44 @@ impl Reads {
             .map(|(read, _)| *read)
             .max()
             .filter(|&read| read > 0)?;
-        let last = read.min(stdin.len()) - 1;
-        // The line holding the last byte read (its own line ending aside).
-        let start = stdin[..last]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let end = if stdin[last] == b'\n' { last } else { last + 1 };
-        let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
-        let line = String::from_utf8_lossy(&stdin[start..end]);
-        let line = line.trim_end_matches('\r');
-        let mut shown: String = line.chars().take(60).collect();
-        if line.chars().count() > 60 {
-            shown.push_str(&format!("... ({} bytes)", end - start));
-        }
-        Some((number, shown))
+        line_holding(stdin, read)
     }
+
+    /// The input line the program read next once it had written `output`
+    /// bytes: what a program that stopped there was answering when it
+    /// crashed. `None` when it read nothing more.
+    pub(crate) fn line_read_at(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
+        let read = self
+            .0
+            .iter()
+            .find(|(_, written)| *written >= output)
+            .map(|(read, _)| *read)
+            .filter(|&read| read > 0)?;
+        line_holding(stdin, read)
+    }
+}
+
+/// The line of `stdin` holding its byte `read - 1` (the last of `read`
+/// bytes read): its number (from 1) and its text, cut short when long.
+fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
+    if stdin.is_empty() {
+        return None;
+    }
+    let last = read.min(stdin.len()) - 1;
+    // The line holding the last byte read (its own line ending aside).
+    let start = stdin[..last]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = if stdin[last] == b'\n' { last } else { last + 1 };
+    let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = String::from_utf8_lossy(&stdin[start..end]);
+    let line = line.trim_end_matches('\r');
+    let mut shown: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        shown.push_str(&format!("... ({} bytes)", end - start));
+    }
+    Some((number, shown))
 }
 
 /// One graded case.
@@ -582,5 +604,32 @@ mod tests {
         let invalid = stdout.find("Posi\u{e7}\u{e3}o inv\u{e1}lida").unwrap();
         assert_eq!(reads.line_before(stdin, invalid), Some((3, "zz".into())));
         assert_eq!(reads.line_before(stdin, stdout.len()).unwrap().0, 4);
+    }
+
+    #[test]
+    fn a_program_that_stopped_is_blamed_on_the_line_it_was_answering() {
+        // Graded events where the invalid-input message is free: a program
+        // that crashed on `zz` got every board right up to the one after
+        // B1, and the next event it misses is the board after A2.
+        fn boards(text: &str) -> Vec<String> {
+            let game = crate::registry::find("velha").unwrap();
+            let events = game
+                .level(Level::Proficient)
+                .and_then(boardkit::level::LevelInfo::events)
+                .unwrap();
+            events(text)
+                .into_iter()
+                .filter(|e| e.starts_with("board "))
+                .collect()
+        }
+        let game = crate::registry::find("velha").unwrap();
+        let stdin = b"A1\nB1\nzz\nA2\n";
+        let (stdout, _, reads) = reference_program(game, &[], stdin);
+        let last = boards(&stdout).len() - 1;
+        let right = boardkit::compare::events_end(boards, &stdout, last);
+        assert_eq!(reads.line_read_at(stdin, right), Some((3, "zz".into())));
+        // Blamed on the event it missed, it would be A2's.
+        let missed = boardkit::compare::event_start(boards, &stdout, last);
+        assert_eq!(reads.line_before(stdin, missed).unwrap().0, 4);
     }
 }

@@ -273,6 +273,13 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
              pub fn conta(linhas: Vec<String>) -> usize {{\n    let mut n = 0;\n    for i in 0..linhas.len() {{\n        if linhas[i] == \"X\" {{\n            n += 1;\n        }}\n    }}\n    n\n}}\n\npub fn extrai_linha"
         ),
     );
+    // The starter as written: every function a todo!().
+    let untouched = boardkit()
+        .args(["starter", "velha"])
+        .arg(at("untouched"))
+        .output()
+        .unwrap();
+    assert!(untouched.status.success());
     // Archives.
     correct_crate(&at("staging"));
     zip_folder(&at("staging"), "zipped/project", &at("zipped.zip"));
@@ -307,6 +314,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "tampered",
         "compile_error",
         "unwrap_and_long",
+        "untouched",
         "zipped.zip",
         "zip_slip.zip",
         "zip_bomb.zip",
@@ -358,6 +366,7 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "endless_loop",
         "memory_hog",
         "panics",
+        "untouched",
         "compile_error",
         "zip_slip",
         "zip_bomb",
@@ -380,6 +389,55 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
         "crashed"
     );
     assert_eq!(verdicts(&out, "panics")["basic::extrai_coluna"], "crashed");
+    // A failure says what went wrong first, then the call that broke and
+    // the panic's place in the student's file.
+    let said = test_fields(&out, "panics", |t| t["output"].as_str());
+    let said = &said["basic::extrai_coluna"];
+    let exam = std::fs::read_to_string(at("panics").join("src/velha/exam.rs")).unwrap();
+    let panic_line = exam
+        .lines()
+        .position(|l| l.contains("extrai_coluna is not done"))
+        .unwrap()
+        + 1;
+    assert!(said.starts_with("crashed; expected: "), "{said}");
+    assert!(said.contains("\ncall: extrai_coluna(\""), "{said}");
+    assert!(
+        said.contains(&format!(
+            "panicked at src/velha/exam.rs:{panic_line}:5: extrai_coluna is not done"
+        )),
+        "{said}"
+    );
+    // A result line of the wrong form is shown as printed, with the moves
+    // that led there and the command that replays the case locally.
+    let said = test_fields(&out, "bug_proficient", |t| t["output"].as_str());
+    let draw = &said["proficient::draw"];
+    assert!(draw.starts_with("wrong output; expected: "), "{draw}");
+    assert!(draw.contains("| Empate!"), "{draw}");
+    assert!(draw.contains("\nthe input up to there: "), "{draw}");
+    assert!(
+        draw.ends_with("\nreproduce it: cargo test --test velha proficient::draw"),
+        "{draw}"
+    );
+    // The untouched starter: every function case is "not yet implemented"
+    // with its function, none an output flood (a stub's every-board case
+    // asks 39,366 calls).
+    let stub = test_fields(&out, "untouched", |t| t["output"].as_str());
+    let stub_verdicts = verdicts(&out, "untouched");
+    for (case, function) in [
+        ("basic::extrai_linha", "extrai_linha"),
+        ("basic::verifica_vencedor_every_board", "verifica_vencedor"),
+    ] {
+        assert_eq!(stub_verdicts[case], "crashed", "{case}: {}", stub[case]);
+        assert!(
+            stub[case].contains(&format!("\nnot yet implemented: {function}\n")),
+            "{case}: {}",
+            stub[case]
+        );
+    }
+    assert!(
+        !stub_verdicts.values().any(|v| v == "output_limit"),
+        "{stub_verdicts:?}"
+    );
     assert_eq!(
         verdicts(&out, "exits_early")["proficient::draw"],
         "wrong_output"
@@ -527,11 +585,11 @@ fn any_program_is_graded_through_stdin_and_stdout() {
     let run = grade_python(&out, &["--require", "proficient"]);
     let table = String::from_utf8_lossy(&run.stdout).into_owned();
     assert_eq!(run.status.code(), Some(1), "{table}");
-    let grades = grades(&out);
+    let first = grades(&out);
     // Function levels cannot be graded through stdin: they are left out.
-    assert!(!grades["python_ok"].contains_key("basic"), "{table}");
-    assert_eq!(grades["python_ok"]["level"], "advanced", "{table}");
-    assert_eq!(grades["python_no_diagonal"]["level"], "none", "{table}");
+    assert!(!first["python_ok"].contains_key("basic"), "{table}");
+    assert_eq!(first["python_ok"]["level"], "advanced", "{table}");
+    assert_eq!(first["python_no_diagonal"]["level"], "none", "{table}");
     assert!(
         verdicts(&out, "python_flood")
             .values()
@@ -553,6 +611,60 @@ fn any_program_is_graded_through_stdin_and_stdout() {
     // Never in what a student may receive.
     let results = std::fs::read_to_string(out.join("students/python_ok/results.json")).unwrap();
     assert!(!results.contains("python_no_diagonal"));
+
+    // A late student graded alone into the same folder: the others stay,
+    // marked as graded by an earlier run, and are said to stay.
+    let late = grade_command()
+        .arg("velha")
+        .arg(kit("cli/tests/grading/python/python_ok"))
+        .args(["--program", "python3 programa.py", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&late.stderr);
+    assert!(late.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("2 graded by an earlier run and not given to this one stay")
+            && stderr.contains("python_flood, python_no_diagonal"),
+        "{stderr}"
+    );
+    assert_eq!(grades(&out).len(), 3);
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(
+        report.matches("graded by an earlier run").count(),
+        4,
+        "twice each"
+    );
+    // `grade remove` takes one out of every output.
+    let removed = boardkit()
+        .args(["grade", "remove"])
+        .arg(&out)
+        .arg("python_flood")
+        .output()
+        .unwrap();
+    assert!(
+        removed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&removed.stderr)
+    );
+    let left = grades(&out);
+    assert!(
+        !left.contains_key("python_flood") && left.len() == 2,
+        "{left:?}"
+    );
+    assert!(!out.join("students/python_flood").exists());
+    for file in ["report.html", "junit.xml", "similarity.csv"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(!text.contains("python_flood"), "{file}");
+    }
+    let unknown = boardkit()
+        .args(["grade", "remove"])
+        .arg(&out)
+        .arg("nobody")
+        .output()
+        .unwrap();
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("python_no_diagonal, python_ok"));
 }
 
 /// Each test's output (what the student reads of it), by test name.
@@ -970,6 +1082,8 @@ fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it(
                 "hidden from students",
                 "printed more than the output limit",
                 "exit status",
+                "\ncall: ",
+                "killed by SIG",
             ]
             .iter()
             .any(|n| failure.contains(n)),
@@ -1032,4 +1146,58 @@ fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it(
         png.len()
     );
     eprintln!("the report's screenshot: {}", screenshot.display());
+}
+
+#[test]
+fn a_class_folder_given_as_one_submission_is_refused_with_the_command_to_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("turma");
+    for name in ["ana", "bruno"] {
+        std::fs::create_dir_all(class.join(name).join("src")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let output = grade_command()
+        .arg("velha")
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a class's folder (2 submissions in it)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("boardkit grade velha {}/* --out", class.display())),
+        "{stderr}"
+    );
+    assert!(!out.join("grades.csv").exists(), "nothing graded");
+}
+
+#[test]
+fn a_misspelt_game_lists_the_games_in_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let commands: [&[&str]; 5] = [
+        &["grade", "vela", d, "--out", d],
+        &["scores", "--game", "vela"],
+        &["starter", "vela", d],
+        &["test", "vela"],
+        &["dev", "check", "vela"],
+    ];
+    for args in commands {
+        let output = boardkit().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("velha, connect4, mastermind"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("'velha'"),
+            "{args:?}: a suggestion: {stderr}"
+        );
+    }
 }

@@ -430,7 +430,7 @@ fn a_hostile_class_of_programs_is_contained_as_root_and_as_an_ordinary_user() {
             results("disk_filler")
         );
         assert!(
-            results("segfault").contains("killed by signal 11"),
+            results("segfault").contains("killed by SIGSEGV"),
             "as {who}: {}",
             results("segfault")
         );

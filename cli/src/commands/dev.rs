@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 
-use super::{Failure, Outcome, usage_error};
+use super::{Failure, Outcome};
 
 #[derive(Subcommand)]
 pub(crate) enum DevCommand {
@@ -11,6 +11,7 @@ pub(crate) enum DevCommand {
     /// independent solution reaches its level, locally and in the grader.
     Check {
         /// Only these games (default: every game).
+        #[arg(value_parser = crate::registry::names_parser())]
         games: Vec<String>,
         /// Work in this folder (kept afterwards) instead of a temporary one.
         #[arg(long)]
@@ -21,14 +22,6 @@ pub(crate) enum DevCommand {
 /// Runs a developer's command.
 pub(crate) fn run(command: DevCommand) -> Outcome {
     let DevCommand::Check { games, work } = command;
-    for game in &games {
-        if crate::registry::find(game).is_none() {
-            usage_error(format_args!(
-                "unknown game {game:?}: the kit has {}",
-                crate::registry::names()
-            ));
-        }
-    }
     let failures = crate::check::run(&games, work.as_deref()).map_err(Failure::failed)?;
     if failures.is_empty() {
         println!("every check passed");

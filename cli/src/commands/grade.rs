@@ -15,12 +15,21 @@ pub(crate) enum GradeCommand {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Take submissions out of an output folder (their results and copies),
+    /// then write its reports again without them.
+    Remove {
+        /// The output folder.
+        out: std::path::PathBuf,
+        /// The submissions' names, as in grades.csv.
+        #[arg(required = true)]
+        names: Vec<String>,
+    },
 }
 
 #[derive(Args)]
 pub(crate) struct GradeArgs {
-    /// velha, connect4 or mastermind.
-    #[arg(required = true)]
+    /// The game.
+    #[arg(required = true, value_parser = crate::registry::names_parser())]
     game: Option<String>,
     /// Submission folders or .zip archives; each one's name is the student's.
     #[arg(required = true)]
@@ -130,6 +139,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
     let result = match merge {
         Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
+        Some(GradeCommand::Remove { out, names }) => grader::remove(&out, &names),
         None => {
             let id = args.game.unwrap_or_default();
             let game = crate::registry::find(&id)

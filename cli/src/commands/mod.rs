@@ -143,7 +143,7 @@ pub(crate) enum Command {
         #[arg(long, value_name = "PATH")]
         scoreboard: Option<std::path::PathBuf>,
         /// Only this game's results.
-        #[arg(long)]
+        #[arg(long, value_parser = crate::registry::names_parser())]
         game: Option<String>,
     },
     /// Write a student starter crate for a game: stubs, public fixtures and

@@ -88,9 +88,18 @@ fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str) -> Results
 
 fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
     let passed = verdict == Verdict::Passed;
-    let full = report::printable(&format!("{}\n{output}", case.description))
-        .trim_end()
-        .to_owned();
+    // A failure says first what went wrong and what the case expected, so
+    // the description never reads as what the program did.
+    let full = if passed {
+        case.description.clone()
+    } else {
+        format!(
+            "{}; expected: {}\n{output}",
+            verdict.label(),
+            case.description
+        )
+    };
+    let full = report::printable(&full).trim_end().to_owned();
     // Hidden cases are reported without their inputs or outputs; the
     // instructor's report alone shows them.
     let (output, detail) = if case.hidden {
@@ -131,21 +140,6 @@ fn tail(bytes: &[u8]) -> String {
     )
 }
 
-/// A signal's description, such as `Segmentation fault`.
-fn signal_name(signal: i32) -> String {
-    // SAFETY: strsignal returns a C string that stays valid until the next
-    // call; it is copied at once.
-    unsafe {
-        let name = libc::strsignal(signal);
-        if name.is_null() {
-            return format!("signal {signal}");
-        }
-        std::ffi::CStr::from_ptr(name)
-            .to_string_lossy()
-            .into_owned()
-    }
-}
-
 /// What a program said as it crashed: its panic or traceback, else the
 /// tail of its stderr; at most [`STREAM_KEPT`] bytes of it.
 fn crash_report(stderr: &[u8]) -> String {
@@ -160,8 +154,10 @@ const STREAM_KEPT: usize = 8 << 10;
 const SUBMISSION_KEPT: usize = 256 << 10;
 
 /// Where a program case's output first differs from the reference's, and
-/// the input line that led to it; `None` when it does not differ.
-fn program_difference(case: &Case, stdout: &str, failed: bool) -> Option<String> {
+/// the input line that led to it; `None` when it does not differ. For a
+/// run that `stopped` (a crash, a timeout), the line it was answering: the
+/// one the reference read next after the last graded event it got right.
+fn program_difference(case: &Case, stdout: &str, failed: bool, stopped: bool) -> Option<String> {
     let (
         CaseKind::Program { events, stdin, .. },
         Expected::Program {
@@ -175,19 +171,64 @@ fn program_difference(case: &Case, stdout: &str, failed: bool) -> Option<String>
     };
     let difference =
         boardkit::compare::compare(*events, expected, *expected_failed, stdout, failed).err()?;
-    let at = match difference.event {
-        Some(event) => boardkit::compare::event_start(*events, expected, event),
-        None => expected.len(),
+    let (input, number) = match (stopped, difference.event) {
+        (true, Some(event)) => {
+            let right = boardkit::compare::events_end(*events, expected, event);
+            match reads.line_read_at(stdin, right) {
+                Some((number, line)) => (format!("on input line {number}: {line:?}"), number),
+                None => ("after the last input line".to_owned(), usize::MAX),
+            }
+        }
+        _ => {
+            let at = match difference.event {
+                Some(event) => boardkit::compare::event_start(*events, expected, event),
+                None => expected.len(),
+            };
+            match reads.line_before(stdin, at) {
+                Some((number, line)) => (format!("after input line {number}: {line:?}"), number),
+                None => ("before any input was read".to_owned(), 0),
+            }
+        }
     };
-    let input = match reads.line_before(stdin, at) {
-        Some((number, line)) => format!("after input line {number}: {line:?}"),
-        None => "before any input was read".to_owned(),
+    // The moves that led there, as typed.
+    let typed = String::from_utf8_lossy(stdin);
+    let lines: Vec<&str> = typed.lines().take(number).collect();
+    let moves = match lines.len() {
+        0 => String::new(),
+        n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
+        n => format!(
+            "\nthe input up to there ({n} lines, the last 20): … {}",
+            lines[n - 20..].join(" · ")
+        ),
     };
-    let input = report::clip(&input, STREAM_KEPT);
+    let input = report::clip(&format!("{input}{moves}"), STREAM_KEPT);
     Some(format!(
         "{input}\n{}",
         report::clip(&difference.to_string(), STREAM_KEPT)
     ))
+}
+
+/// A function case's crash: "not yet implemented: <function>" first when
+/// it is (Rust's `todo!()`, the Python stub's `NotImplementedError`), then
+/// the call that broke and what it said (a panic's file, line and message,
+/// or a traceback's tail).
+fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String {
+    let mut message = String::new();
+    let unimplemented =
+        said.contains("not yet implemented") || said.contains("NotImplementedError");
+    if let (true, Some(request)) = (unimplemented, request) {
+        let function = request.split(' ').next().unwrap_or_default();
+        message.push_str(&format!("not yet implemented: {function}\n"));
+    }
+    if let Some(request) = request {
+        message.push_str(&format!(
+            "call: {}\n",
+            boardkit::function_cases::call_text(request)
+        ));
+    }
+    message.push_str(ending);
+    message.push_str(said);
+    message
 }
 
 /// The verdict of one finished run against the expected result.
@@ -196,7 +237,7 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
     // For runs cut short, where their output so far differs (its ending
     // taken as the expected one: it had none).
     let so_far = || match &case.expected {
-        Expected::Program { failed, .. } => program_difference(case, &stdout, *failed)
+        Expected::Program { failed, .. } => program_difference(case, &stdout, *failed, true)
             .map(|d| format!("\nits output before that, against the expected:\n{d}"))
             .unwrap_or_default(),
         Expected::Answers(_) => String::new(),
@@ -230,8 +271,8 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             return (
                 Verdict::Crashed,
                 format!(
-                    "killed by signal {signal} ({})\n{}{}",
-                    signal_name(signal),
+                    "killed by {}\n{}{}",
+                    boardkit::compare::signal_name(signal),
                     crash_report(&outcome.stderr),
                     so_far()
                 ),
@@ -241,19 +282,29 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
     match &case.expected {
         Expected::Answers(expected) => {
             let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
-            if let Some(panic) = answers.iter().find(|a| a.starts_with("panicked: ")) {
-                return (Verdict::Crashed, panic.clone());
-            }
-            if code != 0 {
-                return (
-                    Verdict::Crashed,
-                    format!("exit status {code}\n{}", crash_report(&outcome.stderr)),
-                );
-            }
             let requests = match &case.kind {
                 CaseKind::Functions { requests } => requests.as_slice(),
                 CaseKind::Program { .. } => &[],
             };
+            // The call that broke: the driver's panicked answer, or the
+            // first one left unanswered when the adapter stopped.
+            if let Some(i) = answers.iter().position(|a| a.starts_with("panicked")) {
+                return (
+                    Verdict::Crashed,
+                    call_crash(requests.get(i), &answers[i], ""),
+                );
+            }
+            if code != 0 {
+                let report = crash_report(&outcome.stderr);
+                return (
+                    Verdict::Crashed,
+                    call_crash(
+                        requests.get(answers.len()),
+                        &report,
+                        &format!("exit status {code}\n"),
+                    ),
+                );
+            }
             if let Some((_, message)) =
                 boardkit::function_cases::first_wrong(requests, &answers, expected)
             {
@@ -264,10 +315,11 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
         Expected::Program { failed, .. } => {
             let stderr = String::from_utf8_lossy(&outcome.stderr);
             let crash = boardkit::compare::crash_message(&stderr);
-            let difference = program_difference(case, &stdout, code != 0);
+            let crashed = crash.is_some() || (code != 0 && !failed);
+            let difference = program_difference(case, &stdout, code != 0, crashed);
             // A crash is a crash whatever the case, even one that must end
             // in failure: the statement asks for an error, not a panic.
-            if crash.is_some() || (code != 0 && !failed) {
+            if crashed {
                 let mut message = format!(
                     "exit status {code}\n{}",
                     crash.unwrap_or_else(|| tail(&outcome.stderr))
@@ -332,9 +384,13 @@ fn run_case(
                 adapter,
             },
         ) => {
+            // A simple command replaces the shell (`exec`): a signal that
+            // kills the program is then told as one, not as sh's status 134.
+            let simple = !command.contains([';', '&', '|', '(', ')', '<', '>', '`', '$', '\n']);
+            let exec = if simple { "exec " } else { "" };
             let mut words = vec![
                 "-c".to_owned(),
-                format!("{command} \"$@\""),
+                format!("{exec}{command} \"$@\""),
                 "program".to_owned(),
             ];
             words.extend(args.iter().cloned());
@@ -381,7 +437,50 @@ fn run_case(
             );
         }
     };
-    finish(case, session.run(&job, limits))
+    let mut result = finish(case, session.run(&job, limits));
+    let failed = !matches!(
+        result.extra_data.verdict,
+        Verdict::Passed | Verdict::CompileError
+    );
+    let command = match (&case.kind, case.hidden, failed) {
+        (CaseKind::Program { stdin, .. }, false, true) => reproduce(game, case, stdin, runner),
+        _ => None,
+    };
+    if let Some(command) = command {
+        result
+            .output
+            .push_str(&format!("\nreproduce it: {command}"));
+    }
+    result
+}
+
+/// One command that replays a public session case on the student's own
+/// machine: its test, for a crate; its input piped into the program.
+fn reproduce(game: &GameInfo, case: &Case, stdin: &[u8], runner: &Runner) -> Option<String> {
+    match runner {
+        Runner::Rust(_) => Some(format!("cargo test --test {} {}", game.id, case.name)),
+        Runner::Program { command, .. } if stdin.len() <= 400 => {
+            Some(format!("printf '{}' | {command}", printf_text(stdin)))
+        }
+        Runner::Program { .. } => None,
+    }
+}
+
+/// `bytes` as the format of a single-quoted `printf`: `\n` for newlines,
+/// octal for other control bytes, `%%` and `\\` for printf's own.
+fn printf_text(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'%' => out.push_str("%%"),
+            b'\\' => out.push_str("\\\\"),
+            b'\'' => out.push_str("\\047"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out
 }
 
 fn finish(case: &Case, outcome: std::io::Result<sandbox::Outcome>) -> TestResult {
@@ -611,6 +710,20 @@ pub(crate) fn grade(
         None => None,
     };
 
+    let class = match options.submissions.as_slice() {
+        [only] => submission::class_folder(only).map(|held| (only, held)),
+        _ => None,
+    };
+    if let Some((only, held)) = class {
+        let dir = only.display();
+        return Err(GradeError::NoSubmission(format!(
+            "{dir} is a class's folder ({held} submissions in it), not one submission: \
+             give each one, as in `boardkit grade {} {}/* --out {}`",
+            game.id,
+            dir,
+            options.out.display()
+        )));
+    }
     for path in &options.submissions {
         if let Some(reason) = not_gradable(path) {
             return Err(GradeError::NoSubmission(format!(
@@ -630,6 +743,8 @@ pub(crate) fn grade(
     // Name and order the submissions; take this shard's, once each, into
     // the grader's folder; keep the unfinished ones.
     let (names, told_apart) = submission::names(&options.submissions);
+    let mut every_name = names.clone();
+    every_name.sort();
     for warning in told_apart {
         eprintln!("boardkit: warning: {}", report::printable(&warning));
     }
@@ -849,13 +964,24 @@ pub(crate) fn grade(
     let all = report::read_results(&options.out).map_err(out_error)?;
     let crates = options.program.is_none();
     let similar = similarity(game.id, crates, all.keys(), &[&options.out]);
-    report::write_reports(
-        &options.out,
-        &all,
-        Some(&run_info(game, options)),
-        Some(&similar),
-    )
-    .map_err(out_error)?;
+    let mut run = run_info(game, options);
+    run.latest = every_name;
+    // Kept, so a late student can be graded alone into the same folder;
+    // said, so a mistaken one can be taken out.
+    let stale: Vec<&str> = all
+        .keys()
+        .filter(|name| run.is_stale(name))
+        .map(String::as_str)
+        .collect();
+    if !stale.is_empty() {
+        eprintln!(
+            "boardkit: {} graded by an earlier run and not given to this one stay in the reports, marked: {} (`boardkit grade remove {} NAME...` takes one out)",
+            stale.len(),
+            stale.join(", "),
+            options.out.display()
+        );
+    }
+    report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     Ok(all)
 }
 
@@ -940,6 +1066,7 @@ fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
         },
         sandboxed: options.isolation != Isolation::None,
         limits: text,
+        latest: Vec::new(),
     }
 }
 
@@ -956,15 +1083,63 @@ pub(crate) fn merge(
         }
     }
     // The shards' header, the latest of them (`graded_at` sorts as time).
-    let run = shards
+    let infos: Vec<report::RunInfo> = shards
         .iter()
         .filter_map(|shard| report::read_run_info(shard))
-        .max_by(|a, b| a.graded_at.cmp(&b.graded_at));
+        .collect();
+    let mut latest: Vec<String> = infos.iter().flat_map(|r| r.latest.clone()).collect();
+    latest.sort();
+    latest.dedup();
+    let run = infos
+        .into_iter()
+        .max_by(|a, b| a.graded_at.cmp(&b.graded_at))
+        .map(|run| report::RunInfo { latest, ..run });
     let all = report::read_results(out).map_err(out_error)?;
     let similar = run.as_ref().map(|run| {
         let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
         similarity(&run.game, run.submissions == CRATES, all.keys(), &shards)
     });
+    report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
+    Ok(all)
+}
+
+/// Takes the submissions `names` out of the output folder `out` (their
+/// results, their copies), then writes its reports again without them.
+pub(crate) fn remove(
+    out: &Path,
+    names: &[String],
+) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(out.to_owned(), e);
+    let before = report::read_results(out).map_err(out_error)?;
+    for name in names {
+        if !before.contains_key(name) {
+            let known: Vec<&str> = before.keys().map(String::as_str).collect();
+            return Err(GradeError::NoSubmission(format!(
+                "{} holds no submission {name:?}; it has: {}",
+                out.display(),
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        }
+    }
+    for name in names {
+        std::fs::remove_dir_all(report::student_dir(out, name)).map_err(out_error)?;
+        let taken = out.join(".work/taken").join(name);
+        if taken.is_dir() {
+            std::fs::remove_dir_all(taken).map_err(out_error)?;
+        }
+    }
+    let mut run = report::read_run_info(out);
+    if let Some(run) = &mut run {
+        run.latest.retain(|n| !names.contains(n));
+    }
+    let all = report::read_results(out).map_err(out_error)?;
+    let similar = run
+        .as_ref()
+        .map(|run| similarity(&run.game, run.submissions == CRATES, all.keys(), &[out]));
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
     Ok(all)
 }

@@ -72,6 +72,18 @@ impl Verdict {
             Verdict::CompileError => "compile_error",
         }
     }
+
+    /// The verdict in words, as a failure's output starts.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::WrongOutput => "wrong output",
+            Verdict::Timeout => "timed out",
+            Verdict::Crashed => "crashed",
+            Verdict::OutputLimit => "printed more than the output limit",
+            Verdict::CompileError => "did not compile",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -226,6 +238,17 @@ pub(crate) struct RunInfo {
     pub sandboxed: bool,
     /// Each case's limits, and a build's.
     pub limits: String,
+    /// The submissions this run was given (every shard's, once merged):
+    /// the others in the folder were graded by an earlier run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latest: Vec<String>,
+}
+
+impl RunInfo {
+    /// Whether `name` was graded by an earlier run and not given to this one.
+    pub(crate) fn is_stale(&self, name: &str) -> bool {
+        !self.latest.is_empty() && !self.latest.iter().any(|n| n == name)
+    }
 }
 
 /// The file of a run's [`RunInfo`] in its output folder.
@@ -507,9 +530,10 @@ pub(crate) fn report_html(all: &BTreeMap<String, Results>, run: Option<&RunInfo>
         );
     }
     out.push_str(&overview(all, &levels));
-    out.push_str(&students_table(all, &levels));
+    let stale = |name: &str| run.is_some_and(|r| r.is_stale(name));
+    out.push_str(&students_table(all, &levels, &stale));
     for (name, results) in all {
-        out.push_str(&student_section(name, results));
+        out.push_str(&student_section(name, results, stale(name)));
     }
     out.push_str("</body></html>\n");
     out
@@ -640,7 +664,11 @@ fn overview(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
     out
 }
 
-fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
+fn students_table(
+    all: &BTreeMap<String, Results>,
+    levels: &[Level],
+    stale: &dyn Fn(&str) -> bool,
+) -> String {
     let mut out =
         String::from("<h2 id=\"students\">Submissions</h2>\n<table><tr><th>submission</th>");
     for level in levels {
@@ -650,8 +678,9 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
     for (name, results) in all {
         let by_level = results.by_level();
         out.push_str(&format!(
-            "<tr><td><a href=\"#s-{0}\">{0}</a></td>",
-            escape(name)
+            "<tr><td><a href=\"#s-{0}\">{0}</a>{1}</td>",
+            escape(name),
+            if stale(name) { STALE } else { "" }
         ));
         for level in levels {
             let (got, max, _) = by_level.get(level).copied().unwrap_or((0.0, 0.0, false));
@@ -679,13 +708,15 @@ fn students_table(all: &BTreeMap<String, Results>, levels: &[Level]) -> String {
 
 /// One submission: per level, its failures open with what led to them,
 /// its passed cases folded.
-fn student_section(name: &str, results: &Results) -> String {
+fn student_section(name: &str, results: &Results, stale: bool) -> String {
     let reached = results.level_name();
+    // Folded under its summary line: a class of a hundred reads as a list.
     let mut out = format!(
-        "<h2 id=\"s-{0}\">{0} <small>{1} / {2}, level reached: {reached}</small></h2>\n",
+        "<details class=\"student\"><summary><h2 id=\"s-{0}\">{0} <small>{1} / {2}, level reached: {reached}</small>{3}</h2></summary>\n",
         escape(name),
         points(results.score),
-        points(results.max_score())
+        points(results.max_score()),
+        if stale { STALE } else { "" }
     );
     if !results.notes.is_empty() {
         let held = if results.notes_held {
@@ -737,17 +768,44 @@ fn student_section(name: &str, results: &Results) -> String {
             points(got),
             points(max)
         ));
+        // Failures of one cause (the same unimplemented function, the same
+        // panic) are told once, with the names of the cases they broke.
+        let mut groups: Vec<(Option<String>, Vec<&TestResult>)> = Vec::new();
         for t in failed {
+            let cause = failure_cause(t);
+            match groups
+                .iter_mut()
+                .find(|(c, _)| cause.is_some() && *c == cause)
+            {
+                Some((_, members)) => members.push(t),
+                None => groups.push((cause, vec![t])),
+            }
+        }
+        for (cause, members) in groups {
+            let t = members[0];
             let output = match &t.detail {
                 Some(detail) => format!("(hidden from students)\n{detail}"),
                 None => t.output.clone(),
             };
+            let (title, names) = match (cause, members.len()) {
+                (Some(cause), n) if n > 1 => (
+                    format!("{n} cases: {}", escape(&cause)),
+                    format!(
+                        "<p>{}; the first:</p>",
+                        members
+                            .iter()
+                            .map(|m| escape(&m.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+                _ => (escape(&t.name), String::new()),
+            };
             out.push_str(&format!(
-                "<details open><summary><span class=\"failed\">{}</span> {} ({} / {})</summary><pre>{}</pre></details>\n",
+                "<details open><summary><span class=\"failed\">{}</span> {title} ({} / {})</summary>{names}<pre>{}</pre></details>\n",
                 t.extra_data.verdict.name(),
-                escape(&t.name),
-                points(t.score),
-                points(t.max_score),
+                points(members.iter().map(|m| m.score).sum()),
+                points(members.iter().map(|m| m.max_score).sum()),
                 escape(&output)
             ));
         }
@@ -762,7 +820,39 @@ fn student_section(name: &str, results: &Results) -> String {
             out.push_str("</ul></details>\n");
         }
     }
+    out.push_str("</details>\n");
     out
+}
+
+/// The mark of a submission graded by an earlier run, not the latest.
+const STALE: &str = " <small class=\"stale\">(graded by an earlier run, not in the latest)</small>";
+
+/// What one failure's cause reads as, when failures share one: a crash's
+/// unimplemented function or panic (its place and message), a compile
+/// error. `None` for a difference of output, which is each case's own.
+fn failure_cause(t: &TestResult) -> Option<String> {
+    let text = t.detail.as_deref().unwrap_or(&t.output);
+    match t.extra_data.verdict {
+        Verdict::CompileError => Some("did not compile".to_owned()),
+        Verdict::Crashed => {
+            let lines: Vec<&str> = text.lines().collect();
+            if let Some(line) = lines
+                .iter()
+                .find(|l| l.starts_with("not yet implemented: "))
+            {
+                return Some(format!("crashed: {line}"));
+            }
+            let i = lines.iter().position(|l| l.contains("panicked at "))?;
+            let at = &lines[i][lines[i].find("panicked at ")?..];
+            // A program's panic says its message on the next line.
+            let message = match at.strip_suffix(':') {
+                Some(place) => format!("{place}: {}", lines.get(i + 1).unwrap_or(&"")),
+                None => at.to_owned(),
+            };
+            Some(format!("crashed: {message}"))
+        }
+        _ => None,
+    }
 }
 
 /// The terminal table.
@@ -826,6 +916,51 @@ mod tests {
         save_results(dir.path(), "ana", &results).unwrap();
         let shown = std::fs::read_to_string(dir.path().join("students/ana/results.json")).unwrap();
         assert!(shown.contains("handle it"), "{shown}");
+    }
+
+    #[test]
+    fn failures_of_one_cause_are_told_once_with_their_cases() {
+        let failure = |name: &str, verdict: Verdict, output: &str| TestResult {
+            name: name.into(),
+            score: 0.0,
+            max_score: 2.0,
+            status: "failed".into(),
+            output: output.into(),
+            visibility: "visible".into(),
+            extra_data: Extra {
+                level: Level::Proficient,
+                verdict,
+            },
+            detail: None,
+        };
+        let stub = "crashed; expected: a draw\nexit status 101\nthread 'main' panicked at src/velha/mod.rs:45:5:\nnot yet implemented: jogar\n";
+        let tests = vec![
+            failure("proficient::draw", Verdict::Crashed, stub),
+            failure(
+                "proficient::x_wins",
+                Verdict::WrongOutput,
+                "wrong output; a\nb",
+            ),
+            failure("proficient::o_wins", Verdict::Crashed, stub),
+            failure("proficient::full", Verdict::Crashed, stub),
+        ];
+        let html = student_section("ana", &Results::of(tests, None), false);
+        assert_eq!(
+            html.matches("not yet implemented: jogar").count(),
+            2,
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "3 cases: crashed: not yet implemented: jogar (0 / 6)</summary><p>proficient::draw, proficient::o_wins, proficient::full;"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("proficient::x_wins (0 / 2)"), "{html}");
+        assert!(
+            html.starts_with("<details class=\"student\"><summary><h2"),
+            "{html}"
+        );
     }
 
     #[test]

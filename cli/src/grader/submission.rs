@@ -305,6 +305,37 @@ fn content_root(dir: &Path) -> PathBuf {
     root
 }
 
+/// How many submissions `dir` holds when it is a class's folder rather
+/// than one submission: no file of its own at its content's root (a crate
+/// has its `Cargo.toml`, a Python exam its `.py` files), no `src`, and two
+/// or more folders or `.zip` archives. `None` for anything else.
+pub(crate) fn class_folder(dir: &Path) -> Option<usize> {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let root = content_root(dir);
+    if root.join("src").is_dir() {
+        return None;
+    }
+    let mut held = 0;
+    for entry in std::fs::read_dir(&root).ok()?.flatten() {
+        let path = entry.path();
+        if is_noise(&path) {
+            continue;
+        }
+        let kind = entry.file_type().ok()?;
+        let zip = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        if kind.is_dir() || (kind.is_file() && zip) {
+            held += 1;
+        } else if kind.is_file() {
+            return None;
+        }
+    }
+    (held >= 2).then_some(held)
+}
+
 /// What archivers and tools add that is not the student's work: never
 /// taken, never counted.
 fn is_noise(path: &Path) -> bool {
@@ -509,6 +540,28 @@ mod tests {
         std::fs::write(big.join("programa.py"), "print(1)").unwrap();
         let taken = open(&big, "big", None, &scratch).unwrap();
         assert!(taken.root.join("programa.py").is_file());
+    }
+
+    #[test]
+    fn a_class_folder_is_told_from_a_submission() {
+        let class = tempfile::tempdir().unwrap();
+        for name in ["ana", "bruno"] {
+            std::fs::create_dir_all(class.path().join(name).join("src")).unwrap();
+        }
+        std::fs::write(class.path().join("carla.zip"), b"PK").unwrap();
+        assert_eq!(class_folder(class.path()), Some(3));
+        // Each student's own folder is one submission.
+        assert_eq!(class_folder(&class.path().join("ana")), None);
+        // A Python exam: files at its root, even beside folders.
+        let exam = tempfile::tempdir().unwrap();
+        std::fs::write(exam.path().join("funcoes.py"), b"").unwrap();
+        std::fs::create_dir(exam.path().join("a")).unwrap();
+        std::fs::create_dir(exam.path().join("b")).unwrap();
+        assert_eq!(class_folder(exam.path()), None);
+        // A folder holding one folder is that folder's submission.
+        let one = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(one.path().join("project").join("src")).unwrap();
+        assert_eq!(class_folder(one.path()), None);
     }
 
     #[test]
