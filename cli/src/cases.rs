@@ -65,15 +65,20 @@ impl Reads {
 
     /// The input line the program read next once it had written `output`
     /// bytes: what a program that stopped there was answering when it
-    /// crashed. `None` when it read nothing more.
-    pub(crate) fn line_read_at(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
-        let read = self
+    /// crashed; with how much it had written when it read it. `None` when
+    /// it read nothing more.
+    pub(crate) fn line_read_at(
+        &self,
+        stdin: &[u8],
+        output: usize,
+    ) -> Option<(usize, String, usize)> {
+        let (read, written) = self
             .0
             .iter()
             .find(|(_, written)| *written >= output)
-            .map(|(read, _)| *read)
-            .filter(|&read| read > 0)?;
-        line_holding(stdin, read)
+            .filter(|(read, _)| *read > 0)?;
+        let (number, line) = line_holding(stdin, *read)?;
+        Some((number, line, *written))
     }
 }
 
@@ -627,7 +632,10 @@ mod tests {
         let (stdout, _, reads) = reference_program(game, &[], stdin);
         let last = boards(&stdout).len() - 1;
         let right = boardkit::compare::events_end(boards, &stdout, last);
-        assert_eq!(reads.line_read_at(stdin, right), Some((3, "zz".into())));
+        let (number, line, written) = reads.line_read_at(stdin, right).unwrap();
+        assert_eq!((number, line.as_str()), (3, "zz"));
+        // The board it missed comes after that read: it stopped on the line.
+        assert!(boardkit::compare::event_start(boards, &stdout, last) >= written);
         // Blamed on the event it missed, it would be A2's.
         let missed = boardkit::compare::event_start(boards, &stdout, last);
         assert_eq!(reads.line_before(stdin, missed).unwrap().0, 4);

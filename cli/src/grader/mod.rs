@@ -174,8 +174,17 @@ fn program_difference(case: &Case, stdout: &str, failed: bool, stopped: bool) ->
     let (input, number) = match (stopped, difference.event) {
         (true, Some(event)) => {
             let right = boardkit::compare::events_end(*events, expected, event);
+            let missed = boardkit::compare::event_start(*events, expected, event);
             match reads.line_read_at(stdin, right) {
-                Some((number, line)) => (format!("on input line {number}: {line:?}"), number),
+                // What it missed comes before that line is read: it
+                // stopped before reading it (the title, say).
+                Some((1, _, written)) if missed < written => {
+                    ("before any input was read".to_owned(), 0)
+                }
+                Some((number, _, written)) if missed < written => {
+                    (format!("before input line {number} was read"), number - 1)
+                }
+                Some((number, line, _)) => (format!("on input line {number}: {line:?}"), number),
                 None => ("after the last input line".to_owned(), usize::MAX),
             }
         }
