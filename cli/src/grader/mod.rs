@@ -973,8 +973,7 @@ pub(crate) fn grade(
     let all = report::read_results(&options.out).map_err(out_error)?;
     let crates = options.program.is_none();
     let similar = similarity(game.id, crates, all.keys(), &[&options.out]);
-    let mut run = run_info(game, options);
-    run.latest = every_name;
+    let run = run_info(game, options, every_name);
     // Kept, so a late student can be graded alone into the same folder;
     // said, so a mistaken one can be taken out.
     let stale: Vec<&str> = all
@@ -1043,8 +1042,8 @@ fn similarity<'a>(
 /// What the header says of a class of crates.
 const CRATES: &str = "Rust crates";
 
-/// The header of this run's reports.
-fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
+/// The header of this run's reports; `latest`, the submissions it was given.
+fn run_info(game: &GameInfo, options: &Options, latest: Vec<String>) -> report::RunInfo {
     let limits = &options.limits;
     let mut text = format!(
         "{} s wall clock, {} s CPU, {} MiB memory, {} processes, {} KiB output per case",
@@ -1075,7 +1074,7 @@ fn run_info(game: &GameInfo, options: &Options) -> report::RunInfo {
         },
         sandboxed: options.isolation != Isolation::None,
         limits: text,
-        latest: Vec::new(),
+        latest,
     }
 }
 
