@@ -204,6 +204,145 @@ pub fn events_end(events: EventsFn, transcript: &str, count: usize) -> usize {
     ends.get(index).copied().unwrap_or(transcript.len())
 }
 
+/// A program's reads, in order: `(input bytes read so far, output bytes
+/// written so far)` at each read. Tells which input line an output line
+/// answers. The grader traces the reference's as it runs a case; a
+/// starter's snapshots carry them (a `reads:` line in their header), so
+/// that a local test names the input line the grader names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reads(pub Vec<(usize, usize)>);
+
+impl Reads {
+    /// The input line the program had last read when it had written
+    /// `output` bytes: its number (from 1) and its text. `None` before any
+    /// input was read.
+    pub fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
+        let read = self
+            .0
+            .iter()
+            .take_while(|(_, written)| *written <= output)
+            .map(|(read, _)| *read)
+            .max()
+            .filter(|&read| read > 0)?;
+        line_holding(stdin, read)
+    }
+
+    /// The input line the program read next once it had written `output`
+    /// bytes: what a program that stopped there was answering when it
+    /// stopped; with how much it had written when it read it. `None` when
+    /// it read nothing more.
+    pub fn line_read_at(&self, stdin: &[u8], output: usize) -> Option<(usize, String, usize)> {
+        let (read, written) = self
+            .0
+            .iter()
+            .find(|(_, written)| *written >= output)
+            .filter(|(read, _)| *read > 0)?;
+        let (number, line) = line_holding(stdin, *read)?;
+        Some((number, line, *written))
+    }
+
+    /// The input that led to `difference` between the `expected`
+    /// transcript (the one these reads were traced on) and a program's, for
+    /// people: the input line and the lines typed up to it. For a program
+    /// that `stopped` (crashed, ended early, ran out of time), the line it
+    /// was answering: the one the reference read next after the last graded
+    /// event the program got right.
+    pub fn locate(
+        &self,
+        events: EventsFn,
+        expected: &str,
+        stdin: &[u8],
+        difference: &Difference,
+        stopped: bool,
+    ) -> String {
+        let (input, number) = if let (true, Some(event)) = (stopped, difference.event) {
+            let right = events_end(events, expected, event);
+            let missed = event_start(events, expected, event);
+            match self.line_read_at(stdin, right) {
+                // What it missed comes before that line is read: it
+                // stopped before reading it (the title, say).
+                Some((1, _, written)) if missed < written => {
+                    ("before any input was read".to_owned(), 0)
+                }
+                Some((number, _, written)) if missed < written => {
+                    (format!("before input line {number} was read"), number - 1)
+                }
+                Some((number, line, _)) => (format!("on input line {number}: {line:?}"), number),
+                None => ("after the last input line".to_owned(), usize::MAX),
+            }
+        } else {
+            let at = match difference.event {
+                Some(event) => event_start(events, expected, event),
+                None => expected.len(),
+            };
+            match self.line_before(stdin, at) {
+                Some((number, line)) => (format!("after input line {number}: {line:?}"), number),
+                None => ("before any input was read".to_owned(), 0),
+            }
+        };
+        // The moves that led there, as typed.
+        let typed = String::from_utf8_lossy(stdin);
+        let lines: Vec<&str> = typed.lines().take(number).collect();
+        let moves = match lines.len() {
+            0 => String::new(),
+            n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
+            n => format!(
+                "\nthe input up to there ({n} lines, the last 20): … {}",
+                lines[n - 20..].join(" · ")
+            ),
+        };
+        format!("{input}{moves}")
+    }
+}
+
+/// As a snapshot's header holds them: `read:written` pairs, space-separated.
+impl std::fmt::Display for Reads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (read, written)) in self.0.iter().enumerate() {
+            let space = if i == 0 { "" } else { " " };
+            write!(f, "{space}{read}:{written}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Reads {
+    type Err = std::num::ParseIntError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.split_whitespace()
+            .map(|pair| {
+                let (read, written) = pair.split_once(':').unwrap_or((pair, ""));
+                Ok((read.parse()?, written.parse()?))
+            })
+            .collect::<Result<_, _>>()
+            .map(Reads)
+    }
+}
+
+/// The line of `stdin` holding its byte `read - 1` (the last of `read`
+/// bytes read): its number (from 1) and its text, cut short when long.
+fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
+    if stdin.is_empty() {
+        return None;
+    }
+    let last = read.min(stdin.len()) - 1;
+    // The line holding the last byte read (its own line ending aside).
+    let start = stdin[..last]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = if stdin[last] == b'\n' { last } else { last + 1 };
+    let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = String::from_utf8_lossy(&stdin[start..end]);
+    let line = line.trim_end_matches('\r');
+    let mut shown: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        shown.push_str(&format!("... ({} bytes)", end - start));
+    }
+    Some((number, shown))
+}
+
 /// What a crashed program said about it on stderr: a Rust panic's line and
 /// message, or the tail of a Python traceback. `None` when stderr holds
 /// neither.
@@ -388,5 +527,46 @@ mod tests {
         );
         assert!(message.contains("line 2"), "{message}");
         assert_eq!(crash_message("error: input ended\n"), None);
+    }
+
+    /// A program that prints a title, then `got <line>` for each line it
+    /// reads: its reads, as the grader traces them.
+    fn echo() -> (Reads, &'static [u8], &'static str) {
+        let reads = "2:6 4:12 6:18".parse().unwrap();
+        (reads, b"A\nB\nC\n", "title\ngot A\ngot B\ngot C\n")
+    }
+
+    #[test]
+    fn reads_read_back_as_a_snapshot_header_holds_them() {
+        let (reads, _, _) = echo();
+        assert_eq!(reads, Reads(vec![(2, 6), (4, 12), (6, 18)]));
+        assert_eq!(reads.to_string().parse::<Reads>().unwrap(), reads);
+        assert!("2:6 4".parse::<Reads>().is_err());
+    }
+
+    #[test]
+    fn a_difference_names_the_input_line_that_led_to_it() {
+        let (reads, stdin, expected) = echo();
+        let locate = |actual: &str, failed: bool| {
+            let difference = compare(lines, expected, false, actual, failed).unwrap_err();
+            reads.locate(lines, expected, stdin, &difference, failed)
+        };
+        // Stopped after answering A: it was answering B.
+        assert_eq!(
+            locate("title\ngot A\n", true),
+            "on input line 2: \"B\"\nthe input up to there: A · B"
+        );
+        // Stopped before its title: before reading anything.
+        assert_eq!(locate("", true), "before any input was read");
+        // A wrong answer to B: after reading it.
+        assert_eq!(
+            locate("title\ngot A\ngot X\ngot C\n", false),
+            "after input line 2: \"B\"\nthe input up to there: A · B"
+        );
+        // Failing after a whole game: after the last line.
+        assert_eq!(
+            locate(expected, true).lines().next(),
+            Some("after input line 3: \"C\"")
+        );
     }
 }

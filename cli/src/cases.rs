@@ -11,6 +11,7 @@
 
 use crate::exercise::{CallFilter, PythonVariant};
 use crate::registry::GameInfo;
+use boardkit::compare::Reads;
 use boardkit::fixture::{Fixture, Visibility};
 use boardkit::function_cases::FunctionCase;
 use boardkit::level::{EventsFn, Level};
@@ -40,69 +41,6 @@ pub(crate) enum Expected {
     },
     /// The answers accepted for each request (any best move, say).
     Answers(Vec<Vec<String>>),
-}
-
-/// A program's reads, in order: `(input bytes read so far, output bytes
-/// written so far)` at each read. Tells which input line an output line
-/// answers.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Reads(Vec<(usize, usize)>);
-
-impl Reads {
-    /// The input line the program had last read when it had written
-    /// `output` bytes: its number (from 1) and its text. `None` before any
-    /// input was read.
-    pub(crate) fn line_before(&self, stdin: &[u8], output: usize) -> Option<(usize, String)> {
-        let read = self
-            .0
-            .iter()
-            .take_while(|(_, written)| *written <= output)
-            .map(|(read, _)| *read)
-            .max()
-            .filter(|&read| read > 0)?;
-        line_holding(stdin, read)
-    }
-
-    /// The input line the program read next once it had written `output`
-    /// bytes: what a program that stopped there was answering when it
-    /// crashed; with how much it had written when it read it. `None` when
-    /// it read nothing more.
-    pub(crate) fn line_read_at(
-        &self,
-        stdin: &[u8],
-        output: usize,
-    ) -> Option<(usize, String, usize)> {
-        let (read, written) = self
-            .0
-            .iter()
-            .find(|(_, written)| *written >= output)
-            .filter(|(read, _)| *read > 0)?;
-        let (number, line) = line_holding(stdin, *read)?;
-        Some((number, line, *written))
-    }
-}
-
-/// The line of `stdin` holding its byte `read - 1` (the last of `read`
-/// bytes read): its number (from 1) and its text, cut short when long.
-fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
-    if stdin.is_empty() {
-        return None;
-    }
-    let last = read.min(stdin.len()) - 1;
-    // The line holding the last byte read (its own line ending aside).
-    let start = stdin[..last]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let end = if stdin[last] == b'\n' { last } else { last + 1 };
-    let number = stdin[..start].iter().filter(|&&b| b == b'\n').count() + 1;
-    let line = String::from_utf8_lossy(&stdin[start..end]);
-    let line = line.trim_end_matches('\r');
-    let mut shown: String = line.chars().take(60).collect();
-    if line.chars().count() > 60 {
-        shown.push_str(&format!("... ({} bytes)", end - start));
-    }
-    Some((number, shown))
 }
 
 /// One graded case.

@@ -304,6 +304,9 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
 
     println!("== {}: seeded mutations and harmless changes", game.id);
     let mutations = exercise::mutations(game.id)?;
+    // Each caught mutation's files and what its local tests said, graded
+    // below with the class.
+    let mut mutants: Vec<Mutant<'_>> = Vec::new();
     for mutation in &mutations.mutation {
         let Some(files) = changed(&starter, &mutation.file, &mutation.find, &mutation.replace)
         else {
@@ -324,6 +327,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
                 result.summary(mutation.level)
             ),
         );
+        mutants.push((mutation, files, result.text));
     }
     for harmless in &mutations.harmless {
         let Some(files) = changed(&starter, &harmless.file, &harmless.find, &harmless.replace)
@@ -400,6 +404,13 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         crates.push(crate_at(&solution.name, files)?);
         expected.insert(solution.name.clone(), Some(solution.info.reaches));
     }
+    for (i, (_, files, _)) in mutants.iter().enumerate() {
+        let files = files
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice()))
+            .collect();
+        crates.push(crate_at(&format!("mutation-{}", i + 1), files)?);
+    }
     // Every grading run of the check shares its compiled dependencies.
     let build = work.join("grade-build");
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
@@ -434,6 +445,36 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         )?);
         expected.insert(solution.name.clone(), Some(solution.info.reaches));
     }
+    // One bug at a time, the grader catches it at its level too, and its
+    // first public failure there names the same input (a call, an input
+    // line) as the student's own test of that case.
+    for (i, (mutation, _, local)) in mutants.iter().enumerate() {
+        let results = graded.get(&format!("mutation-{}", i + 1));
+        let caught = results
+            .and_then(Results::level_reached)
+            .is_none_or(|reached| reached < mutation.level);
+        let failure = results.and_then(|r| {
+            r.tests.iter().find(|t| {
+                t.status != "passed"
+                    && t.visibility == "visible"
+                    && t.name.split("::").next() == Some(mutation.level.name())
+            })
+        });
+        let named = failure.and_then(|t| named_input(&t.output));
+        let local = failure
+            .map(|t| local_failure(local, &t.name))
+            .unwrap_or_default();
+        tally.check(
+            caught && named.is_some_and(|line| local.contains(line)),
+            format!(
+                "{}: '{}' is caught by boardkit grade, whose {} names {:?} as the local test does",
+                game.id,
+                mutation.breaks,
+                failure.map_or("(no public failure)", |t| t.name.as_str()),
+                named.unwrap_or("(no input)")
+            ),
+        );
+    }
     for (name, want) in &expected {
         let got = graded.get(name).and_then(Results::level_reached);
         tally.check(
@@ -447,6 +488,40 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         );
     }
     Ok(())
+}
+
+/// A seeded mutation, the example's files it gives, and what the local
+/// tests of its level said.
+type Mutant<'m> = (&'m exercise::Mutation, Vec<(String, Vec<u8>)>, String);
+
+/// The line of a failure's output that names its input: the call, or the
+/// input line of a session.
+fn named_input(output: &str) -> Option<&str> {
+    output.lines().find(|line| {
+        line.starts_with("call: ")
+            || [
+                "on input line ",
+                "after input line ",
+                "before input line ",
+                "before any input was read",
+                "after the last input line",
+            ]
+            .iter()
+            .any(|start| line.starts_with(start))
+    })
+}
+
+/// What a local test run printed for the failure of test `name`.
+fn local_failure<'t>(text: &'t str, name: &str) -> &'t str {
+    let Some(start) = text.find(&format!("---- {name} ----")) else {
+        return "";
+    };
+    let rest = &text[start..];
+    let end = rest[1..]
+        .find("\n---- ")
+        .or_else(|| rest.find("\nfailures:"))
+        .map_or(rest.len(), |i| i + 1);
+    &rest[..end]
 }
 
 /// Writes `files` (paths below `dir`, contents) into `dir`.

@@ -13,6 +13,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use boardkit::compare::{Difference, Reads};
 use boardkit::fixture::{Fixture, Transcript};
 use boardkit::function_cases::{FunctionCase, first_wrong};
 use boardkit::level::{EventsFn, Level, LevelInfo};
@@ -175,6 +176,22 @@ pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
     })
 }
 
+/// The reference's reads as it wrote a fixture's expected transcript: the
+/// `reads:` line of its snapshot's header, which a starter's snapshots carry.
+pub fn expected_reads(game: &str, name: &str) -> Option<Reads> {
+    let path = crate_root()
+        .join("tests/snapshots")
+        .join(format!("{game}__{name}.snap"));
+    let text = std::fs::read_to_string(path).ok()?;
+    let header = text.strip_prefix("---\n")?;
+    let header = &header[..header.find("\n---\n")?];
+    header
+        .lines()
+        .find_map(|l| l.strip_prefix("reads: "))?
+        .parse()
+        .ok()
+}
+
 /// One test per fixture of `game` the student is graded on (fixtures that
 /// pin the reference's own random draws are the kit's alone), comparing
 /// the program's output with the expected transcript by the level's events.
@@ -198,40 +215,76 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
             fixture.name
         )
     })?;
-    let actual = play(game, &fixture.args, &fixture.stdin_bytes());
-    let ending = match (actual.exit_code, actual.signal) {
-        (Some(0 | 1), _) => None,
-        (Some(code), _) => Some(format!("exit status {code}")),
-        (None, Some(signal)) => Some(format!(
-            "killed by {}",
-            boardkit::compare::signal_name(signal)
-        )),
-        (None, None) => Some("killed".to_owned()),
+    let stdin = fixture.stdin_bytes();
+    let actual = play(game, &fixture.args, &stdin);
+    let expected_failed = expected.exit_code != Some(0);
+    // The input line that led to a difference, as the grader names it,
+    // from the reference's reads the snapshot carries (a starter's do).
+    let reads = expected_reads(game, &fixture.name);
+    let locate = |difference: &Difference, stopped: bool| match &reads {
+        Some(reads) => reads.locate(events, &expected.stdout, &stdin, difference, stopped),
+        None => format!("input: {:?}", shorten(&stdin)),
     };
-    if let Some(ending) = ending {
+    let panic = boardkit::compare::crash_message(&actual.stderr);
+    // A crash as the grader tells one: a signal, a panic or a traceback.
+    let crash = match (actual.signal, &panic) {
+        (Some(signal), _) => Some((
+            format!("killed by {}", boardkit::compare::signal_name(signal)),
+            // Its ending is not its own: taken as the expected one.
+            expected_failed,
+        )),
+        (None, Some(_)) => Some((
+            actual
+                .exit_code
+                .map_or_else(|| "killed".to_owned(), |c| format!("exit status {c}")),
+            true,
+        )),
+        (None, None) => None,
+    };
+    if let Some((ending, failed)) = crash {
         // The panic's line and message name the function to write next.
-        let panic = boardkit::compare::crash_message(&actual.stderr)
-            .map(|message| format!("\n{message}"))
-            .unwrap_or_default();
+        let panic = panic.map(|p| format!("\n{p}")).unwrap_or_default();
+        let difference = boardkit::compare::compare(
+            events,
+            &expected.stdout,
+            expected_failed,
+            &actual.stdout,
+            failed,
+        )
+        .err()
+        .map(|d| {
+            format!(
+                "\n{}\nits output before that, against the expected:\n{d}",
+                locate(&d, true)
+            )
+        })
+        .unwrap_or_default();
         return Err(format!(
-            "{}\nthe program crashed ({ending}) on input {:?}{panic}",
+            "{}\nthe program crashed ({ending}){panic}{difference}",
             fixture.description,
-            shorten(&fixture.stdin_bytes())
         )
         .into());
     }
+    let failed = actual.exit_code != Some(0);
     boardkit::compare::compare(
         events,
         &expected.stdout,
-        expected.exit_code != Some(0),
+        expected_failed,
         &actual.stdout,
-        actual.exit_code != Some(0),
+        failed,
     )
     .map_err(|difference| {
+        // An exit of its own ended it where it stood (no crash).
+        let exit = match actual.exit_code {
+            Some(code) if code != 0 => format!(
+                "ended with exit status {code}, an exit of its own (no panic, no traceback)\n"
+            ),
+            _ => String::new(),
+        };
         format!(
-            "{}\ninput: {:?}\n{difference}",
+            "{}\n{exit}{}\n{difference}",
             fixture.description,
-            shorten(&fixture.stdin_bytes())
+            locate(&difference, failed)
         )
         .into()
     })

@@ -171,46 +171,8 @@ fn program_difference(case: &Case, stdout: &str, failed: bool, stopped: bool) ->
     };
     let difference =
         boardkit::compare::compare(*events, expected, *expected_failed, stdout, failed).err()?;
-    let (input, number) = match (stopped, difference.event) {
-        (true, Some(event)) => {
-            let right = boardkit::compare::events_end(*events, expected, event);
-            let missed = boardkit::compare::event_start(*events, expected, event);
-            match reads.line_read_at(stdin, right) {
-                // What it missed comes before that line is read: it
-                // stopped before reading it (the title, say).
-                Some((1, _, written)) if missed < written => {
-                    ("before any input was read".to_owned(), 0)
-                }
-                Some((number, _, written)) if missed < written => {
-                    (format!("before input line {number} was read"), number - 1)
-                }
-                Some((number, line, _)) => (format!("on input line {number}: {line:?}"), number),
-                None => ("after the last input line".to_owned(), usize::MAX),
-            }
-        }
-        _ => {
-            let at = match difference.event {
-                Some(event) => boardkit::compare::event_start(*events, expected, event),
-                None => expected.len(),
-            };
-            match reads.line_before(stdin, at) {
-                Some((number, line)) => (format!("after input line {number}: {line:?}"), number),
-                None => ("before any input was read".to_owned(), 0),
-            }
-        }
-    };
-    // The moves that led there, as typed.
-    let typed = String::from_utf8_lossy(stdin);
-    let lines: Vec<&str> = typed.lines().take(number).collect();
-    let moves = match lines.len() {
-        0 => String::new(),
-        n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
-        n => format!(
-            "\nthe input up to there ({n} lines, the last 20): … {}",
-            lines[n - 20..].join(" · ")
-        ),
-    };
-    let input = report::clip(&format!("{input}{moves}"), STREAM_KEPT);
+    let input = reads.locate(*events, expected, stdin, &difference, stopped);
+    let input = report::clip(&input, STREAM_KEPT);
     Some(format!(
         "{input}\n{}",
         report::clip(&difference.to_string(), STREAM_KEPT)
@@ -321,18 +283,17 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             }
             (Verdict::Passed, String::new())
         }
-        Expected::Program { failed, .. } => {
+        Expected::Program { .. } => {
             let stderr = String::from_utf8_lossy(&outcome.stderr);
             let crash = boardkit::compare::crash_message(&stderr);
-            let crashed = crash.is_some() || (code != 0 && !failed);
-            let difference = program_difference(case, &stdout, code != 0, crashed);
-            // A crash is a crash whatever the case, even one that must end
-            // in failure: the statement asks for an error, not a panic.
-            if crashed {
-                let mut message = format!(
-                    "exit status {code}\n{}",
-                    crash.unwrap_or_else(|| tail(&outcome.stderr))
-                );
+            // Any non-zero exit ended it where it stood: blamed on the line
+            // it was answering.
+            let difference = program_difference(case, &stdout, code != 0, code != 0);
+            // A crash (a panic, a traceback) is a crash whatever the case,
+            // even one that must end in failure: the statement asks for an
+            // error, not a panic.
+            if let Some(crash) = crash {
+                let mut message = format!("exit status {code}\n{crash}");
                 if let Some(difference) = difference {
                     message.push_str(&format!("\n{difference}"));
                 }
@@ -340,6 +301,23 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
             }
             match difference {
                 None => (Verdict::Passed, String::new()),
+                // An exit of its own where the game goes on is no crash:
+                // its output is what is wrong (SPEC 5's verdicts), and it
+                // is told apart from one.
+                Some(difference) if code != 0 => {
+                    let said = tail(&outcome.stderr);
+                    let said = if said.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!("\nits stderr: {}", said.trim_end())
+                    };
+                    (
+                        Verdict::WrongOutput,
+                        format!(
+                            "ended with exit status {code}, an exit of its own (no panic, no traceback){said}\n{difference}"
+                        ),
+                    )
+                }
                 Some(difference) => (Verdict::WrongOutput, difference),
             }
         }

@@ -91,7 +91,13 @@ pub(crate) fn starter_files(
     for (path, bytes, fixture) in &fixtures {
         files.push(((*path).to_owned(), bytes.to_vec()));
         let snapshot = format!("tests/snapshots/{id}__{}.snap", fixture.name);
-        files.push((snapshot.clone(), kit_file(&snapshot)?.to_vec()));
+        // With the reference's reads: the tests name the input line that
+        // led to a difference, the one the grader names.
+        let (_, _, reads) =
+            crate::cases::reference_program(game, &fixture.args, &fixture.stdin_bytes());
+        let text = String::from_utf8_lossy(kit_file(&snapshot)?).into_owned();
+        let text = with_reads(&text, &reads).ok_or_else(|| malformed(&snapshot, "no header"))?;
+        files.push((snapshot, text.into_bytes()));
     }
     // The public function cases, which the grader runs too.
     for (path, bytes) in crate::embedded::under(&format!("fixtures/{id}/functions/")) {
@@ -121,6 +127,17 @@ pub(crate) fn starter_files(
         b"/target\n*.snap.new\n*.pending-snap\n".to_vec(),
     ));
     Ok(files)
+}
+
+/// A snapshot with `reads: <reads>` last in its header (insta's `---`
+/// block), where `tests/common` finds it.
+fn with_reads(snapshot: &str, reads: &boardkit::compare::Reads) -> Option<String> {
+    let header = snapshot.strip_prefix("---\n")?.find("\n---\n")? + 4;
+    Some(format!(
+        "{}\nreads: {reads}{}",
+        &snapshot[..header],
+        &snapshot[header..]
+    ))
 }
 
 /// A fixture a starter ships: its embedded path and bytes, and what they say.
