@@ -562,7 +562,13 @@ fn python_class() -> Vec<PathBuf> {
 }
 
 fn grade_python(out: &Path, extra: &[&str]) -> std::process::Output {
+    grade_python_in(out, extra, &[])
+}
+
+/// [`grade_python`] with these environment variables (an array job's).
+fn grade_python_in(out: &Path, extra: &[&str], vars: &[(&str, &str)]) -> std::process::Output {
     grade_command()
+        .envs(vars.iter().copied())
         .arg("velha")
         .args(python_class())
         .args([
@@ -848,24 +854,89 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
 #[test]
 fn shards_merged_equal_one_run_and_a_second_run_continues() {
     let dir = tempfile::tempdir().unwrap();
+    // A roster with both gaps: a submission it does not list, a student
+    // with no submission.
+    let roster = dir.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name\npython_ok,101,ana.s,\"Silva, Ana\"\n\
+         python_flood,102,bia.c,\nghost,103,gil.g,=Gil\n",
+    )
+    .unwrap();
+    let roster = roster.to_str().unwrap();
+    let lms = ["--roster", roster, "--assignment", "Exam 1"];
     let whole = dir.path().join("whole");
-    assert!(grade_python(&whole, &[]).status.success());
-    let shards: Vec<PathBuf> = (1..=2)
+    let run = grade_python(&whole, &lms);
+    assert!(run.status.success());
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("in the roster with no submission (left blank): ghost"),
+        "{said}"
+    );
+    assert!(
+        said.contains("graded but not in the roster (in no LMS file): python_no_diagonal"),
+        "{said}"
+    );
+    let grades = grades(&whole);
+    let score = |name: &str| grades[name]["score"].clone();
+    assert_eq!(
+        std::fs::read_to_string(whole.join("canvas.csv")).unwrap(),
+        format!(
+            "Student,ID,SIS User ID,SIS Login ID,Section,Exam 1\n    Points Possible,,,,,30\n\
+             \"Silva, Ana\",101,,ana.s,,{}\nbia.c,102,,bia.c,,{}\n'=Gil,103,,gil.g,,\n",
+            score("python_ok"),
+            score("python_flood")
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(whole.join("moodle.csv")).unwrap(),
+        format!(
+            "Username,ID number,Full name,Exam 1\nana.s,101,\"Silva, Ana\",{}\n\
+             bia.c,102,bia.c,{}\ngil.g,103,'=Gil,\n",
+            score("python_ok"),
+            score("python_flood")
+        )
+    );
+    // Each shard takes its slice from an array job's variables: Slurm's
+    // (an array 0-1), Kubernetes' and AWS Batch's (0-based, of 2).
+    let shards: Vec<PathBuf> = (1..=3)
         .map(|k| dir.path().join(format!("shard{k}")))
         .collect();
-    for (k, shard) in shards.iter().enumerate() {
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "0"),
+        ("SLURM_ARRAY_TASK_MIN", "0"),
+        ("SLURM_ARRAY_TASK_MAX", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ("SLURM_ARRAY_TASK_STEP", "1"),
+    ];
+    for (shard, spec, vars) in [
+        (&shards[0], "auto", &slurm[..]),
+        (&shards[1], "auto/2", &[("JOB_COMPLETION_INDEX", "1")][..]),
+        (
+            &shards[2],
+            "auto/2",
+            &[("AWS_BATCH_JOB_ARRAY_INDEX", "1")][..],
+        ),
+    ] {
+        let run = grade_python_in(shard, &["--shard", spec], vars);
         assert!(
-            grade_python(shard, &["--shard", &format!("{}/2", k + 1)])
-                .status
-                .success()
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
         );
     }
+    // Kubernetes' and AWS Batch's index 1 are the same slice.
+    assert_eq!(
+        std::fs::read_to_string(shards[1].join("grades.csv")).unwrap(),
+        std::fs::read_to_string(shards[2].join("grades.csv")).unwrap()
+    );
     let merged = dir.path().join("merged");
     let merge = boardkit()
         .args(["grade", "merge"])
-        .args(&shards)
+        .args(&shards[..2])
         .arg("--out")
         .arg(&merged)
+        .args(lms)
         .output()
         .unwrap();
     assert!(
@@ -884,6 +955,8 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
     };
     for file in [
         "grades.csv",
+        "canvas.csv",
+        "moodle.csv",
         "junit.xml",
         "report.html",
         "run.json",

@@ -2,7 +2,12 @@
 
 use clap::{Args, Subcommand};
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
 use super::{Failure, Outcome, usage_error};
+use crate::grader::lms::{self, Student};
+use crate::grader::report::Results;
 
 #[derive(Subcommand)]
 pub(crate) enum GradeCommand {
@@ -14,6 +19,8 @@ pub(crate) enum GradeCommand {
         /// Where to write the merged reports.
         #[arg(long)]
         out: std::path::PathBuf,
+        #[command(flatten)]
+        lms: LmsArgs,
     },
     /// Take submissions out of an output folder (their results and copies),
     /// then write its reports again without them.
@@ -24,6 +31,20 @@ pub(crate) enum GradeCommand {
         #[arg(required = true)]
         names: Vec<String>,
     },
+}
+
+/// Grades into a learning management system.
+#[derive(Args)]
+pub(crate) struct LmsArgs {
+    /// A roster (CSV: submission,id,login[,name]): writes canvas.csv
+    /// (Canvas's gradebook import) and moodle.csv (Moodle's grade import,
+    /// matched on the login) beside grades.csv.
+    #[arg(long, value_name = "FILE")]
+    roster: Option<std::path::PathBuf>,
+    /// The assignment's column in canvas.csv and moodle.csv (default: the
+    /// game's name).
+    #[arg(long, value_name = "NAME", requires = "roster")]
+    assignment: Option<String>,
 }
 
 #[derive(Args)]
@@ -74,9 +95,12 @@ pub(crate) struct GradeArgs {
     /// Bytes of stdout (and of stderr) a case may print.
     #[arg(long, default_value_t = 1 << 20)]
     output_limit: usize,
-    /// Grade the K-th of N deterministic slices of the submissions (K/N).
-    #[arg(long, value_parser = parse_shard)]
-    shard: Option<(usize, usize)>,
+    /// Grade the K-th of N deterministic slices of the submissions (K/N);
+    /// `auto`: the slice of this Slurm array task; `auto/N`: of N, this
+    /// one's index from Kubernetes (JOB_COMPLETION_INDEX) or AWS Batch
+    /// (AWS_BATCH_JOB_ARRAY_INDEX).
+    #[arg(long, value_parser = crate::grader::shard::parse, value_name = "K/N|auto|auto/N")]
+    shard: Option<crate::grader::shard::ShardSpec>,
     /// Exit with status 1 when a submission does not reach this level.
     #[arg(long)]
     require: Option<boardkit::level::Level>,
@@ -88,6 +112,8 @@ pub(crate) struct GradeArgs {
     /// options and kit are unchanged keeps its results).
     #[arg(long)]
     fresh: bool,
+    #[command(flatten)]
+    lms: LmsArgs,
 }
 
 /// Who reads the notes on a submission's code.
@@ -104,31 +130,6 @@ pub(crate) enum Language {
     Python,
 }
 
-/// Why a `--shard` value is not K/N.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum BadShard {
-    #[error("expected K/N, such as 1/4")]
-    NotAFraction,
-    #[error("K is not a number")]
-    K,
-    #[error("N is not a number")]
-    N,
-    #[error("{0}: K must be between 1 and N")]
-    Range(String),
-}
-
-pub(crate) fn parse_shard(text: &str) -> Result<(usize, usize), BadShard> {
-    let (k, n) = text.split_once('/').ok_or(BadShard::NotAFraction)?;
-    let (k, n): (usize, usize) = (
-        k.parse().map_err(|_| BadShard::K)?,
-        n.parse().map_err(|_| BadShard::N)?,
-    );
-    if n == 0 || k == 0 || k > n {
-        return Err(BadShard::Range(text.to_owned()));
-    }
-    Ok((k, n))
-}
-
 /// `--require`'s failure.
 #[derive(Debug, thiserror::Error)]
 #[error("not every submission reaches {0}")]
@@ -137,8 +138,18 @@ struct BelowRequired(boardkit::level::Level);
 /// Grades a class, or merges shards.
 pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
+    // A roster that cannot be read is refused before any grading.
+    let lms = match &merge {
+        Some(GradeCommand::Merge { lms, out, .. }) => roster(lms, out, None),
+        Some(GradeCommand::Remove { .. }) => None,
+        None => roster(
+            &args.lms,
+            args.out.as_deref().unwrap_or(Path::new(".")),
+            args.game.as_deref(),
+        ),
+    };
     let result = match merge {
-        Some(GradeCommand::Merge { shards, out }) => grader::merge(&shards, &out),
+        Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
         Some(GradeCommand::Remove { out, names }) => grader::remove(&out, &names),
         None => {
             let id = args.game.unwrap_or_default();
@@ -158,6 +169,15 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                         }),
                 ),
             };
+            let shard = args.shard.map(|spec| {
+                match crate::grader::shard::resolve(spec, |name| std::env::var(name).ok()) {
+                    Ok((slice, from)) => {
+                        eprintln!("boardkit: grading shard {from}");
+                        slice
+                    }
+                    Err(e) => usage_error(e),
+                }
+            });
             let program = args
                 .program
                 .or_else(|| python.as_ref().map(|v| v.program.clone()));
@@ -179,7 +199,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                     ..Default::default()
                 },
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
-                shard: args.shard,
+                shard,
                 build_dir: None,
                 fresh: args.fresh,
                 isolation: if args.no_sandbox {
@@ -200,6 +220,9 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     match result {
         Ok(all) => {
             print!("{}", grader::report::table(&all));
+            if let Some(lms) = lms {
+                lms.write(&all).map_err(Failure::failed)?;
+            }
             match args.require {
                 Some(level) if !grader::all_reach(&all, level) => {
                     Err(Failure::failed(BelowRequired(level)))
@@ -211,5 +234,66 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             Err(Failure::Refused(Box::new(e)))
         }
         Err(e) => Err(Failure::failed(e)),
+    }
+}
+
+/// Where and what a run writes for the LMS.
+struct Lms {
+    students: Vec<Student>,
+    assignment: String,
+    out: PathBuf,
+}
+
+/// The roster `--roster` names, read now (a usage error when it cannot be).
+fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Option<Lms> {
+    let path = args.roster.as_ref()?;
+    let students = lms::read_roster(path).unwrap_or_else(|e| usage_error(e));
+    let assignment = args
+        .assignment
+        .clone()
+        .or_else(|| game.map(str::to_owned))
+        .unwrap_or_else(|| "boardkit".to_owned());
+    Some(Lms {
+        students,
+        assignment,
+        out: out.to_owned(),
+    })
+}
+
+/// Why the LMS files could not be written.
+#[derive(Debug, thiserror::Error)]
+enum LmsError {
+    #[error("cannot write the LMS imports: {0}")]
+    Csv(#[from] csv::Error),
+    #[error("cannot write {0}: {1}")]
+    Write(PathBuf, std::io::Error),
+}
+
+impl Lms {
+    /// Writes `canvas.csv` and `moodle.csv`; says the roster's gaps.
+    fn write(&self, all: &BTreeMap<String, Results>) -> Result<(), LmsError> {
+        let (canvas, moodle, gaps) = lms::imports(&self.students, all, &self.assignment)?;
+        for (file, text) in [("canvas.csv", canvas), ("moodle.csv", moodle)] {
+            let path = self.out.join(file);
+            std::fs::write(&path, text).map_err(|e| LmsError::Write(path, e))?;
+        }
+        if !gaps.unlisted.is_empty() {
+            eprintln!(
+                "boardkit: graded but not in the roster (in no LMS file): {}",
+                gaps.unlisted.join(", ")
+            );
+        }
+        if !gaps.missing.is_empty() {
+            eprintln!(
+                "boardkit: in the roster with no submission (left blank): {}",
+                gaps.missing.join(", ")
+            );
+        }
+        eprintln!(
+            "boardkit: wrote canvas.csv and moodle.csv ({} students, assignment {:?})",
+            self.students.len(),
+            self.assignment
+        );
+        Ok(())
     }
 }

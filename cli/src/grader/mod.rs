@@ -14,10 +14,12 @@
 //!    so a stopped run continues where it was) and the class reports.
 
 pub(crate) mod compile;
+pub(crate) mod lms;
 pub(crate) mod notes;
 
 pub(crate) mod report;
 pub(crate) mod sandbox;
+pub(crate) mod shard;
 pub(crate) mod similarity;
 pub(crate) mod submission;
 

@@ -353,7 +353,8 @@ fn levels_of(all: &BTreeMap<String, Results>) -> Vec<Level> {
     levels
 }
 
-fn points(x: f64) -> String {
+/// Points as every CSV writes them: an integer as one, else two decimals.
+pub(crate) fn points(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
@@ -425,15 +426,21 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
 /// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
 /// leading `'`), quoted when it holds a separator, a quote or a line break.
 pub(crate) fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}")
-    } else {
-        text.to_owned()
-    };
+    let text = formula_safe(text);
     if text.contains([',', '"', '\n', '\r', ';']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text
+    }
+}
+
+/// `text` as no spreadsheet runs it as a formula: with a leading `'` when
+/// it starts with `=`, `+`, `-`, `@`, a tab or a carriage return.
+pub(crate) fn formula_safe(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
     }
 }
 

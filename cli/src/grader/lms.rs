@@ -1,0 +1,163 @@
+//! Grades into a learning management system: a roster (`--roster FILE`,
+//! CSV with the header `submission,id,login` and an optional `name`) maps
+//! submissions to students, and two imports are written beside
+//! `grades.csv`:
+//!
+//! - `canvas.csv`, Canvas's gradebook import: `Student`, `ID`,
+//!   `SIS User ID`, `SIS Login ID`, `Section`, then one column of points
+//!   named after the assignment, as Canvas's own gradebook export lays it
+//!   out (its `Points Possible` row second);
+//! - `moodle.csv`, Moodle's "Import grades from CSV file": `Username`,
+//!   `ID number`, `Full name`, then the assignment's column; imported with
+//!   "Map from: Username" to "Map to: username".
+//!
+//! A student with no submission gets an empty cell (left as it is by both
+//! imports); each kind of gap is returned for the terminal. No LMS is
+//! reached from here: the files are what their documentation describes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::report::{Results, points};
+
+/// One student of a roster.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub(crate) struct Student {
+    /// The submission's name, as in `grades.csv`.
+    pub submission: String,
+    /// The LMS's id of the student (Canvas's user ID, Moodle's ID number).
+    pub id: String,
+    /// The student's login (Canvas's SIS Login ID, Moodle's username).
+    pub login: String,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Why a roster cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RosterError {
+    #[error("cannot read the roster {0}: {1}")]
+    Read(std::path::PathBuf, std::io::Error),
+    #[error("the roster {0}: {1} (expected the header submission,id,login[,name])")]
+    Malformed(std::path::PathBuf, csv::Error),
+    #[error("the roster {0}: the header lacks {1:?} (expected submission,id,login[,name])")]
+    Header(std::path::PathBuf, &'static str),
+    #[error("the roster {0}: submission {1:?} is listed twice")]
+    Twice(std::path::PathBuf, String),
+}
+
+/// Reads a roster file.
+pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
+    let bytes = std::fs::read(path).map_err(|e| RosterError::Read(path.to_owned(), e))?;
+    // A spreadsheet's byte order mark is no part of the first column's name.
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
+    let headers = reader
+        .headers()
+        .map_err(|e| RosterError::Malformed(path.to_owned(), e))?
+        .clone();
+    for column in ["submission", "id", "login"] {
+        if !headers.iter().any(|h| h == column) {
+            return Err(RosterError::Header(path.to_owned(), column));
+        }
+    }
+    let mut students: Vec<Student> = Vec::new();
+    for row in reader.deserialize() {
+        let mut student: Student = row.map_err(|e| RosterError::Malformed(path.to_owned(), e))?;
+        student.name = student.name.filter(|n| !n.is_empty());
+        if students.iter().any(|s| s.submission == student.submission) {
+            return Err(RosterError::Twice(path.to_owned(), student.submission));
+        }
+        students.push(student);
+    }
+    Ok(students)
+}
+
+/// What a roster and a class's results do not share.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Gaps {
+    /// Graded submissions no roster entry names: in no import.
+    pub unlisted: Vec<String>,
+    /// Students with no graded submission: an empty cell.
+    pub missing: Vec<String>,
+}
+
+/// `canvas.csv` and `moodle.csv` for `students`, from `all`; the gaps.
+pub(crate) fn imports(
+    students: &[Student],
+    all: &BTreeMap<String, Results>,
+    assignment: &str,
+) -> Result<(String, String, Gaps), csv::Error> {
+    let max = all.values().map(Results::max_score).fold(0.0, f64::max);
+    let mut canvas = csv::Writer::from_writer(Vec::new());
+    canvas.write_record([
+        "Student",
+        "ID",
+        "SIS User ID",
+        "SIS Login ID",
+        "Section",
+        assignment,
+    ])?;
+    canvas.write_record(["    Points Possible", "", "", "", "", &points(max)])?;
+    let mut moodle = csv::Writer::from_writer(Vec::new());
+    moodle.write_record(["Username", "ID number", "Full name", assignment])?;
+    let mut gaps = Gaps::default();
+    for student in students {
+        let score = match all.get(&student.submission) {
+            Some(results) => points(results.score),
+            None => {
+                gaps.missing.push(student.submission.clone());
+                String::new()
+            }
+        };
+        let name = student.name.as_deref().unwrap_or(&student.login);
+        // A name a spreadsheet would run as a formula is shown as text.
+        let name = super::report::formula_safe(name);
+        canvas.write_record([&name, &student.id, "", &student.login, "", &score])?;
+        moodle.write_record([&student.login, &student.id, &name, &score])?;
+    }
+    gaps.unlisted = all
+        .keys()
+        .filter(|name| !students.iter().any(|s| &s.submission == *name))
+        .cloned()
+        .collect();
+    let text = |writer: csv::Writer<Vec<u8>>| -> Result<String, csv::Error> {
+        let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    Ok((text(canvas)?, text(moodle)?, gaps))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roster(text: &str) -> Result<Vec<Student>, RosterError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("roster.csv");
+        std::fs::write(&path, text).unwrap();
+        read_roster(&path)
+    }
+
+    #[test]
+    fn a_roster_reads_with_or_without_names_and_refuses_what_it_cannot_map() {
+        let students = roster(
+            "\u{feff}submission,id,login,name\nana,101,ana.s,\"Silva, Ana\"\nbia,102,bia.c,\n",
+        )
+        .unwrap();
+        assert_eq!(students[0].name.as_deref(), Some("Silva, Ana"));
+        assert_eq!(students[1].name, None);
+        let students = roster("login,id,submission\nana.s,101,ana\n").unwrap();
+        assert_eq!(students[0].submission, "ana");
+        assert!(matches!(
+            roster("submission,login\nana,ana.s\n"),
+            Err(RosterError::Header(_, "id"))
+        ));
+        assert!(matches!(
+            roster("submission,id,login\nana,1,a\nana,2,b\n"),
+            Err(RosterError::Twice(_, _))
+        ));
+    }
+}
