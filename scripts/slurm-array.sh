@@ -51,6 +51,8 @@ mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 conf="$work/slurm"
 mkdir -p "$conf/spool/ctld" "$conf/spool/d" "$conf/log" "$conf/munge"
+# munged runs as its own user: it must reach its folder (mktemp's is 700).
+chmod 755 "$work" "$conf"
 
 started=()
 stop() {

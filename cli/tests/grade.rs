@@ -971,6 +971,41 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
             "{file} differs"
         );
     }
+    // Taken out with the roster, a student's cell is blank again; taken
+    // out without it, no LMS file is left holding the grades taken out.
+    let remove = |name: &str, extra: &[&str]| {
+        let run = boardkit()
+            .args(["grade", "remove"])
+            .arg(&merged)
+            .arg(name)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stderr).into_owned()
+    };
+    let said = remove("python_ok", &["--roster", roster]);
+    assert!(
+        said.contains("no submission (left blank): python_ok, ghost"),
+        "{said}"
+    );
+    let canvas = std::fs::read_to_string(merged.join("canvas.csv")).unwrap();
+    assert!(
+        canvas.contains("\n\"Silva, Ana\",101,,ana.s,,\n"),
+        "{canvas}"
+    );
+    // The assignment's default: the game graded.
+    assert!(
+        canvas.starts_with("Student,ID,SIS User ID,SIS Login ID,Section,velha\n"),
+        "{canvas}"
+    );
+    let said = remove("python_flood", &[]);
+    assert!(said.contains("deleted canvas.csv and moodle.csv"), "{said}");
+    assert!(!merged.join("canvas.csv").exists() && !merged.join("moodle.csv").exists());
     // A second run finds every submission finished and keeps them.
     let before = std::fs::metadata(whole.join("students/python_ok/results.json"))
         .unwrap()

@@ -30,6 +30,11 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
+        /// canvas.csv and moodle.csv are written again with this roster;
+        /// without it, they are deleted (they would still hold the grades
+        /// taken out).
+        #[command(flatten)]
+        lms: LmsArgs,
     },
 }
 
@@ -140,17 +145,30 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
     // A roster that cannot be read is refused before any grading.
     let lms = match &merge {
-        Some(GradeCommand::Merge { lms, out, .. }) => roster(lms, out, None),
-        Some(GradeCommand::Remove { .. }) => None,
+        Some(GradeCommand::Merge { lms, out, shards }) => {
+            let game = shards
+                .iter()
+                .find_map(|shard| grader::report::read_run_info(shard).map(|run| run.game));
+            roster(lms, out, game.as_deref())
+        }
+        Some(GradeCommand::Remove { lms, out, .. }) => {
+            let game = grader::report::read_run_info(out).map(|run| run.game);
+            roster(lms, out, game.as_deref())
+        }
         None => roster(
             &args.lms,
             args.out.as_deref().unwrap_or(Path::new(".")),
             args.game.as_deref(),
         ),
     };
+    // A removal without a roster leaves no LMS file holding its grades.
+    let forget = match &merge {
+        Some(GradeCommand::Remove { out, .. }) if lms.is_none() => Some(out.clone()),
+        _ => None,
+    };
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
-        Some(GradeCommand::Remove { out, names }) => grader::remove(&out, &names),
+        Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
         None => {
             let id = args.game.unwrap_or_default();
             let game = crate::registry::find(&id)
@@ -223,6 +241,9 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             if let Some(lms) = lms {
                 lms.write(&all).map_err(Failure::failed)?;
             }
+            if let Some(out) = forget {
+                forget_lms_files(&out);
+            }
             match args.require {
                 Some(level) if !grader::all_reach(&all, level) => {
                     Err(Failure::failed(BelowRequired(level)))
@@ -258,6 +279,23 @@ fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Option<Lms> {
         assignment,
         out: out.to_owned(),
     })
+}
+
+/// Deletes `canvas.csv` and `moodle.csv` in `out`, which a removal would
+/// leave holding grades taken out; says so.
+fn forget_lms_files(out: &Path) {
+    let mut gone = Vec::new();
+    for file in ["canvas.csv", "moodle.csv"] {
+        if std::fs::remove_file(out.join(file)).is_ok() {
+            gone.push(file);
+        }
+    }
+    if !gone.is_empty() {
+        eprintln!(
+            "boardkit: deleted {} (they held the grades taken out): give --roster to write them again",
+            gone.join(" and ")
+        );
+    }
 }
 
 /// Why the LMS files could not be written.
