@@ -43,7 +43,8 @@ fi
 [ "$(id -u)" = 0 ] || { echo "Slurm's daemons need root" >&2; exit 2; }
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null 2>&1 \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; }
 fi
 
 work="${keep:-$(mktemp -d /tmp/boardkit-slurm.XXXXXX)}"
