@@ -147,14 +147,21 @@ pub fn fixtures(game: &str) -> Vec<Fixture> {
     fixtures
 }
 
-/// The expected transcript of a fixture, from its snapshot file.
-pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
+/// A fixture's snapshot file, split: its header (insta's `---` block,
+/// without its fences) and the transcript after it.
+fn snapshot(game: &str, name: &str) -> Option<(String, String)> {
     let path = crate_root()
         .join("tests/snapshots")
         .join(format!("{game}__{name}.snap"));
     let text = std::fs::read_to_string(path).ok()?;
-    let body = text.strip_prefix("---\n")?;
-    let body = &body[body.find("\n---\n")? + 5..];
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---\n")?;
+    Some((rest[..end].to_owned(), rest[end + 5..].to_owned()))
+}
+
+/// The expected transcript of a fixture, from its snapshot file.
+pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
+    let (_, body) = snapshot(game, name)?;
     let (head, stdout) = body.split_once("----- stdout -----\n")?;
     let exit_code = head
         .lines()
@@ -179,12 +186,7 @@ pub fn expected_transcript(game: &str, name: &str) -> Option<Transcript> {
 /// The reference's reads as it wrote a fixture's expected transcript: the
 /// `reads:` line of its snapshot's header, which a starter's snapshots carry.
 pub fn expected_reads(game: &str, name: &str) -> Option<Reads> {
-    let path = crate_root()
-        .join("tests/snapshots")
-        .join(format!("{game}__{name}.snap"));
-    let text = std::fs::read_to_string(path).ok()?;
-    let header = text.strip_prefix("---\n")?;
-    let header = &header[..header.find("\n---\n")?];
+    let (header, _) = snapshot(game, name)?;
     header
         .lines()
         .find_map(|l| l.strip_prefix("reads: "))?
