@@ -162,7 +162,17 @@ EOF
 start=$(date +%s%N)
 job="$(sbatch --parsable "$work/grade.sbatch")"
 echo "submitted array job $job ($tasks tasks)"
-while squeue -h -j "$job" 2>/dev/null | grep -q .; do sleep 0.5; done
+# A job that never ends fails the script (in 30 minutes), not the CI run's limit.
+deadline=$((SECONDS + 1800))
+while squeue -h -j "$job" 2>/dev/null | grep -q .; do
+  if [ "$SECONDS" -gt "$deadline" ]; then
+    echo "the array job did not finish in 30 minutes:" >&2
+    squeue -j "$job" >&2 || true
+    scancel "$job" || true
+    exit 1
+  fi
+  sleep 0.5
+done
 array_ms=$((($(date +%s%N) - start) / 1000000))
 for k in $(seq "$tasks"); do
   if [ ! -f "$work/shard-$k/grades.csv" ]; then
