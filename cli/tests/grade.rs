@@ -5,10 +5,6 @@
 //! Rust submissions are made here from the reference and one change each,
 //! so the corpus holds no second copy of the reference.
 
-// The starter's test helpers, kept with the library (tests/common).
-#[path = "../../tests/common/mod.rs"]
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

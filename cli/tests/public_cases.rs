@@ -4,9 +4,7 @@
 //! independently of the library; and the reference's programs survive
 //! arbitrary input. Not copied into student starters.
 
-// The starter's test helpers, kept with the library (tests/common).
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

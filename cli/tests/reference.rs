@@ -2,9 +2,7 @@
 //! against published figures and the `solve` commands' output. These tests
 //! are not copied into student starters.
 
-// The starter's test helpers, kept with the library (tests/common).
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

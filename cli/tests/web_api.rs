@@ -2,7 +2,7 @@
 //! 0`) and a real HTTP client: whole games of each game, the seeds, the
 //! limits, and every kind of bad request answered with a 4xx JSON error.
 
-mod serve;
+use crate::serve;
 
 use std::time::{Duration, Instant};
 
