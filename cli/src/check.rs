@@ -100,6 +100,11 @@ impl Starter<'_> {
 
     fn run_cargo(&self, args: &[&str], linted: bool) -> Result<(bool, String), CheckError> {
         let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        // A student's shell has neither: the kit's CI compiles the kit itself
+        // through clippy with `-D warnings` (`.ci/run`), never a starter.
+        command
+            .env_remove("RUSTC_WORKSPACE_WRAPPER")
+            .env_remove("CLIPPY_ARGS");
         if linted {
             command.env("RUSTC_WORKSPACE_WRAPPER", "clippy-driver");
         }
@@ -302,22 +307,67 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         );
     }
 
-    println!("== {}: seeded mutations and harmless changes", game.id);
+    // Every other local run: a mutation, a harmless change, a solution, in
+    // place of the example. Run two at a time, on the starter and a second
+    // copy of it (a target of its own): a starter's build is mostly one
+    // crate, so one run leaves a core idle.
     let mutations = exercise::mutations(game.id)?;
+    let solutions = exercise::solutions(game.id)?;
+    let rust_solutions: Vec<&exercise::Solution> = solutions
+        .iter()
+        .filter(|s| s.info.program.is_none())
+        .collect();
+    let mut runs: Vec<LocalRun> = Vec::new();
+    let mut applied = Vec::new();
+    for mutation in &mutations.mutation {
+        let files = changed(&starter, &mutation.file, &mutation.find, &mutation.replace);
+        if let Some(files) = &files {
+            runs.push((files.clone(), Some(mutation.level)));
+        }
+        applied.push(files);
+    }
+    let mut harmless_applied = Vec::new();
+    for harmless in &mutations.harmless {
+        let files = changed(&starter, &harmless.file, &harmless.find, &harmless.replace);
+        if let Some(files) = &files {
+            runs.push((files.clone(), None));
+        }
+        harmless_applied.push(files.is_some());
+    }
+    for solution in &rust_solutions {
+        let files = solution
+            .files
+            .iter()
+            .map(|(p, b)| (p.clone(), b.to_vec()))
+            .collect();
+        runs.push((files, None));
+    }
+    let second_dir = work.join(game.id).join("starter-2");
+    if second_dir.exists() {
+        std::fs::remove_dir_all(&second_dir).map_err(io_error(&second_dir))?;
+    }
+    crate::starter::write_starter(game.id, &second_dir, None)?;
+    let second = Starter {
+        game,
+        manifest: exercise::manifest(game.id)?,
+        dir: second_dir,
+        target: work.join("target-2"),
+    };
+    let mut results = run_two_at_a_time(&[&starter, &second], runs)?.into_iter();
+
+    println!("== {}: seeded mutations and harmless changes", game.id);
     // Each caught mutation's files and what its local tests said, graded
     // below with the class.
     let mut mutants: Vec<Mutant<'_>> = Vec::new();
-    for mutation in &mutations.mutation {
-        let Some(files) = changed(&starter, &mutation.file, &mutation.find, &mutation.replace)
-        else {
+    for (mutation, files) in mutations.mutation.iter().zip(applied) {
+        let Some(files) = files else {
             tally.check(
                 false,
                 format!("{}: the mutation '{}' applies", game.id, mutation.breaks),
             );
             continue;
         };
-        starter.set_folder(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
-        let result = starter.test(Some(mutation.level))?;
+        let result = results.next().unwrap_or_default();
         tally.check(
             !result.passes(mutation.level),
             format!(
@@ -329,17 +379,15 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         );
         mutants.push((mutation, files, result.text));
     }
-    for harmless in &mutations.harmless {
-        let Some(files) = changed(&starter, &harmless.file, &harmless.find, &harmless.replace)
-        else {
+    for (harmless, applies) in mutations.harmless.iter().zip(harmless_applied) {
+        if !applies {
             tally.check(
                 false,
                 format!("{}: the change '{}' applies", game.id, harmless.why),
             );
             continue;
-        };
-        starter.set_folder(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
-        let result = starter.test(None)?;
+        }
+        let result = results.next().unwrap_or_default();
         tally.check(
             levels.iter().all(|&l| result.passes(l)),
             format!(
@@ -356,10 +404,8 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     }
 
     println!("== {}: independent solutions, locally", game.id);
-    let solutions = exercise::solutions(game.id)?;
-    for solution in solutions.iter().filter(|s| s.info.program.is_none()) {
-        starter.set_folder(solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
-        let result = starter.test(None)?;
+    for solution in &rust_solutions {
+        let result = results.next().unwrap_or_default();
         let reached = levels.iter().filter(|&&l| l <= solution.info.reaches);
         tally.check(
             reached.clone().all(|&l| result.passes(l)),
@@ -411,8 +457,10 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             .collect();
         crates.push(crate_at(&format!("mutation-{}", i + 1), files)?);
     }
-    // Every grading run of the check shares its compiled dependencies.
-    let build = work.join("grade-build");
+    // Every grading run of the check shares its compiled dependencies (and
+    // with CI's other grading runs, given BOARDKIT_BUILD_DIR).
+    let build = std::env::var_os("BOARDKIT_BUILD_DIR")
+        .map_or_else(|| work.join("grade-build"), PathBuf::from);
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
     let lints: Vec<String> = graded
         .get("example")
@@ -488,6 +536,44 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         );
     }
     Ok(())
+}
+
+/// One local run: the student's folder's files, and the level whose tests
+/// run (every level when `None`).
+type LocalRun = (Vec<(String, Vec<u8>)>, Option<Level>);
+
+/// Runs `runs` on the `starters` (copies of one starter, each with a target
+/// of its own), one run a starter at a time; the results come back in the
+/// order of `runs`.
+fn run_two_at_a_time(
+    starters: &[&Starter<'_>],
+    runs: Vec<LocalRun>,
+) -> Result<Vec<Levels>, CheckError> {
+    let count = runs.len();
+    let queue = std::sync::Mutex::new(runs.into_iter().enumerate());
+    let done = std::sync::Mutex::new(Vec::with_capacity(count));
+    std::thread::scope(|scope| {
+        for starter in starters {
+            let (queue, done) = (&queue, &done);
+            scope.spawn(move || {
+                loop {
+                    let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                    let Some((i, (files, filter))) = next else {
+                        break;
+                    };
+                    let result = starter
+                        .set_folder(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+                        .and_then(|()| starter.test(filter));
+                    if let Ok(mut done) = done.lock() {
+                        done.push((i, result));
+                    }
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// A seeded mutation, the example's files it gives, and what the local

@@ -117,6 +117,12 @@ pub(crate) struct GradeArgs {
     /// options and kit are unchanged keeps its results).
     #[arg(long)]
     fresh: bool,
+    /// Where the kit's dependencies are built, once for every class graded
+    /// with the same folder (default: `<out>/.work/build`, or the
+    /// BOARDKIT_BUILD_DIR environment variable). Keyed by the starter's
+    /// manifest and lock and by the sandbox, so games and kits never share.
+    #[arg(long, value_name = "DIR")]
+    build_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     lms: LmsArgs,
 }
@@ -218,7 +224,9 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 },
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
                 shard,
-                build_dir: None,
+                build_dir: args
+                    .build_dir
+                    .or_else(|| std::env::var_os("BOARDKIT_BUILD_DIR").map(Into::into)),
                 fresh: args.fresh,
                 isolation: if args.no_sandbox {
                     eprintln!(

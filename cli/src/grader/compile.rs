@@ -219,8 +219,8 @@ impl Toolchain {
     }
 }
 
-/// A class's build folder: the kit's dependencies built once, then each
-/// submission's crate.
+/// A class's build: the kit's dependencies built once (in a folder runs
+/// may share), then each submission's crate (in the run's own).
 pub(crate) struct Class<'a> {
     game: &'a GameInfo,
     dir: PathBuf,
@@ -253,25 +253,34 @@ fn build_limits(timeout: Duration) -> Limits {
 }
 
 impl<'a> Class<'a> {
-    /// Prepares `dir` and builds the kit's dependencies there (the starter
-    /// with its stubs: the kit's code only): once, then reused.
+    /// Builds the kit's dependencies in `build` (the starter with its
+    /// stubs: the kit's code only): once, then reused by every run given
+    /// that folder. Each submission's crate and target go in `work`, this
+    /// run's own.
     ///
     /// `progress` counts the crates compiled out of the crate graph's.
     pub(crate) fn prepare(
         game: &'a GameInfo,
-        dir: &Path,
+        build: &Path,
+        work: &Path,
         sandbox: &Sandbox,
         timeout: Duration,
         progress: &indicatif::ProgressBar,
     ) -> Result<Class<'a>, PrepareError> {
         // Absolute: without a sandbox, cargo runs in the crate's folder and
         // would read a relative target folder from there.
-        let dir = &std::path::absolute(dir).map_err(file_error(dir))?;
+        let dir = &std::path::absolute(build).map_err(file_error(build))?;
+        let work = &std::path::absolute(work).map_err(file_error(work))?;
         let manifest = crate::exercise::manifest(game.id)?;
         let key = {
             use sha2::Digest as _;
             let kit = crate::starter::kit_owned_files(game, &manifest)?;
             let mut hasher = sha2::Sha256::new();
+            // Built in the sandbox or not: the artifacts name other paths.
+            hasher.update(match sandbox.isolation() {
+                Isolation::None => "no sandbox",
+                Isolation::Bubblewrap(_) => "bubblewrap",
+            });
             for (path, bytes) in &kit {
                 if path == "Cargo.toml" || path == "Cargo.lock" {
                     hasher.update(path.as_bytes());
@@ -284,10 +293,17 @@ impl<'a> Class<'a> {
                 .map(|b| format!("{b:02x}"))
                 .collect::<String>()
         };
-        let deps = dir.join("deps").join(key);
+        let deps = dir.join("deps").join(&key);
+        // One build folder may serve runs at once (CI's grading tests and
+        // `dev check` share one): the first builds, the others wait for it.
+        let lock_path = dir.join("deps").join(format!("{key}.lock"));
+        std::fs::create_dir_all(dir.join("deps")).map_err(file_error(&lock_path))?;
+        let lock_file = std::fs::File::create(&lock_path).map_err(file_error(&lock_path))?;
+        let mut lock = fd_lock::RwLock::new(lock_file);
+        let _building = lock.write().map_err(file_error(&lock_path))?;
         let mut class = Class {
             game,
-            dir: dir.to_owned(),
+            dir: work.to_owned(),
             deps: deps.clone(),
             toolchain: Toolchain::find()?,
             lock: Vec::new(),
@@ -789,7 +805,9 @@ fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
             if name == ".rustc_info.json" {
                 std::fs::copy(entry.path(), &target)?;
             } else {
-                std::fs::hard_link(entry.path(), &target)?;
+                // A copy where the build folder is on another filesystem.
+                std::fs::hard_link(entry.path(), &target)
+                    .or_else(|_| std::fs::copy(entry.path(), &target).map(|_| ()))?;
             }
         }
     }
@@ -841,6 +859,7 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
             .cloned()
             .unwrap_or(toml::Value::Table(Default::default())),
         profile: toml::toml! { [dev] debug = false opt-level = 1 },
+        workspace: toml::Table::new(),
     };
     toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
 }
@@ -855,6 +874,9 @@ struct SubmissionManifest {
     /// The starter's: the kit's lint set.
     lints: toml::Value,
     profile: toml::Table,
+    /// Empty: the crate is a workspace of its own, wherever the build
+    /// folder is (below another workspace's folder, as CI's shared one).
+    workspace: toml::Table,
 }
 
 #[derive(serde::Serialize)]

@@ -803,10 +803,8 @@ pub(crate) fn grade(
     let class = match &options.program {
         Some(_) => None,
         None => {
-            let build = options
-                .build_dir
-                .clone()
-                .unwrap_or_else(|| scratch.join("build"));
+            let work = scratch.join("build");
+            let build = options.build_dir.clone().unwrap_or_else(|| work.clone());
             let progress = indicatif::ProgressBar::new(0).with_style(
                 indicatif::ProgressStyle::with_template(
                     "{spinner} {msg} [{bar:30}] {pos}/{len} crates, {elapsed}",
@@ -816,9 +814,15 @@ pub(crate) fn grade(
             progress.set_message("building the kit's dependencies");
             progress.enable_steady_tick(Duration::from_millis(120));
             let started = std::time::Instant::now();
-            let class =
-                compile::Class::prepare(game, &build, &sandbox, options.compile_timeout, &progress)
-                    .map_err(GradeError::Class)?;
+            let class = compile::Class::prepare(
+                game,
+                &build,
+                &work,
+                &sandbox,
+                options.compile_timeout,
+                &progress,
+            )
+            .map_err(GradeError::Class)?;
             // The count from cargo's metadata is close, not exact.
             progress.set_length(progress.position());
             if progress.position() > 0 {
