@@ -88,26 +88,17 @@ struct Starter<'a> {
 }
 
 impl Starter<'_> {
+    /// Runs cargo in the starter, clippy compiling the starter's own
+    /// package (its `[lints]`: the kit's lint set), as the grader compiles
+    /// one: the same compiler for every run, so the first test run reuses
+    /// the first build (clippy's lints change no binary).
     fn cargo(&self, args: &[&str]) -> Result<(bool, String), CheckError> {
-        self.run_cargo(args, false)
-    }
-
-    /// [`Starter::cargo`] with clippy compiling the starter's own package
-    /// (its `[lints]`: the kit's lint set), as the grader compiles one.
-    fn cargo_linted(&self, args: &[&str]) -> Result<(bool, String), CheckError> {
-        self.run_cargo(args, true)
-    }
-
-    fn run_cargo(&self, args: &[&str], linted: bool) -> Result<(bool, String), CheckError> {
         let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        // A student's shell has neither: the kit's CI compiles the kit itself
-        // through clippy with `-D warnings` (`.ci/run`), never a starter.
+        // The kit's CI compiles the kit itself through clippy with `-D
+        // warnings` (`.ci/run`): a starter's build takes none of that.
         command
-            .env_remove("RUSTC_WORKSPACE_WRAPPER")
+            .env("RUSTC_WORKSPACE_WRAPPER", "clippy-driver")
             .env_remove("CLIPPY_ARGS");
-        if linted {
-            command.env("RUSTC_WORKSPACE_WRAPPER", "clippy-driver");
-        }
         let output = command
             .args(args)
             .current_dir(&self.dir)
@@ -243,7 +234,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     // Compiled by clippy, as the grader compiles a submission: the stubs
     // and the kit's files are clean under the kit's lint set.
     let (built, text) =
-        starter.cargo_linted(&["build", "--tests", "--locked", "--message-format=short"])?;
+        starter.cargo(&["build", "--tests", "--locked", "--message-format=short"])?;
     let own_warnings: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("src/") || l.starts_with("tests/"))
@@ -353,6 +344,16 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         dir: second_dir,
         target: work.join("target-2"),
     };
+    // The second copy starts from the first's built dependencies (a copy:
+    // Cargo keeps them fresh by their sources); should the copy fail, it
+    // builds its own.
+    if !second.target.exists() {
+        let _ = Command::new("cp")
+            .arg("-a")
+            .arg(&starter.target)
+            .arg(&second.target)
+            .status();
+    }
     let mut results = run_two_at_a_time(&[&starter, &second], runs)?.into_iter();
 
     println!("== {}: seeded mutations and harmless changes", game.id);
