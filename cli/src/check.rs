@@ -87,7 +87,22 @@ struct Starter<'a> {
     target: PathBuf,
 }
 
-impl Starter<'_> {
+impl<'a> Starter<'a> {
+    /// A new starter of `game` in `dir` (whatever was there removed),
+    /// building into `target`.
+    fn fresh(game: &'a GameInfo, dir: PathBuf, target: PathBuf) -> Result<Self, CheckError> {
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
+        }
+        crate::starter::write_starter(game.id, &dir, None)?;
+        Ok(Starter {
+            game,
+            manifest: exercise::manifest(game.id)?,
+            dir,
+            target,
+        })
+    }
+
     /// Runs cargo in the starter, clippy compiling the starter's own
     /// package (its `[lints]`: the kit's lint set), as the grader compiles
     /// one: the same compiler for every run, so the first test run reuses
@@ -217,18 +232,12 @@ pub(crate) fn run(games: &[String], work: Option<&Path>) -> Result<Vec<String>, 
 fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), CheckError> {
     let levels: Vec<Level> = game.levels.iter().map(|l| l.level).collect();
     let top = *levels.last().expect("a game has levels");
-    let dir = work.join(game.id).join("starter");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
-    }
-    crate::starter::write_starter(game.id, &dir, None)?;
     // One target folder for every starter: dependencies build once.
-    let starter = Starter {
+    let starter = Starter::fresh(
         game,
-        manifest: exercise::manifest(game.id)?,
-        dir,
-        target: work.join("target"),
-    };
+        work.join(game.id).join("starter"),
+        work.join("target"),
+    )?;
 
     println!("== {}: the starter, as a student gets it", game.id);
     // Compiled by clippy, as the grader compiles a submission: the stubs
@@ -333,17 +342,11 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             .collect();
         runs.push((files, None));
     }
-    let second_dir = work.join(game.id).join("starter-2");
-    if second_dir.exists() {
-        std::fs::remove_dir_all(&second_dir).map_err(io_error(&second_dir))?;
-    }
-    crate::starter::write_starter(game.id, &second_dir, None)?;
-    let second = Starter {
+    let second = Starter::fresh(
         game,
-        manifest: exercise::manifest(game.id)?,
-        dir: second_dir,
-        target: work.join("target-2"),
-    };
+        work.join(game.id).join("starter-2"),
+        work.join("target-2"),
+    )?;
     // The second copy starts from the first's built dependencies (a copy:
     // Cargo keeps them fresh by their sources); should the copy fail, it
     // builds its own.
@@ -460,8 +463,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     }
     // Every grading run of the check shares its compiled dependencies (and
     // with CI's other grading runs, given BOARDKIT_BUILD_DIR).
-    let build = std::env::var_os("BOARDKIT_BUILD_DIR")
-        .map_or_else(|| work.join("grade-build"), PathBuf::from);
+    let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
     let lints: Vec<String> = graded
         .get("example")

@@ -224,9 +224,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 },
                 compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
                 shard,
-                build_dir: args
-                    .build_dir
-                    .or_else(|| std::env::var_os("BOARDKIT_BUILD_DIR").map(Into::into)),
+                build_dir: args.build_dir.or_else(grader::shared_build_dir),
                 fresh: args.fresh,
                 isolation: if args.no_sandbox {
                     eprintln!(

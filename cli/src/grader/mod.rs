@@ -665,6 +665,12 @@ fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
     shard.is_none_or(|(k, n)| index_in_sorted % n == k - 1)
 }
 
+/// The build folder that grading runs share when none is given
+/// (`BOARDKIT_BUILD_DIR`: CI's long tests and dev check share one).
+pub(crate) fn shared_build_dir() -> Option<PathBuf> {
+    std::env::var_os("BOARDKIT_BUILD_DIR").map(PathBuf::from)
+}
+
 /// Grades `options.submissions`; returns every submission's results found
 /// in the output folder afterwards (earlier runs' included).
 pub(crate) fn grade(
