@@ -46,7 +46,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::code::{Code, Rules, Score, score};
 use super::program::DecodingBoard;
@@ -678,7 +678,7 @@ pub fn search(
             });
         }
     }
-    Ok(Tree::from_nodes(game, nodes))
+    Ok(Tree::from_nodes(Arc::new(game), nodes))
 }
 
 /// Appends `subtree` (its root first) to `tree`; the index of its root.
@@ -720,13 +720,13 @@ struct Node {
 
 /// A codebreaker's whole strategy: the guess for every history it can meet.
 pub struct Tree {
-    game: Game,
+    game: Arc<Game>,
     /// The root first.
     nodes: Vec<Node>,
 }
 
 impl Tree {
-    fn from_nodes(game: Game, nodes: Vec<Node>) -> Tree {
+    fn from_nodes(game: Arc<Game>, nodes: Vec<Node>) -> Tree {
         Tree { game, nodes }
     }
 
@@ -824,7 +824,7 @@ impl Tree {
             usize::try_from(colors).map_err(|_| TreeError::Header)?,
         )
         .map_err(|_| TreeError::Header)?;
-        let game = Game::new(rules, false)?;
+        let game = played_game(rules)?;
         let mut reader = Reader {
             game: &game,
             bytes: &bytes[end + 1..],
@@ -845,6 +845,20 @@ impl Tree {
         }
         Ok(tree)
     }
+}
+
+/// The game of `rules` for playing, built once per rules: its score table
+/// is a million scores for the standard game, and every tree read (each
+/// damaged copy a test tries, too) would build it again.
+fn played_game(rules: Rules) -> Result<Arc<Game>, TreeError> {
+    static GAMES: Mutex<Vec<Arc<Game>>> = Mutex::new(Vec::new());
+    let mut games = GAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(game) = games.iter().find(|game| game.rules == rules) {
+        return Ok(Arc::clone(game));
+    }
+    let game = Arc::new(Game::new(rules, false)?);
+    games.push(Arc::clone(&game));
+    Ok(game)
 }
 
 struct Reader<'a> {
