@@ -76,7 +76,10 @@ fn connect4_solver_with_its_default_4_byte_table_scores_the_sample() {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+    // A long test (4 s: the plain negamax oracle runs unoptimised in this
+    // binary): `.ci/run` runs it, the everyday `cargo test` does not.
     #[test]
+    #[ignore = "long: 150 positions against an unoptimised negamax (4 s); .ci/run runs it"]
     fn connect4_solver_matches_plain_negamax_on_small_boards(
         rows in 4usize..=5, cols in 4usize..=5, picks in prop::collection::vec(0usize..5, 0..40)
     ) {

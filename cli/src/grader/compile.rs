@@ -281,10 +281,13 @@ impl<'a> Class<'a> {
                 Isolation::None => "no sandbox",
                 Isolation::Bubblewrap(_) => "bubblewrap",
             });
-            for (path, bytes) in &kit {
-                if path == "Cargo.toml" || path == "Cargo.lock" {
-                    hasher.update(path.as_bytes());
-                    hasher.update(bytes);
+            // The crates the lock downloads, not the starter's own entry:
+            // games of one set of dependencies share one build of them
+            // (a unit one game's features alone need is built by each of
+            // its submissions, as any unit missing from the build).
+            if let Some((_, lock)) = kit.iter().find(|(path, _)| path == "Cargo.lock") {
+                for package in registry_packages(lock) {
+                    hasher.update(package.as_bytes());
                 }
             }
             let digest = hasher.finalize();
@@ -314,18 +317,21 @@ impl<'a> Class<'a> {
             .collect();
         let target = deps.join("target");
         let done = deps.join("built");
-        let lock = deps.join("crate/Cargo.lock");
-        if done.is_file() {
+        // Each game's crate (its lock is the submissions'), one build.
+        let crate_dir = deps.join(format!("crate-{}", game.id));
+        let lock = crate_dir.join("Cargo.lock");
+        let fetched = lock.is_file() && done.is_file();
+        if fetched {
             class.lock = std::fs::read(&lock).map_err(file_error(&lock))?;
         }
-        class.write_crate(&deps.join("crate"), &stub)?;
-        if !done.is_file() {
+        class.write_crate(&crate_dir, &stub)?;
+        if !fetched {
             // Downloads, if any, happen here, outside the sandbox: the kit's
             // own dependencies at the kit's locked versions (the lock file
             // only loses what the crate does not use).
             let fetch = Command::new(class.toolchain.sysroot.join("bin/cargo"))
                 .args(["fetch", "--manifest-path"])
-                .arg(deps.join("crate/Cargo.toml"))
+                .arg(crate_dir.join("Cargo.toml"))
                 .env("RUSTC", class.toolchain.sysroot.join("bin/rustc"))
                 .output()
                 .map_err(|source| PrepareError::Run {
@@ -337,13 +343,15 @@ impl<'a> Class<'a> {
                     String::from_utf8_lossy(&fetch.stderr).into_owned(),
                 ));
             }
+        }
+        if !done.is_file() {
             std::fs::create_dir_all(&target).map_err(file_error(&target))?;
             // Once per class, before any submission: every core, and the
             // time the kit's own code needs (the submissions' timeout is
             // for theirs).
             let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
             let deps_timeout = timeout.max(DEPENDENCIES_TIMEOUT);
-            if let Some(units) = class.units(&deps.join("crate/Cargo.toml")) {
+            if let Some(units) = class.units(&crate_dir.join("Cargo.toml")) {
                 progress.set_length(units);
             }
             let compiled = progress.clone();
@@ -355,7 +363,7 @@ impl<'a> Class<'a> {
             }));
             let outcome = class.cargo(
                 sandbox,
-                &deps.join("crate"),
+                &crate_dir,
                 &target,
                 deps_timeout,
                 cores,
@@ -862,6 +870,37 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
         workspace: toml::Table::new(),
     };
     toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
+}
+
+/// The registry packages a lock file pins (`name version checksum`, sorted):
+/// what a build of the dependencies depends on, whichever starter's lock
+/// it is (each names its own crate too, which has no source).
+fn registry_packages(lock: &[u8]) -> Vec<String> {
+    let lock: toml::Table = String::from_utf8_lossy(lock).parse().unwrap_or_default();
+    let field = |package: &toml::Value, key: &str| {
+        package
+            .get(key)
+            .and_then(toml::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut packages: Vec<String> = lock
+        .get("package")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|package| package.get("source").is_some())
+        .map(|p| {
+            format!(
+                "{} {} {}\n",
+                field(p, "name"),
+                field(p, "version"),
+                field(p, "checksum")
+            )
+        })
+        .collect();
+    packages.sort();
+    packages
 }
 
 /// A submission's generated manifest (trybuild's way: serde structs).
