@@ -1074,25 +1074,37 @@ fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
         .unwrap();
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("bai"));
-    // So are a folder of empty folders, and a file that is not an archive:
-    // reported before anything is graded.
+    // A folder of empty folders, or a file that is not an archive, is a
+    // student with 0 points and the reason: the class goes on.
     std::fs::create_dir_all(class.join("carla/src/velha")).unwrap();
     std::fs::write(class.join("davi.txt"), "fn main() {}").unwrap();
-    for (path, reason) in [
-        ("carla", "nothing to grade"),
+    let rust_out = dir.path().join("rust-out");
+    let run = grade_command()
+        .arg("velha")
+        .arg(class.join("carla"))
+        .arg(class.join("davi.txt"))
+        .arg("--out")
+        .arg(&rust_out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let book = grades(&rust_out);
+    for (name, reason) in [
+        ("carla", "an empty folder: nothing to grade"),
         ("davi.txt", "neither a folder nor a .zip"),
     ] {
-        let run = grade_command()
-            .arg("velha")
-            .arg(class.join(path))
-            .arg("--out")
-            .arg(dir.path().join("rust-out"))
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(path) && stderr.contains(reason), "{stderr}");
+        assert_eq!(book[name]["score"], "0", "{name}");
+        let said = test_fields(&rust_out, name, |t| t["output"].as_str());
+        assert!(
+            said.values()
+                .filter(|o| !o.starts_with("hidden case"))
+                .all(|o| o.contains(reason)),
+            "{name}: {said:?}"
+        );
     }
+    // Nothing to build: the kit's dependencies were not built for them.
+    assert!(!stderr.contains("built the kit's dependencies"), "{stderr}");
 }
 
 #[test]
@@ -1304,4 +1316,232 @@ fn a_misspelt_game_lists_the_games_in_every_command() {
             "{args:?}: a suggestion: {stderr}"
         );
     }
+}
+
+/// What a careful instructor signs: a merge of folders that are not the
+/// shards of one run writes nothing (exit 2), an `--out` holding another
+/// game's or another kind of run's results is refused until `--fresh`, an
+/// empty folder is a student with 0 points (the class goes on), the
+/// `--out` folder inside the class is never a student, and a roster saved
+/// by a spreadsheet in Portuguese is read.
+#[test]
+fn merges_and_output_folders_never_lose_or_mix_grades() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let python = |name: &str| {
+        kit("cli/tests/grading/python")
+            .join(name)
+            .join("programa.py")
+    };
+    for (name, program) in [("ana", "python_ok"), ("bia", "python_no_diagonal")] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(python(program), class.join(name).join("programa.py")).unwrap();
+    }
+    // Carla handed in an empty folder (folders only).
+    std::fs::create_dir_all(class.join("carla/src")).unwrap();
+    // Saved by Excel in Portuguese: `;`, capitalised headers, CR LF.
+    let roster = dir.path().join("turma.csv");
+    std::fs::write(
+        &roster,
+        "Submission;ID;Login;Name\r\nana;101;ana.s;Silva, Ana\r\nbia;102;bia.c;\r\ncarla;103;carla.d;\r\n",
+    )
+    .unwrap();
+    let run = |game: &str, paths: &[PathBuf], out: &Path, extra: &[&str]| {
+        grade_command()
+            .arg(game)
+            .args(paths)
+            .args(["--program", "python3 programa.py", "--timeout", "3"])
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    // `class/*` with the output folder inside the class, from a first run.
+    let notas = class.join("notas");
+    let first = run("velha", &[class.join("ana")], &notas, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let mut everyone: Vec<PathBuf> = std::fs::read_dir(&class)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    everyone.sort();
+    let all = run(
+        "velha",
+        &everyone,
+        &notas,
+        &["--roster", roster.to_str().unwrap()],
+    );
+    assert!(all.status.success(), "{}", stderr(&all));
+    assert!(
+        stderr(&all).contains("is the --out folder: not a submission"),
+        "{}",
+        stderr(&all)
+    );
+    let book = grades(&notas);
+    assert_eq!(
+        book.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["ana", "bia", "carla"]
+    );
+    assert_eq!(book["ana"]["level"], "advanced");
+    assert_eq!(
+        (
+            book["carla"]["score"].as_str(),
+            book["carla"]["level"].as_str()
+        ),
+        ("0", "none")
+    );
+    let said = test_fields(&notas, "carla", |t| t["output"].as_str());
+    assert!(
+        said.values()
+            .filter(|o| !o.starts_with("hidden case"))
+            .all(|o| o.contains("an empty folder: nothing to grade")),
+        "{said:?}"
+    );
+    let canvas = std::fs::read_to_string(notas.join("canvas.csv")).unwrap();
+    assert!(canvas.contains("\"Silva, Ana\",101,,ana.s,,"), "{canvas}");
+
+    // Another game into the same folder: refused, nothing changed; --fresh
+    // replaces it.
+    let before = std::fs::read_to_string(notas.join("grades.csv")).unwrap();
+    let other = run("mastermind", &[class.join("ana")], &notas, &[]);
+    assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
+    assert!(
+        stderr(&other).contains("holds the results of another run")
+            && stderr(&other).contains("--fresh"),
+        "{}",
+        stderr(&other)
+    );
+    assert_eq!(
+        std::fs::read_to_string(notas.join("grades.csv")).unwrap(),
+        before
+    );
+    // Another kind of run (crates, as the header of a crate class says).
+    let crates_out = dir.path().join("crates-out");
+    std::fs::create_dir_all(&crates_out).unwrap();
+    let header = std::fs::read_to_string(notas.join("run.json")).unwrap();
+    let header: serde_json::Value = serde_json::from_str(&header).unwrap();
+    let mut crates_header = header.clone();
+    crates_header["submissions"] = "Rust crates".into();
+    std::fs::write(crates_out.join("run.json"), crates_header.to_string()).unwrap();
+    let mixed = run("velha", &[class.join("ana")], &crates_out, &[]);
+    assert_eq!(mixed.status.code(), Some(2), "{}", stderr(&mixed));
+    assert!(stderr(&mixed).contains("Rust crates"), "{}", stderr(&mixed));
+    let fresh = run("mastermind", &[class.join("ana")], &notas, &["--fresh"]);
+    assert!(fresh.status.success(), "{}", stderr(&fresh));
+    let book = grades(&notas);
+    assert_eq!(book.keys().collect::<Vec<_>>(), ["ana"]);
+    assert!(
+        std::fs::read_to_string(notas.join("report.html"))
+            .unwrap()
+            .contains("Mastermind")
+    );
+    assert!(!notas.join("canvas.csv").exists());
+
+    // Shards, and merges that must write nothing.
+    let students = [class.join("ana"), class.join("bia"), class.join("carla")];
+    let shard = |k: usize, out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec!["--shard".to_owned(), format!("{k}/2")];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = run("velha", &students, &out, &args);
+        assert!(done.status.success(), "{}", stderr(&done));
+        out
+    };
+    let (s1, s2) = (shard(1, "s1", &[]), shard(2, "s2", &[]));
+    let s2_slower = shard(2, "s2-smaller", &["--memory-mib", "256"]);
+    let whole = dir.path().join("whole");
+    assert!(run("velha", &students, &whole, &[]).status.success());
+    let mastermind = dir.path().join("m1");
+    let m1 = run("mastermind", &students, &mastermind, &["--shard", "1/2"]);
+    assert!(m1.status.success(), "{}", stderr(&m1));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let merged = dir.path().join("merged");
+    for (why, folders, says) in [
+        (
+            "a typo",
+            vec![s1.clone(), dir.path().join("s3")],
+            "no such folder",
+        ),
+        (
+            "an empty folder",
+            vec![s1.clone(), empty.clone()],
+            "no run.json",
+        ),
+        ("the class's folder", vec![class.clone()], "no run.json"),
+        (
+            "a whole class's run",
+            vec![s1.clone(), whole.clone()],
+            "without --shard",
+        ),
+        (
+            "another game",
+            vec![s1.clone(), mastermind.clone()],
+            "not a shard of the same run",
+        ),
+        (
+            "other options",
+            vec![s1.clone(), s2_slower.clone()],
+            "other options",
+        ),
+        (
+            "one slice twice",
+            vec![s1.clone(), s1.clone()],
+            "shard 1/2, and so is",
+        ),
+    ] {
+        let refused = boardkit()
+            .args(["grade", "merge"])
+            .args(&folders)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{why}: {}",
+            stderr(&refused)
+        );
+        assert!(
+            stderr(&refused).contains(says),
+            "{why}: {}",
+            stderr(&refused)
+        );
+        assert!(!stderr(&refused).contains("Usage:"), "{why}");
+        assert!(
+            !merged.exists(),
+            "{why}: the merge wrote {}",
+            merged.display()
+        );
+    }
+    let joined = boardkit()
+        .args(["grade", "merge"])
+        .args([&s1, &s2])
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(joined.status.success(), "{}", stderr(&joined));
+    assert_eq!(grades(&merged), grades(&whole));
+
+    // A roster whose header names no submission: said plainly, no usage.
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "Aluno;Matricula;Email\nana;101;a@x\n").unwrap();
+    let refused = run(
+        "velha",
+        &[class.join("ana")],
+        &dir.path().join("bad-out"),
+        &["--roster", bad.to_str().unwrap()],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains(r#"found "Aluno;Matricula;Email""#)
+            && !stderr(&refused).contains("Usage:"),
+        "{}",
+        stderr(&refused)
+    );
 }

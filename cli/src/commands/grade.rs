@@ -155,17 +155,17 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             let game = shards
                 .iter()
                 .find_map(|shard| grader::report::read_run_info(shard).map(|run| run.game));
-            roster(lms, out, game.as_deref())
+            roster(lms, out, game.as_deref())?
         }
         Some(GradeCommand::Remove { lms, out, .. }) => {
             let game = grader::report::read_run_info(out).map(|run| run.game);
-            roster(lms, out, game.as_deref())
+            roster(lms, out, game.as_deref())?
         }
         None => roster(
             &args.lms,
             args.out.as_deref().unwrap_or(Path::new(".")),
             args.game.as_deref(),
-        ),
+        )?,
     };
     // A removal without a roster leaves no LMS file holding its grades.
     let forget = match &merge {
@@ -257,9 +257,12 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 _ => Ok(()),
             }
         }
-        Err(e @ (grader::GradeError::NoSubmission(..) | grader::GradeError::Sandbox(..))) => {
-            Err(Failure::Refused(Box::new(e)))
-        }
+        Err(
+            e @ (grader::GradeError::NoSubmission(..)
+            | grader::GradeError::Sandbox(..)
+            | grader::GradeError::NotShards(..)
+            | grader::GradeError::OtherRun(..)),
+        ) => Err(Failure::Refused(Box::new(e))),
         Err(e) => Err(Failure::failed(e)),
     }
 }
@@ -271,20 +274,23 @@ struct Lms {
     out: PathBuf,
 }
 
-/// The roster `--roster` names, read now (a usage error when it cannot be).
-fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Option<Lms> {
-    let path = args.roster.as_ref()?;
-    let students = lms::read_roster(path).unwrap_or_else(|e| usage_error(e));
+/// The roster `--roster` names, read now: one that cannot be read refuses
+/// the run (exit 2) before anything is graded.
+fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Result<Option<Lms>, Failure> {
+    let Some(path) = args.roster.as_ref() else {
+        return Ok(None);
+    };
+    let students = lms::read_roster(path).map_err(|e| Failure::Refused(Box::new(e)))?;
     let assignment = args
         .assignment
         .clone()
         .or_else(|| game.map(str::to_owned))
         .unwrap_or_else(|| "boardkit".to_owned());
-    Some(Lms {
+    Ok(Some(Lms {
         students,
         assignment,
         out: out.to_owned(),
-    })
+    }))
 }
 
 /// Deletes `canvas.csv` and `moodle.csv` in `out`, which a removal would

@@ -40,8 +40,12 @@ pub(crate) enum RosterError {
     Read(std::path::PathBuf, std::io::Error),
     #[error("the roster {0}: {1} (expected the header submission,id,login[,name])")]
     Malformed(std::path::PathBuf, csv::Error),
-    #[error("the roster {0}: the header lacks {1:?} (expected submission,id,login[,name])")]
-    Header(std::path::PathBuf, &'static str),
+    #[error(
+        "the roster {0}: its header lacks {1:?}: found {2:?} (expected the columns \
+         submission, id and login, and name if you like, in any order and case, \
+         separated by ',', ';' or a tab)"
+    )]
+    Header(std::path::PathBuf, &'static str, String),
     #[error("the roster {0}: submission {1:?} is listed twice")]
     Twice(std::path::PathBuf, String),
 }
@@ -51,18 +55,32 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
     let bytes = std::fs::read(path).map_err(|e| RosterError::Read(path.to_owned(), e))?;
     // A spreadsheet's byte order mark is no part of the first column's name.
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+    // Spreadsheets save "CSV" with the separator of their locale: `;` in
+    // Portuguese and French, a tab as "Unicode text". The header says which.
+    let first = String::from_utf8_lossy(bytes.split(|&b| b == b'\n').next().unwrap_or_default())
+        .trim_end_matches('\r')
+        .to_owned();
+    let delimiter = [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|&d| first.bytes().filter(|&b| b == d).count())
+        .unwrap_or(b',');
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .trim(csv::Trim::All)
         .from_reader(bytes);
-    let headers = reader
+    // Headers in any case: `Submission,ID,Login` as a spreadsheet writes them.
+    let headers: csv::StringRecord = reader
         .headers()
         .map_err(|e| RosterError::Malformed(path.to_owned(), e))?
-        .clone();
+        .iter()
+        .map(str::to_lowercase)
+        .collect();
     for column in ["submission", "id", "login"] {
         if !headers.iter().any(|h| h == column) {
-            return Err(RosterError::Header(path.to_owned(), column));
+            return Err(RosterError::Header(path.to_owned(), column, first.clone()));
         }
     }
+    reader.set_headers(headers);
     let mut students: Vec<Student> = Vec::new();
     for row in reader.deserialize() {
         let mut student: Student = row.map_err(|e| RosterError::Malformed(path.to_owned(), e))?;
@@ -151,13 +169,45 @@ mod tests {
         assert_eq!(students[1].name, None);
         let students = roster("login,id,submission\nana.s,101,ana\n").unwrap();
         assert_eq!(students[0].submission, "ana");
-        assert!(matches!(
-            roster("submission,login\nana,ana.s\n"),
-            Err(RosterError::Header(_, "id"))
-        ));
+        let missing = roster("submission,login\nana,ana.s\n").unwrap_err();
+        assert!(matches!(missing, RosterError::Header(_, "id", _)));
+        assert!(
+            missing.to_string().contains(r#"found "submission,login""#),
+            "{missing}"
+        );
         assert!(matches!(
             roster("submission,id,login\nana,1,a\nana,2,b\n"),
             Err(RosterError::Twice(_, _))
         ));
+    }
+
+    /// As spreadsheets save a roster: `;` where the decimal mark is a
+    /// comma (Excel in Portuguese or French), a tab ("Unicode text"),
+    /// headers capitalised, Windows line endings.
+    #[test]
+    fn a_roster_as_a_spreadsheet_saves_it_is_read() {
+        for text in [
+            "\u{feff}Submission;ID;Login;Name\r\nana;101;ana.s;Silva, Ana\r\nbia;102;bia.c;\r\n",
+            "SUBMISSION\tId\tLOGIN\tName\nana\t101\tana.s\tSilva, Ana\nbia\t102\tbia.c\t\n",
+            "submission,ID,Login,name\nana,101,ana.s,\"Silva, Ana\"\nbia,102,bia.c,\n",
+        ] {
+            let students = roster(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            assert_eq!(students.len(), 2, "{text:?}");
+            assert_eq!(
+                (students[0].submission.as_str(), students[0].id.as_str()),
+                ("ana", "101")
+            );
+            assert_eq!(students[0].login, "ana.s");
+            assert_eq!(students[0].name.as_deref(), Some("Silva, Ana"));
+            assert_eq!(students[1].name, None);
+        }
+        // A header that names no submission is refused, saying what it found.
+        let error = roster("Aluno;Matricula;Email\nana;101;a@x\n").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains(r#"found "Aluno;Matricula;Email""#),
+            "{error}"
+        );
     }
 }

@@ -76,6 +76,12 @@ pub(crate) enum GradeError {
     Class(#[from] compile::PrepareError),
     #[error("{0}")]
     NoSubmission(String),
+    /// `grade merge` given folders that are not shards of one run.
+    #[error("nothing merged: {0}")]
+    NotShards(String),
+    /// `--out` holds another game's or another mode's results.
+    #[error("{0}")]
+    OtherRun(String),
 }
 
 /// A submission that could not be opened is graded as not compiling, with
@@ -574,24 +580,7 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     hash.update(kit);
-    let limits = &options.limits;
-    hash.update(
-        format!(
-            "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
-            game.id,
-            options.program,
-            options.python.is_some(),
-            options.style_points,
-            options.notes_held,
-            limits.timeout,
-            limits.output_bytes,
-            limits.memory_bytes,
-            limits.cpu_seconds,
-            limits.processes,
-            limits.file_bytes
-        )
-        .as_bytes(),
-    );
+    hash.update(settings(game, options).as_bytes());
     let files = if content.is_file() {
         vec![content.to_owned()]
     } else {
@@ -607,6 +596,39 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
         hash.update(std::fs::read(&file).unwrap_or_default());
     }
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The game, the mode and the options that change a verdict or a score.
+fn settings(game: &GameInfo, options: &Options) -> String {
+    let limits = &options.limits;
+    format!(
+        "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
+        game.id,
+        options.program,
+        options.python.is_some(),
+        options.style_points,
+        options.notes_held,
+        limits.timeout,
+        limits.output_bytes,
+        limits.memory_bytes,
+        limits.cpu_seconds,
+        limits.processes,
+        limits.file_bytes
+    )
+}
+
+/// A digest of what every grade of a run depends on besides the
+/// submissions: the kit and [`settings`] (a run's header keeps it; shards
+/// merge only when theirs are equal).
+fn grading_digest(kit: &[u8], game: &GameInfo, options: &Options) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(kit);
+    hash.update(settings(game, options).as_bytes());
+    hash.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Every regular file below `dir`, sorted, found without following a link
@@ -631,38 +653,66 @@ pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Why `path` cannot be a submission (an instructor's typo, most likely):
-/// it does not exist, is neither a folder nor a `.zip`, or holds nothing at
-/// all (folders aside). `None` when it is worth opening: anything a student
-/// put in it (even a lone link, or notes without code) is graded, with the
-/// reason it gets no points, so that no student's folder stops the class.
-fn not_gradable(path: &Path) -> Option<&'static str> {
-    let metadata = match std::fs::metadata(path) {
-        Err(_) => return Some("no such file or folder"),
-        Ok(m) => m,
-    };
-    if metadata.is_file() {
-        let zip = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
-        return (!zip).then_some("neither a folder nor a .zip archive");
+/// Whether `path` names nothing (an instructor's typo, most likely): the
+/// one submission error that stops a class. Anything that is there, even an
+/// empty folder or a stray file, is graded, with the reason it gets no
+/// points, so that no student's folder stops the class.
+fn missing(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_err()
+}
+
+/// Whether `path` is the output folder (a glob such as `class/*` names it
+/// when it is inside the class's folder).
+fn is_out_folder(path: &Path, out: &Path) -> bool {
+    match (path.canonicalize(), out.canonicalize()) {
+        (Ok(path), Ok(out)) => path == out,
+        _ => false,
     }
-    let mut stack = vec![path.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(entry.path()),
-                _ => return None,
-            }
-        }
-    }
-    Some("an empty folder: nothing to grade")
 }
 
 /// Which submissions belong to this shard: a deterministic slice of the
 /// submissions sorted by name.
 fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
     shard.is_none_or(|(k, n)| index_in_sorted % n == k - 1)
+}
+
+/// Refuses an `--out` that holds another game's or another mode's results
+/// (one report would mix them: a velha student in Mastermind's report, a
+/// program's 30 points against the crates' 40); with `--fresh`, takes those
+/// results out first.
+fn earlier_run_of_another_kind(game: &GameInfo, options: &Options) -> Result<(), GradeError> {
+    let Some(earlier) = report::read_run_info(&options.out) else {
+        return Ok(());
+    };
+    let now = mode(options);
+    if earlier.game == game.id && mode_kind(&earlier.submissions) == mode_kind(&now) {
+        return Ok(());
+    }
+    let out = options.out.display();
+    if !options.fresh {
+        return Err(GradeError::OtherRun(format!(
+            "{out} holds the results of another run: {}, {}; this one grades {}, {now}:              give another --out, or --fresh to replace them",
+            earlier.title, earlier.submissions, game.title
+        )));
+    }
+    eprintln!(
+        "boardkit: --fresh: the results of {}, {} in {out} are replaced",
+        earlier.title, earlier.submissions
+    );
+    let gone = |e| GradeError::Out(options.out.clone(), e);
+    for folder in [report::STUDENTS, ".work/taken"] {
+        let path = options.out.join(folder);
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).map_err(gone)?;
+        }
+    }
+    for file in report::CLASS_FILES {
+        match std::fs::remove_file(options.out.join(file)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(gone(e)),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The build folder that grading runs share when none is given
@@ -678,6 +728,7 @@ pub(crate) fn grade(
     options: &Options,
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
+    earlier_run_of_another_kind(game, options)?;
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
@@ -719,14 +770,24 @@ pub(crate) fn grade(
             options.out.display()
         )));
     }
-    for path in &options.submissions {
-        if let Some(reason) = not_gradable(path) {
-            return Err(GradeError::NoSubmission(format!(
-                "{}: {reason}",
-                path.display()
-            )));
-        }
+    if let Some(path) = options.submissions.iter().find(|p| missing(p)) {
+        return Err(GradeError::NoSubmission(format!(
+            "{}: no such file or folder",
+            path.display()
+        )));
     }
+    // The output folder is never a submission.
+    let (outs, submissions): (Vec<&PathBuf>, Vec<&PathBuf>) = options
+        .submissions
+        .iter()
+        .partition(|p| is_out_folder(p, &options.out));
+    for out in outs {
+        eprintln!(
+            "boardkit: {} is the --out folder: not a submission",
+            out.display()
+        );
+    }
+    let submissions: Vec<PathBuf> = submissions.into_iter().cloned().collect();
     let solution = crate::exercise::manifest(game.id)
         .map_err(|e| GradeError::Class(e.into()))?
         .files
@@ -737,13 +798,13 @@ pub(crate) fn grade(
         .long_function;
     // Name and order the submissions; take this shard's, once each, into
     // the grader's folder; keep the unfinished ones.
-    let (names, told_apart) = submission::names(&options.submissions);
+    let (names, told_apart) = submission::names(&submissions);
     let mut every_name = names.clone();
     every_name.sort();
     for warning in told_apart {
         eprintln!("boardkit: warning: {}", report::printable(&warning));
     }
-    let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
+    let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&submissions).collect();
     named.sort();
     let only = options.program.is_none().then(|| Path::new(&solution));
     let opened: Vec<(
@@ -806,9 +867,11 @@ pub(crate) fn grade(
             "boardkit: warning: each case gets a sandbox of its own, slower than one per submission: {why}"
         );
     }
-    let class = match &options.program {
-        Some(_) => None,
-        None => {
+    // Rust submissions that opened need the class's build; none, none.
+    let to_build = options.program.is_none() && todo.iter().any(|(_, opened, _)| opened.is_ok());
+    let class = match to_build {
+        false => None,
+        true => {
             let work = scratch.join("build");
             let build = options.build_dir.clone().unwrap_or_else(|| work.clone());
             let progress = indicatif::ProgressBar::new(0).with_style(
@@ -963,7 +1026,7 @@ pub(crate) fn grade(
     let all = report::read_results(&options.out).map_err(out_error)?;
     let crates = options.program.is_none();
     let similar = similarity(game.id, crates, all.keys(), &[&options.out]);
-    let run = run_info(game, options, every_name);
+    let run = run_info(game, options, every_name, &kit);
     // Kept, so a late student can be graded alone into the same folder;
     // said, so a mistaken one can be taken out.
     let stale: Vec<&str> = all
@@ -1033,7 +1096,12 @@ fn similarity<'a>(
 const CRATES: &str = "Rust crates";
 
 /// The header of this run's reports; `latest`, the submissions it was given.
-fn run_info(game: &GameInfo, options: &Options, latest: Vec<String>) -> report::RunInfo {
+fn run_info(
+    game: &GameInfo,
+    options: &Options,
+    latest: Vec<String>,
+    kit: &[u8],
+) -> report::RunInfo {
     let limits = &options.limits;
     let mut text = format!(
         "{} s wall clock, {} s CPU, {} MiB memory, {} processes, {} KiB output per case",
@@ -1054,17 +1122,37 @@ fn run_info(game: &GameInfo, options: &Options, latest: Vec<String>) -> report::
         title: game.title.to_owned(),
         kit_version: env!("CARGO_PKG_VERSION").to_owned(),
         graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        submissions: match (&options.python, &options.program) {
-            (Some(variant), Some(command)) => format!(
-                "Python: {} through the kit's adapter, programs run as `{command}`",
-                variant.files.join(", ")
-            ),
-            (_, Some(command)) => format!("programs run as `{command}`"),
-            (_, None) => CRATES.to_owned(),
-        },
+        submissions: mode(options),
         sandboxed: options.isolation != Isolation::None,
         limits: text,
         latest,
+        grading: grading_digest(kit, game, options),
+        shard: options.shard.map(|(k, n)| format!("{k}/{n}")),
+    }
+}
+
+/// The kind of a run's [`mode`] (crates, programs, a Python exam): runs of
+/// one kind grade one set of cases, whatever the command.
+fn mode_kind(mode: &str) -> &'static str {
+    if mode == CRATES {
+        "crates"
+    } else if mode.starts_with("Python:") {
+        "python"
+    } else {
+        "programs"
+    }
+}
+
+/// What a run grades, as its header says it: Rust crates, programs run as
+/// a command, or a Python exam's files.
+fn mode(options: &Options) -> String {
+    match (&options.python, &options.program) {
+        (Some(variant), Some(command)) => format!(
+            "Python: {} through the kit's adapter, programs run as `{command}`",
+            variant.files.join(", ")
+        ),
+        (_, Some(command)) => format!("programs run as `{command}`"),
+        (_, None) => CRATES.to_owned(),
     }
 }
 
@@ -1074,24 +1162,28 @@ pub(crate) fn merge(
     out: &Path,
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(out.to_owned(), e);
+    // Checked before anything is written: a typo, an empty folder or a
+    // class's folder merged would give an empty or a mixed grade book.
+    let infos = shard_runs(shards, out)?;
     std::fs::create_dir_all(out).map_err(out_error)?;
     for shard in shards {
         for (name, results) in report::read_results(shard).map_err(out_error)? {
             report::save_results(out, &name, &results).map_err(out_error)?;
         }
     }
-    // The shards' header, the latest of them (`graded_at` sorts as time).
-    let infos: Vec<report::RunInfo> = shards
-        .iter()
-        .filter_map(|shard| report::read_run_info(shard))
-        .collect();
+    // The shards' header, the latest of them (`graded_at` sorts as time),
+    // as one run over the whole class writes it.
     let mut latest: Vec<String> = infos.iter().flat_map(|r| r.latest.clone()).collect();
     latest.sort();
     latest.dedup();
     let run = infos
         .into_iter()
         .max_by(|a, b| a.graded_at.cmp(&b.graded_at))
-        .map(|run| report::RunInfo { latest, ..run });
+        .map(|run| report::RunInfo {
+            latest,
+            shard: None,
+            ..run
+        });
     let all = report::read_results(out).map_err(out_error)?;
     let similar = run.as_ref().map(|run| {
         let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
@@ -1099,6 +1191,93 @@ pub(crate) fn merge(
     });
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
     Ok(all)
+}
+
+/// Each shard's header, once the folders are known to be the shards of
+/// one run: each the output of `boardkit grade --shard K/N`, all of one
+/// game, mode, set of options and kit, of one N, each slice once. A
+/// missing slice is said, not refused (a merge may be done as they come).
+fn shard_runs(shards: &[PathBuf], out: &Path) -> Result<Vec<report::RunInfo>, GradeError> {
+    let mut runs: Vec<report::RunInfo> = Vec::new();
+    let mut slices: BTreeMap<usize, &Path> = BTreeMap::new();
+    let mut count = None;
+    for shard in shards {
+        let refuse = |why: String| GradeError::NotShards(format!("{}: {why}", shard.display()));
+        if !shard.is_dir() {
+            return Err(refuse("no such folder".into()));
+        }
+        if shard.canonicalize().ok() == out.canonicalize().ok() {
+            return Err(refuse("it is the --out folder itself".into()));
+        }
+        let Some(run) = report::read_run_info(shard) else {
+            return Err(refuse(
+                "not the output of a grading run (it has no run.json): give the folders                  each `boardkit grade --shard K/N --out DIR` wrote"
+                    .into(),
+            ));
+        };
+        let Some((k, n)) = run
+            .shard
+            .as_deref()
+            .and_then(|s| s.split_once('/'))
+            .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
+        else {
+            return Err(refuse(format!(
+                "graded as a whole class (without --shard), on {}: there is nothing to merge it with",
+                run.graded_at
+            )));
+        };
+        if let Some(first) = runs.first() {
+            let theirs = shards[0].display();
+            let differs = if run.game != first.game {
+                Some(format!(
+                    "grades {}, where {theirs} grades {}",
+                    run.title, first.title
+                ))
+            } else if run.submissions != first.submissions {
+                Some(format!(
+                    "grades {}, where {theirs} grades {}",
+                    run.submissions, first.submissions
+                ))
+            } else if run.grading != first.grading {
+                Some(format!(
+                    "graded with other options ({}) or another kit than {theirs} ({})",
+                    run.limits, first.limits
+                ))
+            } else {
+                None
+            };
+            if let Some(differs) = differs {
+                return Err(refuse(format!("not a shard of the same run: it {differs}")));
+            }
+        }
+        if count.is_some_and(|c| c != n) {
+            return Err(refuse(format!(
+                "shard {k}/{n}, where the others are of {}",
+                count.unwrap_or_default()
+            )));
+        }
+        count = Some(n);
+        if let Some(other) = slices.insert(k, shard) {
+            return Err(refuse(format!(
+                "shard {k}/{n}, and so is {}",
+                other.display()
+            )));
+        }
+        runs.push(run);
+    }
+    if let Some(n) = count {
+        let missing: Vec<String> = (1..=n)
+            .filter(|k| !slices.contains_key(k))
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        if !missing.is_empty() {
+            eprintln!(
+                "boardkit: warning: no shard {} given: their submissions are not in the merge",
+                missing.join(", ")
+            );
+        }
+    }
+    Ok(runs)
 }
 
 /// Takes the submissions `names` out of the output folder `out` (their

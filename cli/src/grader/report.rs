@@ -242,6 +242,14 @@ pub(crate) struct RunInfo {
     /// the others in the folder were graded by an earlier run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub latest: Vec<String>,
+    /// A digest of what every grade of the run depends on besides the
+    /// submissions: the kit, the game, the mode and the options that change
+    /// a verdict or a score. Shards merge only when theirs are equal.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub grading: String,
+    /// `K/N` for a shard's run; none for a whole class's (or a merge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 impl RunInfo {
@@ -303,6 +311,17 @@ pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io
 /// The folder of an output folder that holds one folder per submission, so
 /// that no submission's name can be a report's.
 pub(crate) const STUDENTS: &str = "students";
+
+/// The class's files in an output folder, beside `students/`.
+pub(crate) const CLASS_FILES: [&str; 7] = [
+    RUN_INFO,
+    "grades.csv",
+    "junit.xml",
+    "report.html",
+    "similarity.csv",
+    "canvas.csv",
+    "moodle.csv",
+];
 
 /// The folder of submission `name`'s results in the output folder `out`.
 pub(crate) fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
