@@ -186,6 +186,14 @@ pub(crate) fn reference_program(
 /// computed with the reference: what `fixtures/<game>/functions/` holds
 /// (a kit test proves it), and what the starter's tests run.
 pub(crate) fn public_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
+    // Computed once a process: the reference answers every call (each
+    // best move of every position), and the starter, the README's table,
+    // the grader and the kit's tests all ask for them.
+    static ANSWERED: Memo<Vec<FunctionCase>> = Memo::new();
+    ANSWERED.get_or(game.id, || answer_function_cases(game))
+}
+
+fn answer_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
     let mut cases = (game.function_cases)();
     for case in &mut cases {
         let requests = case.requests();
@@ -265,8 +273,50 @@ pub(crate) fn readme_levels_table() -> String {
     out
 }
 
+/// Values computed once a process per game (the reference's answers),
+/// cloned out. A second caller for the same game waits for the first
+/// instead of computing it again; other games go on side by side.
+struct Memo<T>(std::sync::Mutex<Vec<(&'static str, Cell<T>)>>);
+
+/// One game's value, once computed.
+type Cell<T> = std::sync::Arc<std::sync::OnceLock<T>>;
+
+impl<T: Clone> Memo<T> {
+    const fn new() -> Self {
+        Memo(std::sync::Mutex::new(Vec::new()))
+    }
+
+    fn get_or(&self, key: &'static str, compute: impl FnOnce() -> T) -> T {
+        let cell = {
+            let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match held.iter().find(|(k, _)| *k == key) {
+                Some((_, cell)) => std::sync::Arc::clone(cell),
+                None => {
+                    let cell = std::sync::Arc::new(std::sync::OnceLock::new());
+                    held.push((key, std::sync::Arc::clone(&cell)));
+                    cell
+                }
+            }
+        };
+        cell.get_or_init(compute).clone()
+    }
+}
+
 /// Every case of `game` at the levels this run grades.
 pub(crate) fn cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
+    // Crates and programs: computed once a process per game (the reference
+    // runs every fixture); a Python form is computed each time (its
+    // variant is data the caller holds).
+    static CRATES: Memo<Vec<Case>> = Memo::new();
+    static PROGRAMS: Memo<Vec<Case>> = Memo::new();
+    match grading {
+        Grading::Crates => CRATES.get_or(game.id, || compute_cases(game, grading)),
+        Grading::Program => PROGRAMS.get_or(game.id, || compute_cases(game, grading)),
+        Grading::Python(_) => compute_cases(game, grading),
+    }
+}
+
+fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
     let levels = gradable_levels(game, grading);
     let mut cases = Vec::new();
     let functions = match grading {
