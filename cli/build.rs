@@ -21,6 +21,20 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Whether the fixture file at `path` is a hidden case (`visibility =
+/// "hidden"`).
+fn hidden_fixture(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.lines().any(|line| {
+            let line = line.split('#').next().unwrap_or_default();
+            let Some((key, value)) = line.split_once('=') else {
+                return false;
+            };
+            key.trim() == "visibility" && value.trim() == "\"hidden\""
+        })
+    })
+}
+
 fn main() {
     // The files live in the `boardkit` crate, the workspace root.
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
@@ -35,6 +49,28 @@ fn main() {
     for file in ["EXERCISE.md", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(file).display());
         files.push(PathBuf::from(file));
+    }
+    // A student's build (the wheel, `cargo install --no-default-features`)
+    // holds no hidden case: neither its fixture nor its snapshot.
+    println!("cargo:rerun-if-env-changed=CARGO_FEATURE_HIDDEN_CASES");
+    if std::env::var_os("CARGO_FEATURE_HIDDEN_CASES").is_none() {
+        let hidden: Vec<(String, String)> = files
+            .iter()
+            .filter(|f| f.starts_with("fixtures") && f.extension().is_some_and(|e| e == "toml"))
+            .filter(|f| hidden_fixture(&root.join(f)))
+            .filter_map(|f| {
+                let game = f.parent()?.file_name()?.to_string_lossy().into_owned();
+                let name = f.file_stem()?.to_string_lossy().into_owned();
+                Some((game, name))
+            })
+            .collect();
+        files.retain(|f| {
+            let text = f.to_string_lossy().replace('\\', "/");
+            !hidden.iter().any(|(game, name)| {
+                text == format!("fixtures/{game}/{name}.toml")
+                    || text == format!("tests/snapshots/{game}__{name}.snap")
+            })
+        });
     }
     let mut code = String::from(
         "/// Every file of the kit a starter is made from: (path, contents).\npub(crate) static KIT_FILES: &[(&str, &[u8])] = &[\n",

@@ -14,6 +14,7 @@
 //! visibility = "public"   # or "hidden": never copied into a starter
 //! args = []
 //! reference_only = false  # true: pins the reference (seeded draws): kit-only
+//! robustness = false      # true: a rule of the kit's own, graded in no level
 //! stdin = "A1\nB1\nA2\nB2\nA3\n"
 //! ```
 //!
@@ -30,6 +31,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::level::Level;
+
+/// The name of the robustness part in test names and reports.
+pub const ROBUSTNESS: &str = "robustness";
 
 /// The most bytes a fixture's stdin may expand to.
 pub const MAX_STDIN_BYTES: usize = 16 << 20;
@@ -89,6 +93,12 @@ pub struct Fixture {
     /// varies.
     #[serde(default)]
     pub varies: Option<String>,
+    /// A rule of the kit's own, not the course's (the 4,096-byte line
+    /// bound, lines that are not UTF-8, control characters, megabyte lines,
+    /// end of input, CR LF): the robustness part of the grade, counted in
+    /// the score and never in a level. Its comparison is its level's.
+    #[serde(default)]
+    pub robustness: bool,
     stdin: Stdin,
 }
 
@@ -184,9 +194,14 @@ impl Fixture {
     }
 
     /// The case's name in test runs and reports: `<level>::<name>`, so that
-    /// `cargo test basic` selects one level.
+    /// `cargo test basic` selects one level; `robustness::<name>` for the
+    /// kit's own rules (`cargo test robustness`).
     pub fn test_name(&self) -> String {
-        format!("{}::{}", self.level, self.name)
+        if self.robustness {
+            format!("{ROBUSTNESS}::{}", self.name)
+        } else {
+            format!("{}::{}", self.level, self.name)
+        }
     }
 
     fn stdin_size(&self) -> Result<usize, InvalidFixture> {

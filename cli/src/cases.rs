@@ -51,6 +51,14 @@ pub(crate) struct Case {
     pub level: Level,
     pub points: u32,
     pub hidden: bool,
+    /// A rule of the kit's own: the robustness part, in no level.
+    pub robustness: bool,
+    /// Where the rule it checks is stated: EXERCISE.md's section, or a
+    /// course's own statement (its section and number).
+    pub rule: String,
+    /// The line the program must print before anything else, where the
+    /// statement says so (the jogo da velha exam's rule 5).
+    pub first_line: Option<crate::exercise::FirstLine>,
     pub description: String,
     pub kind: CaseKind,
     pub expected: Expected,
@@ -225,7 +233,7 @@ pub(crate) fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
         .map(|info| {
             let of = |hidden: bool| {
                 all.iter()
-                    .filter(|c| c.level == info.level && c.hidden == hidden)
+                    .filter(|c| c.level == info.level && c.hidden == hidden && !c.robustness)
                     .map(|c| c.points)
                     .sum()
             };
@@ -270,6 +278,20 @@ pub(crate) fn readme_levels_table() -> String {
         }
         out.push('\n');
     }
+    // The kit's own rules: in the score, in no level.
+    out.push_str("| robustness |");
+    for game in games {
+        let (public, hidden) = robustness_points(game);
+        let hidden = if hidden > 0 {
+            format!(" + {hidden} hidden")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            " the kit's own rules, in the score and in no level: long lines, bytes that are not text, control characters, CR LF, input that ends early ({public}{hidden} points) |"
+        ));
+    }
+    out.push('\n');
     out
 }
 
@@ -288,7 +310,10 @@ impl<T: Clone> Memo<T> {
 
     fn get_or(&self, key: &'static str, compute: impl FnOnce() -> T) -> T {
         let cell = {
-            let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut held = self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             match held.iter().find(|(k, _)| *k == key) {
                 Some((_, cell)) => std::sync::Arc::clone(cell),
                 None => {
@@ -300,6 +325,19 @@ impl<T: Clone> Memo<T> {
         };
         cell.get_or_init(compute).clone()
     }
+}
+
+/// The robustness part's points of `game` (public, hidden), as `boardkit
+/// grade` gives them to crates and programs: in the score, in no level.
+pub(crate) fn robustness_points(game: &GameInfo) -> (u32, u32) {
+    let all = cases(game, Grading::Crates);
+    let of = |hidden: bool| {
+        all.iter()
+            .filter(|c| c.robustness && c.hidden == hidden)
+            .map(|c| c.points)
+            .sum()
+    };
+    (of(false), of(true))
 }
 
 /// Every case of `game` at the levels this run grades.
@@ -324,6 +362,17 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
         Grading::Program => Vec::new(),
         Grading::Python(variant) => python_function_cases(game, variant),
     };
+    let rule_of = |name: &str, level: Level, robustness: bool| -> String {
+        match grading {
+            Grading::Python(variant) => variant
+                .rules
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| format!("the exam, {level} level")),
+            _ if robustness => "EXERCISE.md, Robustness".to_owned(),
+            _ => format!("EXERCISE.md, {}, {level} level", game.title),
+        }
+    };
     for case in functions {
         if !levels.contains(&case.level) {
             continue;
@@ -333,6 +382,9 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
             level: case.level,
             points: 1,
             hidden: false,
+            robustness: false,
+            rule: rule_of(&case.name, case.level, false),
+            first_line: None,
             description: case.description.clone(),
             kind: CaseKind::Functions {
                 requests: case.requests(),
@@ -348,8 +400,11 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
             Fixture::parse(std::str::from_utf8(bytes).ok()?, name, game.id).ok()
         })
         .filter(|f| levels.contains(&f.level))
+        // The exam is the statement of `--language python`: the kit's own
+        // robustness rules are none of its rules, nor are the cases it
+        // leaves out.
         .filter(|f| match grading {
-            Grading::Python(variant) => !variant.leave_out.contains(&f.name),
+            Grading::Python(variant) => !f.robustness && !variant.leave_out.contains(&f.name),
             _ => true,
         })
         // Sessions that pin the reference's own random draws stay in the
@@ -363,14 +418,30 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
         let Some(events) = game.level(fixture.level).and_then(|l| l.events()) else {
             continue;
         };
-        let stdin = fixture.stdin_bytes();
+        let mut stdin = fixture.stdin_bytes();
+        let mut description = fixture.description.clone();
+        let mut first_line = None;
+        if let Grading::Python(variant) = grading {
+            // Only the lines the exam promises at this level.
+            if let Some(&filter) = variant.inputs.get(&fixture.level) {
+                let promised = promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
+                if promised != stdin {
+                    stdin = promised;
+                    description.push_str(" (only the inputs the exam promises)");
+                }
+            }
+            first_line.clone_from(&variant.first_line);
+        }
         let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
         cases.push(Case {
             name: fixture.test_name(),
             level: fixture.level,
             points: fixture.points,
             hidden: fixture.visibility == Visibility::Hidden,
-            description: fixture.description.clone(),
+            robustness: fixture.robustness,
+            rule: rule_of(&fixture.name, fixture.level, fixture.robustness),
+            first_line,
+            description,
             kind: CaseKind::Program {
                 args: fixture.args.clone(),
                 stdin,
@@ -384,6 +455,19 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
         });
     }
     cases
+}
+
+/// The lines of `stdin` that `keep` keeps (a line that is not UTF-8 is
+/// kept out), each with its line ending as it was.
+pub(crate) fn promised_lines(stdin: &[u8], keep: impl Fn(&str) -> bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(stdin.len());
+    for line in stdin.split_inclusive(|&b| b == b'\n') {
+        let text = line.strip_suffix(b"\n").unwrap_or(line);
+        if std::str::from_utf8(text).is_ok_and(&keep) {
+            out.extend_from_slice(line);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -431,6 +515,53 @@ mod tests {
             };
             assert_eq!(requests.len(), 9, "{requests:?}");
         }
+    }
+
+    /// The exam's promise at the advanced level: a letter and a digit, with
+    /// spaces; its sessions keep those lines alone, each as it ended.
+    #[test]
+    fn a_python_session_feeds_only_the_inputs_the_exam_promises() {
+        let velha = crate::registry::find("velha").unwrap();
+        let keep = |line: &str| (velha.keeps_call)(CallFilter::LetterDigitSpaces, line);
+        let stdin = b"\" D9 \"\n D9 \nA4\nAA\n\n c 1 \nx\nA1";
+        assert_eq!(promised_lines(stdin, keep), b" D9 \nA4\n c 1 \nA1");
+        let variant = crate::exercise::manifest("velha").unwrap().python.unwrap();
+        let python = cases(velha, Grading::Python(&variant));
+        let spec = python
+            .iter()
+            .find(|c| c.name == "advanced::spec_invalid_examples")
+            .unwrap();
+        let CaseKind::Program { stdin, .. } = &spec.kind else {
+            panic!("a session");
+        };
+        assert!(
+            stdin.starts_with(b" D9 \nA4\nA1\n"),
+            "{:?}",
+            String::from_utf8_lossy(stdin)
+        );
+        // Each Python case says where the exam states its rule, and every
+        // session that the title comes first.
+        for case in &python {
+            assert!(
+                !case.rule.starts_with("the exam, "),
+                "{}: no rule given",
+                case.name
+            );
+            if matches!(case.kind, CaseKind::Program { .. }) {
+                assert!(case.first_line.is_some(), "{}", case.name);
+            }
+        }
+        // Crates keep the statement's own inputs, and no first-line rule.
+        let crates = cases(velha, Grading::Crates);
+        let spec = crates
+            .iter()
+            .find(|c| c.name == "advanced::spec_invalid_examples")
+            .unwrap();
+        assert!(spec.first_line.is_none());
+        let CaseKind::Program { stdin, .. } = &spec.kind else {
+            panic!("a session");
+        };
+        assert!(stdin.windows(4).any(|w| w == b"\nAA\n"));
     }
 
     #[test]

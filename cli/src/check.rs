@@ -57,6 +57,8 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckError + '_ {
 struct Levels {
     /// Level -> (passed, run), from the tests' summary lines.
     counts: BTreeMap<Level, (u32, u32)>,
+    /// The robustness part's (passed, run), from its summary line.
+    robustness: Option<(u32, u32)>,
     /// The run's last lines, for a failure report.
     tail: String,
     /// All it printed.
@@ -69,6 +71,19 @@ impl Levels {
         self.counts
             .get(&level)
             .is_some_and(|&(passed, run)| run > 0 && passed == run)
+    }
+
+    /// Whether every robustness test ran and passed.
+    fn robust(&self) -> bool {
+        self.robustness
+            .is_some_and(|(passed, run)| run > 0 && passed == run)
+    }
+
+    fn robustness_summary(&self) -> String {
+        match self.robustness {
+            Some((passed, run)) => format!("robustness {passed}/{run}"),
+            None => format!("robustness: no summary ({})", self.tail.trim()),
+        }
     }
 
     fn summary(&self, level: Level) -> String {
@@ -143,11 +158,15 @@ impl<'a> Starter<'a> {
             let (Some(level), Some(count)) = (words.next(), words.next()) else {
                 continue;
             };
-            let (Ok(level), Some((passed, run))) = (level.parse::<Level>(), count.split_once('/'))
-            else {
+            let Some((passed, run)) = count.split_once('/') else {
                 continue;
             };
-            if let (Ok(passed), Ok(run)) = (passed.parse(), run.parse()) {
+            let (Ok(passed), Ok(run)) = (passed.parse(), run.parse()) else {
+                continue;
+            };
+            if level == boardkit::fixture::ROBUSTNESS {
+                levels.robustness = Some((passed, run));
+            } else if let Ok(level) = level.parse::<Level>() {
                 levels.counts.insert(level, (passed, run));
             }
         }
@@ -283,6 +302,10 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             format!("{}: the stubs fail {}", game.id, stubs.summary(level)),
         );
     }
+    tally.check(
+        !stubs.robust(),
+        format!("{}: the stubs fail {}", game.id, stubs.robustness_summary()),
+    );
     // What a student reads first: each failure names the call and where the
     // stub stopped, and no backtrace buries it (RUST_BACKTRACE is set).
     let panic_at = format!("panicked at src/{}/", game.id);
@@ -297,27 +320,24 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         ),
     );
 
-    println!("== {}: the example in place of the stubs", game.id);
-    starter.set_folder(starter.example())?;
-    let example = starter.test(None)?;
-    for &level in &levels {
-        tally.check(
-            example.passes(level),
-            format!("{}: the example passes {}", game.id, example.summary(level)),
-        );
-    }
-
-    // Every other local run: a mutation, a harmless change, a solution, in
-    // place of the example. Run two at a time, on the starter and a second
-    // copy of it (a target of its own): a starter's build is mostly one
-    // crate, so one run leaves a core idle.
+    // Every other local run: the example, a mutation, a harmless change, a
+    // solution, in place of the stubs. Run two at a time, on the starter
+    // and a second copy of it (a target of its own): a starter's build is
+    // mostly one crate, so one run leaves a core idle.
     let mutations = exercise::mutations(game.id)?;
     let solutions = exercise::solutions(game.id)?;
     let rust_solutions: Vec<&exercise::Solution> = solutions
         .iter()
         .filter(|s| s.info.program.is_none())
         .collect();
-    let mut runs: Vec<LocalRun> = Vec::new();
+    let mut runs: Vec<LocalRun> = vec![(
+        starter
+            .example()
+            .into_iter()
+            .map(|(p, b)| (p.to_owned(), b.to_vec()))
+            .collect(),
+        None,
+    )];
     let mut applied = Vec::new();
     for mutation in &mutations.mutation {
         let files = changed(&starter, &mutation.file, &mutation.find, &mutation.replace);
@@ -357,7 +377,31 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             .arg(&second.target)
             .status();
     }
+
+    let count = runs.len();
+    let started = std::time::Instant::now();
     let mut results = run_two_at_a_time(&[&starter, &second], runs)?.into_iter();
+    println!(
+        "   ({count} local runs, two at a time: {:.0} s)",
+        started.elapsed().as_secs_f64()
+    );
+
+    println!("== {}: the example in place of the stubs", game.id);
+    let example = results.next().unwrap_or_default();
+    for &level in &levels {
+        tally.check(
+            example.passes(level),
+            format!("{}: the example passes {}", game.id, example.summary(level)),
+        );
+    }
+    tally.check(
+        example.robust(),
+        format!(
+            "{}: the example passes {}",
+            game.id,
+            example.robustness_summary()
+        ),
+    );
 
     println!("== {}: seeded mutations and harmless changes", game.id);
     // Each caught mutation's files and what its local tests said, graded
@@ -464,7 +508,13 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     // Every grading run of the check shares its compiled dependencies (and
     // with CI's other grading runs, given BOARDKIT_BUILD_DIR).
     let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
+    let grading_started = std::time::Instant::now();
     let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
+    println!(
+        "   ({} crates graded: {:.0} s)",
+        crates.len(),
+        grading_started.elapsed().as_secs_f64()
+    );
     let lints: Vec<String> = graded
         .get("example")
         .map(|r| {
@@ -553,6 +603,9 @@ fn run_two_at_a_time(
     runs: Vec<LocalRun>,
 ) -> Result<Vec<Levels>, CheckError> {
     let count = runs.len();
+    // In order: the example and the mutations of it first, each a small
+    // change to the build before (incremental), the solutions, each a
+    // build of its own, last.
     let queue = std::sync::Mutex::new(runs.into_iter().enumerate());
     let done = std::sync::Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|scope| {

@@ -64,18 +64,43 @@ pub(crate) struct PythonVariant {
     pub leave_out: Vec<String>,
     /// What each level grades in Python, in a line.
     pub levels: std::collections::BTreeMap<Level, String>,
+    /// The input lines each program level feeds a Python program: those its
+    /// statement promises at that level. A session's other lines are left
+    /// out of it (the reference says what the rest should print).
+    #[serde(default)]
+    pub inputs: std::collections::BTreeMap<Level, CallFilter>,
+    /// The line the statement has the program print first, before anything
+    /// else (a program that prints anything before it is wrong).
+    #[serde(default)]
+    pub first_line: Option<FirstLine>,
+    /// Where the statement states each case's rule (its section and
+    /// number), by the case's name: `--list-cases` prints them.
+    #[serde(default)]
+    pub rules: std::collections::BTreeMap<String, String>,
     /// The public function cases each level runs.
     pub functions: Vec<PythonFunctions>,
 }
 
+/// The line a statement has a program print first, and where it says so.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FirstLine {
+    pub line: String,
+    pub rule: String,
+}
+
 /// Which calls of a case a course asks ([`PythonFunctions`]'s filters):
 /// each game says which of its calls pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum CallFilter {
     /// An upper-case position without spaces (`B2`).
     ValidPosition,
     /// A board on which at most one player has a line.
     OneWinnerAtMost,
+    /// A letter (either case) and a digit, with spaces anywhere and no
+    /// other character (`' C 1 '`, `a3`, `' D9 '`).
+    LetterDigitSpaces,
 }
 
 /// Public function cases run in Python: one case file of the game's.

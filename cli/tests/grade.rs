@@ -682,13 +682,19 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
     // and graded by hand from its rules (see grading/README.md).
     let expected = [
         ("ana", "proficient"),
-        ("bruno", "advanced"),
-        ("carla", "proficient"),
+        // Test prints left at import: its first line is not the title
+        // (the exam's rule 5), so no program level.
+        ("bruno", "basic"),
+        // `testando...` printed at import, before the title: the same.
+        ("carla", "basic"),
         ("diego", "expert"),
         ("eduarda", "none"),
         ("felipe", "none"),
         ("gabriel", "none"),
         ("helena", "proficient"),
+        // Takes the exam's promise at its word (a letter and a number, with
+        // spaces): an empty line or `AA` would crash it, and never come.
+        ("iara", "expert"),
     ];
     let run = grade_command()
         .arg("velha")
@@ -707,11 +713,18 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
     for (name, level) in expected {
         assert_eq!(grades[name]["level"], level, "{name}\n{table}");
     }
+    let said = |name: &str, test: &str| outputs(&out, name)[test].clone();
+    assert!(
+        said("bruno", "proficient::draw").contains("the exam's rule 5"),
+        "{}",
+        said("bruno", "proficient::draw")
+    );
+    // No robustness part: not the exam's rules.
+    assert!(!grades["diego"].contains_key("robustness"), "{table}");
     // The basic level is graded, through funcoes.py.
     assert_eq!(grades["gabriel"]["basic"], "0", "{table}");
     assert_ne!(grades["bruno"]["basic"], "0", "{table}");
     assert_eq!(grades["bruno"]["basic"], grades["ana"]["basic"], "{table}");
-    let said = |name: &str, test: &str| outputs(&out, name)[test].clone();
     assert!(
         said("gabriel", "basic::extrai_linha").contains("not yet implemented"),
         "{}",
@@ -1316,6 +1329,58 @@ fn a_misspelt_game_lists_the_games_in_every_command() {
             "{args:?}: a suggestion: {stderr}"
         );
     }
+}
+
+/// A program written to its course's rules (`input()`, `strip()`, the exam's
+/// messages) reaches advanced through `--program`: the kit's own rules (a
+/// line of 4,097 bytes, the end of input, bytes that are not text) are the
+/// robustness part, in the score and in no level.
+#[test]
+fn a_program_that_follows_its_course_reaches_its_level_without_the_kits_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = grade_command()
+        .arg("velha")
+        .arg(kit("cli/tests/grading/python/python_input_strip"))
+        .arg(kit("cli/tests/grading/python/python_ok"))
+        .args([
+            "--program",
+            "python3 programa.py",
+            "--timeout",
+            "3",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{table}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let book = grades(&out);
+    let strip = &book["python_input_strip"];
+    assert_eq!(strip["level"], "advanced", "{table}");
+    assert_eq!(strip["advanced"], book["python_ok"]["advanced"], "{table}");
+    // Its robustness points are fewer, and counted in the score.
+    let number =
+        |row: &BTreeMap<String, String>, column: &str| -> f64 { row[column].parse().unwrap() };
+    assert!(
+        number(strip, "robustness") < number(&book["python_ok"], "robustness"),
+        "{table}"
+    );
+    assert_eq!(
+        number(strip, "max_score"),
+        number(&book["python_ok"], "max_score")
+    );
+    assert!(number(strip, "score") < number(strip, "max_score"));
+    let said = verdicts(&out, "python_input_strip");
+    assert_ne!(said["robustness::line_of_4096_bytes"], "passed", "{said:?}");
+    assert!(
+        said.keys()
+            .all(|name| !name.starts_with("advanced::line_of_4096"))
+    );
 }
 
 /// What a careful instructor signs: a merge of folders that are not the

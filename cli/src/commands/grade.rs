@@ -58,13 +58,18 @@ pub(crate) struct GradeArgs {
     #[arg(required = true, value_parser = crate::registry::names_parser())]
     game: Option<String>,
     /// Submission folders or .zip archives; each one's name is the student's.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "list_cases")]
     submissions: Vec<std::path::PathBuf>,
     /// The output folder. A submission graded there before whose files,
     /// options and kit are unchanged keeps its results (a stopped run
     /// continues); a changed one is graded again; --fresh grades all again.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "list_cases")]
     out: Option<std::path::PathBuf>,
+    /// List the cases this mode grades (each with its level, points,
+    /// visibility and the rule it checks, by where the statement states
+    /// it), and grade nothing.
+    #[arg(long)]
+    list_cases: bool,
     /// Grade any program through stdin/stdout, run in a copy of each
     /// submission folder (for instance 'python3 programa.py'): program levels only.
     #[arg(long)]
@@ -202,6 +207,15 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                     Err(e) => usage_error(e),
                 }
             });
+            if args.list_cases {
+                let grading = match (&python, &args.program) {
+                    (Some(variant), _) => crate::cases::Grading::Python(variant),
+                    (None, Some(_)) => crate::cases::Grading::Program,
+                    (None, None) => crate::cases::Grading::Crates,
+                };
+                print!("{}", list_cases(game, grading));
+                return Ok(());
+            }
             let program = args
                 .program
                 .or_else(|| python.as_ref().map(|v| v.program.clone()));
@@ -265,6 +279,45 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
         ) => Err(Failure::Refused(Box::new(e))),
         Err(e) => Err(Failure::failed(e)),
     }
+}
+
+/// `--list-cases`: every case a mode grades, with the rule it checks, on
+/// one page an instructor can audit.
+fn list_cases(game: &crate::registry::GameInfo, grading: crate::cases::Grading<'_>) -> String {
+    let cases = crate::cases::cases(game, grading);
+    let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
+    let mut out = format!(
+        "{} cases of {} ({}):\n{:<width$}  {:<10}  {:>6}  {:<6}  rule\n",
+        cases.len(),
+        game.title,
+        match grading {
+            crate::cases::Grading::Crates => "Rust crates, by EXERCISE.md",
+            crate::cases::Grading::Program => "--program, by EXERCISE.md",
+            crate::cases::Grading::Python(_) => "--language python, by the course's exam",
+        },
+        "case",
+        "level",
+        "points",
+        "shown",
+    );
+    for case in &cases {
+        let level = if case.robustness {
+            boardkit::fixture::ROBUSTNESS
+        } else {
+            case.level.name()
+        };
+        let mut rule = case.rule.clone();
+        if let Some(first) = &case.first_line {
+            rule.push_str(&format!("; `{}` first: {}", first.line, first.rule));
+        }
+        out.push_str(&format!(
+            "{:<width$}  {level:<10}  {:>6}  {:<6}  {rule}\n",
+            case.name,
+            case.points,
+            if case.hidden { "hidden" } else { "public" },
+        ));
+    }
+    out
 }
 
 /// Where and what a run writes for the LMS.

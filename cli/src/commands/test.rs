@@ -91,6 +91,10 @@ fn summary(results: &[TestResult], every_level: bool) -> String {
                 out.push_str(&format!("        {line}\n"));
             }
         }
+        // The robustness part is in no level (a Python exam has none).
+        if result.extra_data.robustness {
+            continue;
+        }
         let level = result.extra_data.level;
         let entry = levels.entry(level).or_default();
         entry.0 += 1;

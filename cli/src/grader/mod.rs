@@ -133,6 +133,7 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
         extra_data: Extra {
             level: case.level,
             verdict,
+            robustness: case.robustness,
         },
         detail,
     }
@@ -294,6 +295,22 @@ fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
         Expected::Program { .. } => {
             let stderr = String::from_utf8_lossy(&outcome.stderr);
             let crash = boardkit::compare::crash_message(&stderr);
+            // A statement that has the program print a line first: nothing
+            // before it (a test print at import, a greeting).
+            if let (Some(first), None) = (&case.first_line, &crash) {
+                let printed = stdout.lines().next().unwrap_or_default();
+                if printed.trim_end_matches('\r') != first.line {
+                    return (
+                        Verdict::WrongOutput,
+                        format!(
+                            "its first line is {:?}: the program starts with `{}` ({})",
+                            report::clip(printed, 200),
+                            first.line,
+                            first.rule
+                        ),
+                    );
+                }
+            }
             // Any non-zero exit ended it where it stood: blamed on the line
             // it was answering.
             let difference = program_difference(case, &stdout, code != 0, code != 0);
@@ -598,6 +615,10 @@ fn fingerprint(kit: &[u8], game: &GameInfo, options: &Options, content: &Path) -
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Whether this build holds the hidden cases (the instructor's, by default;
+/// what students install does not).
+const HIDDEN_CASES: bool = cfg!(feature = "hidden-cases");
+
 /// The game, the mode and the options that change a verdict or a score.
 fn settings(game: &GameInfo, options: &Options) -> String {
     let limits = &options.limits;
@@ -729,6 +750,13 @@ pub(crate) fn grade(
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     earlier_run_of_another_kind(game, options)?;
+    if !HIDDEN_CASES {
+        eprintln!(
+            "boardkit: warning: this boardkit is a student's build, without the hidden cases: \
+             the grades count the public cases alone (an instructor's build: \
+             `cargo install --locked --path cli`, or `maturin build --features hidden-cases`)"
+        );
+    }
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
@@ -1116,6 +1144,9 @@ fn run_info(
             "; {} s per build",
             options.compile_timeout.as_secs()
         ));
+    }
+    if !HIDDEN_CASES {
+        text.push_str("; public cases only (a build without the hidden cases)");
     }
     report::RunInfo {
         game: game.id.to_owned(),

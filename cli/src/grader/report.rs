@@ -88,9 +88,18 @@ impl Verdict {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Extra {
+    /// The level whose comparison the case uses (and which it counts in,
+    /// unless it is a robustness case).
     pub level: Level,
     pub verdict: Verdict,
+    /// A case of the kit's own rules (the robustness part): counted in the
+    /// score, never in a level.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub robustness: bool,
 }
+
+/// How reports name the robustness part.
+pub(crate) const ROBUSTNESS_TITLE: &str = "robustness (the kit's own rules, in no level)";
 
 /// One case in Gradescope's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,10 +200,25 @@ impl Results {
         }
     }
 
-    /// Points per level.
+    /// The robustness part's points and its most, when it has cases.
+    pub(crate) fn robustness(&self) -> Option<(f64, f64)> {
+        let part: Vec<&TestResult> = self
+            .tests
+            .iter()
+            .filter(|t| t.extra_data.robustness)
+            .collect();
+        (!part.is_empty()).then(|| {
+            (
+                part.iter().map(|t| t.score).sum(),
+                part.iter().map(|t| t.max_score).sum(),
+            )
+        })
+    }
+
+    /// Points per level (the robustness part is in none).
     pub(crate) fn by_level(&self) -> BTreeMap<Level, (f64, f64, bool)> {
         let mut levels: BTreeMap<Level, (f64, f64, bool)> = BTreeMap::new();
-        for t in &self.tests {
+        for t in self.tests.iter().filter(|t| !t.extra_data.robustness) {
             let entry = levels.entry(t.extra_data.level).or_insert((0.0, 0.0, true));
             entry.0 += t.score;
             entry.1 += t.max_score;
@@ -365,7 +389,8 @@ pub(crate) fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Resul
 fn levels_of(all: &BTreeMap<String, Results>) -> Vec<Level> {
     let mut levels: Vec<Level> = all
         .values()
-        .flat_map(|r| r.tests.iter().map(|t| t.extra_data.level))
+        .flat_map(|r| r.tests.iter().filter(|t| !t.extra_data.robustness))
+        .map(|t| t.extra_data.level)
         .collect();
     levels.sort();
     levels.dedup();
@@ -411,6 +436,10 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     for level in &levels {
         out.push_str(&format!(",{level}"));
     }
+    let robustness = all.values().any(|r| r.robustness().is_some());
+    if robustness {
+        out.push_str(",robustness");
+    }
     let style = all.values().any(|r| r.style.is_some());
     if style {
         out.push_str(",style");
@@ -423,6 +452,12 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
             out.push_str(&format!(
                 ",{}",
                 points(by_level.get(level).map_or(0.0, |l| l.0))
+            ));
+        }
+        if robustness {
+            out.push_str(&format!(
+                ",{}",
+                points(results.robustness().map_or(0.0, |r| r.0))
             ));
         }
         if style {
@@ -782,15 +817,33 @@ fn student_section(name: &str, results: &Results, stale: bool) -> String {
         }
         out.push_str("</ul></details>\n");
     }
-    let mut tests: Vec<&TestResult> = results.tests.iter().collect();
-    tests.sort_by_key(|t| t.extra_data.level);
-    for (level, (got, max, _)) in results.by_level() {
-        let (failed, passed): (Vec<&TestResult>, Vec<&TestResult>) = tests
+    // Each level's cases, then the robustness part's (in no level).
+    let mut parts: Vec<(String, f64, f64, Vec<&TestResult>)> = results
+        .by_level()
+        .into_iter()
+        .map(|(level, (got, max, _))| {
+            let tests = results
+                .tests
+                .iter()
+                .filter(|t| t.extra_data.level == level && !t.extra_data.robustness)
+                .collect();
+            (level.to_string(), got, max, tests)
+        })
+        .collect();
+    if let Some((got, max)) = results.robustness() {
+        let tests = results
+            .tests
             .iter()
-            .filter(|t| t.extra_data.level == level)
+            .filter(|t| t.extra_data.robustness)
+            .collect();
+        parts.push((ROBUSTNESS_TITLE.to_owned(), got, max, tests));
+    }
+    for (part, got, max, tests) in parts {
+        let (failed, passed): (Vec<&TestResult>, Vec<&TestResult>) = tests
+            .into_iter()
             .partition(|t| t.extra_data.verdict != Verdict::Passed);
         out.push_str(&format!(
-            "<div class=\"level\">{level}: {} / {}</div>\n",
+            "<div class=\"level\">{part}: {} / {}</div>\n",
             points(got),
             points(max)
         ));
@@ -956,6 +1009,7 @@ mod tests {
             extra_data: Extra {
                 level: Level::Proficient,
                 verdict,
+                robustness: false,
             },
             detail: None,
         };

@@ -32,6 +32,11 @@ pub(crate) fn keeps_call(filter: CallFilter, argument: &str) -> bool {
         CallFilter::ValidPosition => {
             matches!(argument.as_bytes(), [b'A'..=b'C', b'1'..=b'3'])
         }
+        CallFilter::LetterDigitSpaces => {
+            let kept: Vec<char> = argument.chars().filter(|&c| c != ' ').collect();
+            matches!(kept.as_slice(), [letter, digit]
+                if letter.is_ascii_alphabetic() && digit.is_ascii_digit())
+        }
         CallFilter::OneWinnerAtMost => grid(argument).is_none_or(|cells| {
             let board = Board::from_chars(&cells);
             !(board.has_line(Mark::X) && board.has_line(Mark::O))

@@ -603,6 +603,20 @@ fn readme_md(
             level.level, level.summary
         ));
     }
+    let (public, hidden) = crate::cases::robustness_points(game);
+    if public + hidden > 0 {
+        let hidden = if hidden > 0 {
+            format!(", and {hidden} more hidden")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "- `cargo test robustness` ({public} points{hidden}): the kit's own rules, \
+             EXERCISE.md's \"Robustness\" (long lines, bytes that are not text, control \
+             characters, `\\r\\n`, input that ends early). They count in your score, \
+             never in a level.\n"
+        ));
+    }
     out.push_str(&format!(
         "\nA failing session shows where your transcript first differs from the expected\n\
          one; prompts and other text of your own are not compared. A failing function\n\

@@ -48,9 +48,13 @@ pub(crate) fn starter_files(
         if fixture.visibility == Visibility::Public
             && !fixture.reference_only
             && levels.contains(&fixture.level)
+            && !fixture.robustness
             && !variant.leave_out.contains(&fixture.name)
         {
-            files.push((path.to_owned(), bytes.to_vec()));
+            files.push((
+                path.to_owned(),
+                exam_session(game, variant, &fixture, bytes),
+            ));
         }
     }
     for case in cases::python_function_cases(game, variant) {
@@ -189,4 +193,37 @@ def pytest_terminal_summary(terminalreporter):
 "#,
         id = game.id
     )
+}
+
+/// A session's file as the Python form runs it: with only the input lines
+/// its exam promises at its level (`[python.inputs]`), as the grader feeds
+/// them; the file as it is when every line is promised.
+fn exam_session(
+    game: &GameInfo,
+    variant: &PythonVariant,
+    fixture: &boardkit::fixture::Fixture,
+    bytes: &[u8],
+) -> Vec<u8> {
+    let Some(&filter) = variant.inputs.get(&fixture.level) else {
+        return bytes.to_vec();
+    };
+    let stdin = fixture.stdin_bytes();
+    let promised = cases::promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(mut table) = text.parse::<toml::Table>() else {
+        return bytes.to_vec();
+    };
+    if promised == stdin {
+        return bytes.to_vec();
+    }
+    table.insert(
+        "stdin".into(),
+        String::from_utf8_lossy(&promised).into_owned().into(),
+    );
+    let description = format!(
+        "{} (only the inputs the exam promises)",
+        fixture.description
+    );
+    table.insert("description".into(), description.into());
+    toml::to_string(&table).map_or_else(|_| bytes.to_vec(), String::into_bytes)
 }
