@@ -26,6 +26,7 @@ pub mod fixture;
 pub mod function_cases;
 pub mod given;
 pub mod harness;
+pub mod judge;
 pub mod level;
 pub mod mastermind;
 pub mod player;

@@ -600,3 +600,46 @@ fn the_statement_names_each_levels_graded_functions_at_that_level() {
         }
     }
 }
+
+/// `grade --list-cases`: every case of a mode with the rule it checks, on
+/// one page; the exam's by its section and number, the kit's robustness
+/// apart (never in Python).
+#[test]
+fn every_case_names_the_rule_it_checks() {
+    let list = |extra: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(["grade", "velha", "--list-cases"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let exam = list(&["--language", "python"]);
+    let line = |text: &str, case: &str| {
+        text.lines()
+            .find(|l| l.starts_with(case))
+            .unwrap_or_else(|| panic!("no {case} in\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line(&exam, "advanced::spec_invalid_examples ")
+            .contains("advanced level, paragraphs 1 and 2"),
+        "{exam}"
+    );
+    assert!(
+        line(&exam, "proficient::draw ").contains("rule 5"),
+        "{exam}"
+    );
+    assert!(!exam.contains("robustness"), "{exam}");
+    let crates = list(&[]);
+    assert!(
+        line(&crates, "robustness::line_of_4096_bytes ").contains("EXERCISE.md, Robustness"),
+        "{crates}"
+    );
+    assert!(
+        line(&crates, "advanced::occupied_cell ")
+            .contains("EXERCISE.md, Jogo da velha, advanced level"),
+        "{crates}"
+    );
+}

@@ -13,9 +13,10 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use boardkit::compare::{Difference, Reads};
+use boardkit::compare::Reads;
 use boardkit::fixture::{Fixture, Transcript};
 use boardkit::function_cases::{FunctionCase, first_wrong};
+use boardkit::judge::{Ending, Verdict};
 use boardkit::level::{EventsFn, Level, LevelInfo};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -234,87 +235,37 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
         )
     })?;
     let stdin = fixture.stdin_bytes();
+    let started = std::time::Instant::now();
     let actual = play(game, &fixture.args, &stdin);
-    let expected_failed = expected.exit_code != Some(0);
+    let elapsed = started.elapsed();
     // The input line that led to a difference, as the grader names it,
     // from the reference's reads the snapshot carries (a starter's do).
     let reads = expected_reads(game, &fixture.name);
-    let locate = |difference: &Difference, stopped: bool| match &reads {
-        Some(reads) => reads.locate(events, &expected.stdout, &stdin, difference, stopped),
-        None => format!("input: {:?}", shorten(&stdin)),
+    let ending = match (actual.signal, actual.exit_code) {
+        // Killed at the session's limit: still running, as the grader says.
+        (Some(_), _) if elapsed >= SESSION_TIMEOUT => Ending::TimedOut(elapsed),
+        (Some(signal), _) => Ending::Signaled(signal),
+        (None, code) => Ending::Exited(code.unwrap_or(-1)),
     };
-    let panic = boardkit::compare::crash_message(&actual.stderr);
-    // A crash as the grader tells one: a signal, a panic or a traceback.
-    let crash = match (actual.signal, &panic) {
-        (Some(signal), _) => Some((
-            format!("killed by {}", boardkit::compare::signal_name(signal)),
-            // Its ending is not its own: taken as the expected one.
-            expected_failed,
-        )),
-        (None, Some(_)) => Some((
-            actual
-                .exit_code
-                .map_or_else(|| "killed".to_owned(), |c| format!("exit status {c}")),
-            true,
-        )),
-        (None, None) => None,
-    };
-    if let Some((ending, failed)) = crash {
-        // The panic's line and message name the function to write next.
-        let panic = panic.map(|p| format!("\n{p}")).unwrap_or_default();
-        let difference = boardkit::compare::compare(
+    // The grader's own judge, and its words.
+    let (verdict, message) = boardkit::judge::judge_session(
+        &boardkit::judge::Session {
             events,
-            &expected.stdout,
-            expected_failed,
-            &actual.stdout,
-            failed,
-        )
-        .err()
-        .map(|d| {
-            format!(
-                "\n{}\nits output before that, against the expected:\n{d}",
-                locate(&d, true)
-            )
-        })
-        .unwrap_or_default();
-        return Err(format!(
-            "{}\nthe program crashed ({ending}){panic}{difference}",
-            fixture.description,
-        )
-        .into());
-    }
-    let failed = actual.exit_code != Some(0);
-    boardkit::compare::compare(
-        events,
-        &expected.stdout,
-        expected_failed,
-        &actual.stdout,
-        failed,
-    )
-    .map_err(|difference| {
-        // An exit of its own ended it where it stood (no crash).
-        let exit = match actual.exit_code {
-            Some(code) if code != 0 => format!(
-                "ended with exit status {code}, an exit of its own (no panic, no traceback)\n"
-            ),
-            _ => String::new(),
-        };
-        format!(
-            "{}\n{exit}{}\n{difference}",
-            fixture.description,
-            locate(&difference, failed)
-        )
-        .into()
-    })
-}
-
-/// The input as text, cut short when long.
-fn shorten(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
-    if bytes.len() > 200 {
-        format!("{text}... ({} bytes)", bytes.len())
-    } else {
-        text
+            stdout: &expected.stdout,
+            failed: expected.exit_code != Some(0),
+            reads: reads.as_ref(),
+            stdin: &stdin,
+            first_line: None,
+        },
+        &boardkit::judge::Run {
+            stdout: actual.stdout.as_bytes(),
+            stderr: actual.stderr.as_bytes(),
+            ending,
+        },
+    );
+    match verdict {
+        Verdict::Passed => Ok(()),
+        _ => Err(boardkit::judge::failure(verdict, &fixture.description, &message).into()),
     }
 }
 

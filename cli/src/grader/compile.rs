@@ -385,6 +385,9 @@ impl<'a> Class<'a> {
             // (same package) anew, and must not find them as read-only links.
             let debug = target.join("debug");
             remove_own_artifacts(&debug).map_err(file_error(&debug))?;
+            // Sealed before it is said built: a run that finds it built
+            // finds it sealed.
+            seal(&target).map_err(file_error(&target))?;
             std::fs::write(&done, b"").map_err(file_error(&done))?;
         }
         // Every submission's build links these files: none may write them.
@@ -866,7 +869,17 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
             .get("lints")
             .cloned()
             .unwrap_or(toml::Value::Table(Default::default())),
-        profile: toml::toml! { [dev] debug = false opt-level = 1 },
+        // The submission's own crate in one codegen unit: it builds with
+        // one job (side by side with the others), where 256 units only
+        // add work (7.8 s against 5.8 s for the lib of velha's example).
+        // The dependencies, built once, keep Cargo's default.
+        profile: toml::toml! {
+            [dev]
+            debug = false
+            opt-level = 1
+            [dev.package.submission]
+            codegen-units = 1
+        },
         workspace: toml::Table::new(),
     };
     toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
@@ -938,6 +951,22 @@ struct Target {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_submissions_own_profile_names_its_package() {
+        let manifest = crate_manifest(&[(
+            "Cargo.toml".to_owned(),
+            b"[package]\nrust-version = \"1.85\"\n".to_vec(),
+        )])
+        .unwrap();
+        let table: toml::Table = manifest.parse().unwrap();
+        assert_eq!(table["package"]["name"].as_str(), Some(PACKAGE));
+        assert_eq!(
+            table["profile"]["dev"]["package"][PACKAGE]["codegen-units"].as_integer(),
+            Some(1),
+            "{manifest}"
+        );
+    }
 
     #[test]
     fn compiler_messages_give_the_first_error_and_the_executables() {

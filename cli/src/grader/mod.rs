@@ -101,11 +101,7 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
     let full = if passed {
         case.description.clone()
     } else {
-        format!(
-            "{}; expected: {}\n{output}",
-            verdict.label(),
-            case.description
-        )
+        boardkit::judge::failure(verdict, &case.description, &output)
     };
     let full = report::printable(&full).trim_end().to_owned();
     // Hidden cases are reported without their inputs or outputs; the
@@ -139,213 +135,56 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
     }
 }
 
-/// The last lines of a program's stderr, for a crash report.
-fn tail(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = text.lines().collect();
-    report::clip(
-        &lines[lines.len().saturating_sub(8)..].join("\n"),
-        STREAM_KEPT,
-    )
-}
-
-/// What a program said as it crashed: its panic or traceback, else the
-/// tail of its stderr; at most [`STREAM_KEPT`] bytes of it.
-fn crash_report(stderr: &[u8]) -> String {
-    let report = boardkit::compare::crash_message(&String::from_utf8_lossy(stderr))
-        .unwrap_or_else(|| tail(stderr));
-    report::clip(&report, STREAM_KEPT)
-}
-
-/// The most bytes of one output stream a case's report keeps.
-const STREAM_KEPT: usize = 8 << 10;
 /// The most bytes of output a submission's reports keep, all cases together.
 const SUBMISSION_KEPT: usize = 256 << 10;
 
-/// Where a program case's output first differs from the reference's, and
-/// the input line that led to it; `None` when it does not differ. For a
-/// run that `stopped` (a crash, a timeout), the line it was answering: the
-/// one the reference read next after the last graded event it got right.
-fn program_difference(case: &Case, stdout: &str, failed: bool, stopped: bool) -> Option<String> {
-    let (
-        CaseKind::Program { events, stdin, .. },
-        Expected::Program {
-            stdout: expected,
-            failed: expected_failed,
-            reads,
-        },
-    ) = (&case.kind, &case.expected)
-    else {
-        return None;
-    };
-    let difference =
-        boardkit::compare::compare(*events, expected, *expected_failed, stdout, failed).err()?;
-    let input = reads.locate(*events, expected, stdin, &difference, stopped);
-    let input = report::clip(&input, STREAM_KEPT);
-    Some(format!(
-        "{input}\n{}",
-        report::clip(&difference.to_string(), STREAM_KEPT)
-    ))
-}
-
-/// A function case's crash: "not yet implemented: <function>" first when
-/// it is (Rust's `todo!()`, the Python stub's `NotImplementedError`), then
-/// the call that broke and what it said (a panic's file, line and message,
-/// or a traceback's tail).
-fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String {
-    let mut message = String::new();
-    let unimplemented =
-        said.contains("not yet implemented") || said.contains("NotImplementedError");
-    if let (true, Some(request)) = (unimplemented, request) {
-        let function = request.split(' ').next().unwrap_or_default();
-        message.push_str(&format!("not yet implemented: {function}\n"));
-    }
-    if let Some(request) = request {
-        message.push_str(&format!(
-            "call: {}\n",
-            boardkit::function_cases::call_text(request)
-        ));
-    }
-    message.push_str(ending);
-    message.push_str(said);
-    message
-}
-
-/// The verdict of one finished run against the expected result.
+/// The verdict of one finished run against the expected result: the
+/// library's one judge ([`boardkit::judge`]), which a starter's own tests
+/// call too.
 fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String) {
-    let stdout = String::from_utf8_lossy(&outcome.stdout);
-    // For runs cut short, where their output so far differs (its ending
-    // taken as the expected one: it had none).
-    let so_far = || match &case.expected {
-        Expected::Program { failed, .. } => program_difference(case, &stdout, *failed, true)
-            .map(|d| format!("\nits output before that, against the expected:\n{d}"))
-            .unwrap_or_default(),
-        Expected::Answers(_) => String::new(),
+    use boardkit::judge::{self, Ending as Judged};
+    let ending = match &outcome.ending {
+        Ending::Exited(code) => Judged::Exited(*code),
+        Ending::Signaled(signal) => Judged::Signaled(*signal),
+        Ending::TimedOut => Judged::TimedOut(outcome.elapsed),
+        Ending::OutputLimit => Judged::OutputLimit,
+        Ending::DiskLimit(folder) => Judged::DiskLimit((*folder).to_owned()),
     };
-    let code = match outcome.ending {
-        Ending::Exited(code) => code,
-        Ending::TimedOut => {
-            let message = format!(
-                "still running after {:.1} s{}",
-                outcome.elapsed.as_secs_f64(),
-                so_far()
-            );
-            return (Verdict::Timeout, message);
-        }
-        Ending::OutputLimit => {
-            let message = format!(
-                "printed more than the output limit ({} bytes kept){}",
-                outcome.stdout.len(),
-                so_far()
-            );
-            return (Verdict::OutputLimit, message);
-        }
-        Ending::DiskLimit(folder) => {
-            let message = format!(
-                "stopped: it filled {folder}, which holds no more than the disk limit{}",
-                so_far()
-            );
-            return (Verdict::OutputLimit, message);
-        }
-        Ending::Signaled(signal) => {
-            return (
-                Verdict::Crashed,
-                format!(
-                    "killed by {}\n{}{}",
-                    boardkit::compare::signal_name(signal),
-                    crash_report(&outcome.stderr),
-                    so_far()
-                ),
-            );
-        }
+    let run = judge::Run {
+        stdout: &outcome.stdout,
+        stderr: &outcome.stderr,
+        ending,
     };
-    match &case.expected {
-        Expected::Answers(expected) => {
-            let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
-            let requests = match &case.kind {
-                CaseKind::Functions { requests } => requests.as_slice(),
-                CaseKind::Program { .. } => &[],
-            };
-            // The call that broke: the driver's panicked answer, or the
-            // first one left unanswered when the adapter stopped.
-            if let Some(i) = answers.iter().position(|a| a.starts_with("panicked")) {
-                return (
-                    Verdict::Crashed,
-                    call_crash(requests.get(i), &answers[i], ""),
-                );
-            }
-            if code != 0 {
-                let report = crash_report(&outcome.stderr);
-                return (
-                    Verdict::Crashed,
-                    call_crash(
-                        requests.get(answers.len()),
-                        &report,
-                        &format!("exit status {code}\n"),
-                    ),
-                );
-            }
-            if let Some((_, message)) =
-                boardkit::function_cases::first_wrong(requests, &answers, expected)
-            {
-                return (Verdict::WrongOutput, message);
-            }
-            (Verdict::Passed, String::new())
+    match (&case.kind, &case.expected) {
+        (
+            CaseKind::Program { events, stdin, .. },
+            Expected::Program {
+                stdout,
+                failed,
+                reads,
+            },
+        ) => judge::judge_session(
+            &judge::Session {
+                events: *events,
+                stdout,
+                failed: *failed,
+                reads: Some(reads),
+                stdin,
+                first_line: case
+                    .first_line
+                    .as_ref()
+                    .map(|f| (f.line.as_str(), f.rule.as_str())),
+            },
+            &run,
+        ),
+        (CaseKind::Functions { requests }, Expected::Answers(accepted)) => {
+            judge::judge_calls(&judge::Calls { requests, accepted }, &run)
         }
-        Expected::Program { .. } => {
-            let stderr = String::from_utf8_lossy(&outcome.stderr);
-            let crash = boardkit::compare::crash_message(&stderr);
-            // A statement that has the program print a line first: nothing
-            // before it (a test print at import, a greeting).
-            if let (Some(first), None) = (&case.first_line, &crash) {
-                let printed = stdout.lines().next().unwrap_or_default();
-                if printed.trim_end_matches('\r') != first.line {
-                    return (
-                        Verdict::WrongOutput,
-                        format!(
-                            "its first line is {:?}: the program starts with `{}` ({})",
-                            report::clip(printed, 200),
-                            first.line,
-                            first.rule
-                        ),
-                    );
-                }
-            }
-            // Any non-zero exit ended it where it stood: blamed on the line
-            // it was answering.
-            let difference = program_difference(case, &stdout, code != 0, code != 0);
-            // A crash (a panic, a traceback) is a crash whatever the case,
-            // even one that must end in failure: the statement asks for an
-            // error, not a panic.
-            if let Some(crash) = crash {
-                let mut message = format!("exit status {code}\n{crash}");
-                if let Some(difference) = difference {
-                    message.push_str(&format!("\n{difference}"));
-                }
-                return (Verdict::Crashed, message);
-            }
-            match difference {
-                None => (Verdict::Passed, String::new()),
-                // An exit of its own where the game goes on is no crash:
-                // its output is what is wrong (SPEC 5's verdicts), and it
-                // is told apart from one.
-                Some(difference) if code != 0 => {
-                    let said = tail(&outcome.stderr);
-                    let said = if said.trim().is_empty() {
-                        String::new()
-                    } else {
-                        format!("\nits stderr: {}", said.trim_end())
-                    };
-                    (
-                        Verdict::WrongOutput,
-                        format!(
-                            "ended with exit status {code}, an exit of its own (no panic, no traceback){said}\n{difference}"
-                        ),
-                    )
-                }
-                Some(difference) => (Verdict::WrongOutput, difference),
-            }
-        }
+        // A case's kind and its expectation are made together.
+        _ => (
+            Verdict::CompileError,
+            "the case's kind and its expected result differ".into(),
+        ),
     }
 }
 

@@ -14,17 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use boardkit::level::Level;
 
-/// A case's verdict, computed by the grader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Verdict {
-    Passed,
-    WrongOutput,
-    Timeout,
-    Crashed,
-    OutputLimit,
-    CompileError,
-}
+/// A case's verdict: the library's one judge's ([`boardkit::judge`]).
+pub(crate) use boardkit::judge::Verdict;
+/// Clipping as the judge clips.
+pub(crate) use boardkit::judge::clip;
 
 impl Results {
     /// Keeps at most `max` bytes of output in all the cases' `output` and
@@ -61,31 +54,6 @@ impl Results {
     }
 }
 
-impl Verdict {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Verdict::Passed => "passed",
-            Verdict::WrongOutput => "wrong_output",
-            Verdict::Timeout => "timeout",
-            Verdict::Crashed => "crashed",
-            Verdict::OutputLimit => "output_limit",
-            Verdict::CompileError => "compile_error",
-        }
-    }
-
-    /// The verdict in words, as a failure's output starts.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Verdict::Passed => "passed",
-            Verdict::WrongOutput => "wrong output",
-            Verdict::Timeout => "timed out",
-            Verdict::Crashed => "crashed",
-            Verdict::OutputLimit => "printed more than the output limit",
-            Verdict::CompileError => "did not compile",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Extra {
     /// The level whose comparison the case uses (and which it counts in,
@@ -118,28 +86,6 @@ pub(crate) struct TestResult {
     /// student may receive.
     #[serde(skip)]
     pub detail: Option<String>,
-}
-
-/// `text` whole if it holds at most `max` bytes; else its start and its
-/// end, `max` bytes in all, around a line that says how much was cut.
-pub(crate) fn clip(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut head = max / 2;
-    while !text.is_char_boundary(head) {
-        head -= 1;
-    }
-    let mut tail = text.len() - max / 2;
-    while !text.is_char_boundary(tail) {
-        tail += 1;
-    }
-    format!(
-        "{}\n[... {} bytes cut ...]\n{}",
-        &text[..head],
-        tail - head,
-        &text[tail..]
-    )
 }
 
 /// A submission's results file.

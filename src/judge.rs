@@ -1,0 +1,422 @@
+//! The one judge (SPEC 5.1): a case's verdict, and every word a student
+//! reads about it, from what the case expected and how the program's run
+//! ended. The grader (`boardkit grade`, `boardkit test`) and a starter's
+//! own tests call it alike; neither words a verdict of its own.
+//!
+//! Shipped with every starter. Not [`crate::compare`], which only compares
+//! two transcripts: this module also reads how a run ended (a crash, a
+//! signal, a timeout, a flood) and says it.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::{Difference, Reads};
+use crate::level::EventsFn;
+
+/// A case's verdict (SPEC 5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    WrongOutput,
+    Timeout,
+    Crashed,
+    OutputLimit,
+    /// A crate that does not build (the grader's alone: a local test
+    /// that does not build does not run).
+    CompileError,
+}
+
+impl Verdict {
+    /// As reports and `results.json` name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::WrongOutput => "wrong_output",
+            Verdict::Timeout => "timeout",
+            Verdict::Crashed => "crashed",
+            Verdict::OutputLimit => "output_limit",
+            Verdict::CompileError => "compile_error",
+        }
+    }
+
+    /// In words, as a failure's message starts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::WrongOutput => "wrong output",
+            Verdict::Timeout => "timed out",
+            Verdict::Crashed => "crashed",
+            Verdict::OutputLimit => "printed more than the output limit",
+            Verdict::CompileError => "did not compile",
+        }
+    }
+}
+
+/// How a program's run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal killed it.
+    Signaled(i32),
+    /// It was still running after this long, and was stopped.
+    TimedOut(Duration),
+    /// It printed more than the output limit, and was stopped.
+    OutputLimit,
+    /// It filled this folder past its limit, and was stopped.
+    DiskLimit(String),
+}
+
+/// A program's run, as the judge reads it.
+#[derive(Debug, Clone)]
+pub struct Run<'a> {
+    pub stdout: &'a [u8],
+    pub stderr: &'a [u8],
+    pub ending: Ending,
+}
+
+/// What a session case expected: the reference's transcript for its stdin.
+#[derive(Debug, Clone, Copy)]
+pub struct Session<'a> {
+    /// The graded events of its level.
+    pub events: EventsFn,
+    /// The reference's stdout.
+    pub stdout: &'a str,
+    /// Whether the reference ended in failure (input that ends early).
+    pub failed: bool,
+    /// The reference's reads, to name the input line a difference answers
+    /// (a starter's snapshot may lack them).
+    pub reads: Option<&'a Reads>,
+    pub stdin: &'a [u8],
+    /// The line the statement has the program print before anything, and
+    /// where it says so.
+    pub first_line: Option<(&'a str, &'a str)>,
+}
+
+/// What a function case expected: each request's accepted answers.
+#[derive(Debug, Clone, Copy)]
+pub struct Calls<'a> {
+    pub requests: &'a [String],
+    pub accepted: &'a [Vec<String>],
+}
+
+/// The most bytes of one output stream a message keeps.
+pub const STREAM_KEPT: usize = 8 << 10;
+
+/// What a failed case says, whole: its verdict, what it expected, then the
+/// judge's message. The one form of every failure a student reads.
+pub fn failure(verdict: Verdict, description: &str, message: &str) -> String {
+    format!("{}; expected: {description}\n{message}", verdict.label())
+}
+
+/// The verdict of a session's run, and what it says.
+pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) {
+    let stdout = String::from_utf8_lossy(run.stdout);
+    // For runs cut short, where their output so far differs (its ending
+    // taken as the expected one: it had none).
+    let so_far = || {
+        session
+            .difference(&stdout, session.failed, true)
+            .map(|d| format!("\nits output before that, against the expected:\n{d}"))
+            .unwrap_or_default()
+    };
+    let code = match stopped(run, &so_far) {
+        Ok(code) => code,
+        Err(judged) => return judged,
+    };
+    let stderr = String::from_utf8_lossy(run.stderr);
+    let crash = crate::compare::crash_message(&stderr);
+    // A statement that has the program print a line first: nothing before
+    // it (a test print at import, a greeting).
+    if let (Some((line, rule)), None) = (session.first_line, &crash) {
+        let printed = stdout.lines().next().unwrap_or_default();
+        if printed.trim_end_matches('\r') != line {
+            return (
+                Verdict::WrongOutput,
+                format!(
+                    "its first line is {:?}: the program starts with `{line}` ({rule})",
+                    clip(printed, 200)
+                ),
+            );
+        }
+    }
+    // Any non-zero exit ended it where it stood: blamed on the line it was
+    // answering.
+    let difference = session.difference(&stdout, code != 0, code != 0);
+    // A crash (a panic, a traceback) is a crash whatever the case, even one
+    // that must end in failure: the statement asks for an error, not a
+    // panic.
+    if let Some(crash) = crash {
+        let mut message = format!("exit status {code}\n{}", clip(&crash, STREAM_KEPT));
+        if let Some(difference) = difference {
+            message.push_str(&format!("\n{difference}"));
+        }
+        return (Verdict::Crashed, message);
+    }
+    match difference {
+        None => (Verdict::Passed, String::new()),
+        // An exit of its own where the game goes on is no crash: its output
+        // is what is wrong (SPEC 5's verdicts), and it is told apart.
+        Some(difference) if code != 0 => {
+            let said = stderr_tail(run.stderr);
+            let said = if said.trim().is_empty() {
+                String::new()
+            } else {
+                format!("\nits stderr: {}", said.trim_end())
+            };
+            (
+                Verdict::WrongOutput,
+                format!(
+                    "ended with exit status {code}, an exit of its own (no panic, no traceback){said}\n{difference}"
+                ),
+            )
+        }
+        Some(difference) => (Verdict::WrongOutput, difference),
+    }
+}
+
+/// The verdict of a function case's run through a driver (one answer a
+/// line), and what it says.
+pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
+    let code = match stopped(run, &String::new) {
+        Ok(code) => code,
+        Err(judged) => return judged,
+    };
+    let stdout = String::from_utf8_lossy(run.stdout);
+    let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
+    // The call that broke: the driver's panicked answer, or the first one
+    // left unanswered when the adapter stopped.
+    if let Some(i) = answers.iter().position(|a| a.starts_with("panicked")) {
+        return (
+            Verdict::Crashed,
+            call_crash(calls.requests.get(i), &answers[i], ""),
+        );
+    }
+    if code != 0 {
+        return (
+            Verdict::Crashed,
+            call_crash(
+                calls.requests.get(answers.len()),
+                &crash_report(run.stderr),
+                &format!("exit status {code}\n"),
+            ),
+        );
+    }
+    match crate::function_cases::first_wrong(calls.requests, &answers, calls.accepted) {
+        Some((_, message)) => (Verdict::WrongOutput, message),
+        None => (Verdict::Passed, String::new()),
+    }
+}
+
+/// A run's exit status, or its verdict when it did not exit by itself.
+fn stopped(run: &Run<'_>, so_far: &dyn Fn() -> String) -> Result<i32, (Verdict, String)> {
+    match &run.ending {
+        Ending::Exited(code) => Ok(*code),
+        Ending::TimedOut(after) => Err((
+            Verdict::Timeout,
+            format!(
+                "still running after {:.1} s{}",
+                after.as_secs_f64(),
+                so_far()
+            ),
+        )),
+        Ending::OutputLimit => Err((
+            Verdict::OutputLimit,
+            format!(
+                "printed more than the output limit ({} bytes kept){}",
+                run.stdout.len(),
+                so_far()
+            ),
+        )),
+        Ending::DiskLimit(folder) => Err((
+            Verdict::OutputLimit,
+            format!(
+                "stopped: it filled {folder}, which holds no more than the disk limit{}",
+                so_far()
+            ),
+        )),
+        Ending::Signaled(signal) => Err((
+            Verdict::Crashed,
+            format!(
+                "killed by {}\n{}{}",
+                crate::compare::signal_name(*signal),
+                crash_report(run.stderr),
+                so_far()
+            ),
+        )),
+    }
+}
+
+impl Session<'_> {
+    /// Where `stdout` first differs from the reference's, and the input
+    /// line that led to it; `None` when it does not differ. For a run that
+    /// `stopped` (a crash, a timeout), the line it was answering.
+    pub fn difference(&self, stdout: &str, failed: bool, stopped: bool) -> Option<String> {
+        let difference: Difference =
+            crate::compare::compare(self.events, self.stdout, self.failed, stdout, failed).err()?;
+        let input = match self.reads {
+            Some(reads) => reads.locate(self.events, self.stdout, self.stdin, &difference, stopped),
+            None => format!("input: {:?}", shorten(self.stdin)),
+        };
+        Some(format!(
+            "{}\n{}",
+            clip(&input, STREAM_KEPT),
+            clip(&difference.to_string(), STREAM_KEPT)
+        ))
+    }
+}
+
+/// A function case's crash: "not yet implemented: <function>" first when
+/// it is (Rust's `todo!()`, the Python stub's `NotImplementedError`), then
+/// the call that broke and what it said (a panic's file, line and message,
+/// or a traceback's tail).
+pub fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String {
+    let mut message = String::new();
+    let unimplemented =
+        said.contains("not yet implemented") || said.contains("NotImplementedError");
+    if let (true, Some(request)) = (unimplemented, request) {
+        let function = request.split(' ').next().unwrap_or_default();
+        message.push_str(&format!("not yet implemented: {function}\n"));
+    }
+    if let Some(request) = request {
+        message.push_str(&format!(
+            "call: {}\n",
+            crate::function_cases::call_text(request)
+        ));
+    }
+    message.push_str(ending);
+    message.push_str(said);
+    message
+}
+
+/// What a program said as it crashed: its panic or traceback, else the
+/// tail of its stderr; at most [`STREAM_KEPT`] bytes of it.
+pub fn crash_report(stderr: &[u8]) -> String {
+    let report = crate::compare::crash_message(&String::from_utf8_lossy(stderr))
+        .unwrap_or_else(|| stderr_tail(stderr));
+    clip(&report, STREAM_KEPT)
+}
+
+/// The last lines of a program's stderr.
+pub fn stderr_tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    clip(
+        &lines[lines.len().saturating_sub(8)..].join("\n"),
+        STREAM_KEPT,
+    )
+}
+
+/// `text` whole if it holds at most `max` bytes; else its start and its
+/// end, `max` bytes in all, around a line that says how much was cut.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut head = max / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - max / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[... {} bytes cut ...]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
+}
+
+/// The input as text, cut short when long.
+fn shorten(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+    if bytes.len() > 200 {
+        format!("{text}... ({} bytes)", bytes.len())
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_owned).collect()
+    }
+
+    fn run(stdout: &'static str, stderr: &'static str, ending: Ending) -> Run<'static> {
+        Run {
+            stdout: stdout.as_bytes(),
+            stderr: stderr.as_bytes(),
+            ending,
+        }
+    }
+
+    #[test]
+    fn each_ending_has_its_verdict_and_its_words() {
+        let session = Session {
+            events: lines,
+            stdout: "title\nmove\nend\n",
+            failed: false,
+            reads: None,
+            stdin: b"A1\n",
+            first_line: Some(("title", "rule 5")),
+        };
+        let judge = |r: Run<'_>| judge_session(&session, &r);
+        assert_eq!(
+            judge(run("title\nmove\nend\n", "", Ending::Exited(0))).0,
+            Verdict::Passed
+        );
+        let (verdict, said) = judge(run("title\n", "", Ending::TimedOut(Duration::from_secs(5))));
+        assert_eq!(verdict, Verdict::Timeout);
+        assert!(said.starts_with("still running after 5.0 s"), "{said}");
+        let (verdict, said) = judge(run("title\nmove\n", "", Ending::Exited(3)));
+        assert_eq!(verdict, Verdict::WrongOutput);
+        assert!(said.contains("an exit of its own"), "{said}");
+        let panic = "thread 'main' panicked at src/velha/mod.rs:4:5:\nboom\n";
+        let (verdict, said) = judge(run("title\n", panic, Ending::Exited(101)));
+        assert_eq!(verdict, Verdict::Crashed);
+        assert!(
+            said.contains("src/velha/mod.rs:4:5") && said.contains("boom"),
+            "{said}"
+        );
+        let (verdict, said) = judge(run("title\n", "", Ending::Signaled(9)));
+        assert_eq!(verdict, Verdict::Crashed);
+        assert!(said.starts_with("killed by SIGKILL"), "{said}");
+        let (verdict, said) = judge(run("1\ntitle\nmove\nend\n", "", Ending::Exited(0)));
+        assert_eq!(verdict, Verdict::WrongOutput);
+        assert!(said.contains("rule 5") && said.contains("\"1\""), "{said}");
+        assert_eq!(
+            failure(Verdict::Timeout, "a game", "still running"),
+            "timed out; expected: a game\nstill running"
+        );
+    }
+
+    #[test]
+    fn a_call_that_broke_is_named() {
+        let requests = ["extrai_linha B1".to_owned(), "extrai_linha C3".to_owned()];
+        let accepted = [vec!["1".to_owned()], vec!["2".to_owned()]];
+        let calls = Calls {
+            requests: &requests,
+            accepted: &accepted,
+        };
+        assert_eq!(
+            judge_calls(&calls, &run("1\n2\n", "", Ending::Exited(0))).0,
+            Verdict::Passed
+        );
+        let (verdict, said) = judge_calls(
+            &calls,
+            &run("1\npanicked: not yet implemented\n", "", Ending::Exited(0)),
+        );
+        assert_eq!(verdict, Verdict::Crashed);
+        assert!(
+            said.starts_with("not yet implemented: extrai_linha\ncall: "),
+            "{said}"
+        );
+    }
+}
