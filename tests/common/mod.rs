@@ -109,25 +109,57 @@ const SESSION_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs `boardkit <args>` with `stdin` and captures everything it prints.
 pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
-    let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_boardkit"));
-    command.args(args).env_remove("CLICOLOR_FORCE");
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use wait_timeout::ChildExt;
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     // A panic is read for its place and message: a backtrace (RUST_BACKTRACE
     // set in the student's shell) only costs time. BOARDKIT_BACKTRACE=1
     // keeps it.
     if std::env::var_os("BOARDKIT_BACKTRACE").is_none_or(|v| v == "0") {
         command.env("RUST_BACKTRACE", "0");
     }
-    let output = command
-        .write_stdin(stdin.to_vec())
-        .timeout(SESSION_TIMEOUT)
-        .output()
-        .expect("boardkit runs");
+    let mut child = command.spawn().expect("boardkit runs");
+    // Fed and read on threads of their own: a program that stops reading
+    // or prints much never holds the test.
+    let mut input = child.stdin.take().expect("a piped stdin");
+    let bytes = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    }
+    let stdout = drain(child.stdout.take().expect("a piped stdout"));
+    let stderr = drain(child.stderr.take().expect("a piped stderr"));
+    let status = match child.wait_timeout(SESSION_TIMEOUT).expect("boardkit runs") {
+        Some(status) => status,
+        None => {
+            let _ = child.kill();
+            child.wait().expect("boardkit ends once killed")
+        }
+    };
+    let _ = feeder.join();
+    let text = |thread: std::thread::JoinHandle<Vec<u8>>| {
+        String::from_utf8_lossy(&thread.join().unwrap_or_default()).into_owned()
+    };
     Transcript {
         args: args.to_vec(),
-        exit_code: output.status.code(),
-        signal: std::os::unix::process::ExitStatusExt::signal(&output.status),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        exit_code: status.code(),
+        signal: std::os::unix::process::ExitStatusExt::signal(&status),
+        stdout: text(stdout),
+        stderr: text(stderr),
     }
 }
 
@@ -282,14 +314,18 @@ pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Tr
             trial(case.test_name(), move || {
                 let requests = case.requests();
                 let mut answers = Vec::with_capacity(requests.len());
+                // Called in this process, judged and worded by the
+                // grader's judge.
                 for request in &requests {
                     match boardkit::function_cases::catch(|| answer(request)) {
                         Ok(answer) => answers.push(answer),
                         Err(panic) => {
-                            return Err(format!(
-                                "{}\ncall: {}\n{panic}",
-                                case.description,
-                                boardkit::function_cases::call_text(request),
+                            let said =
+                                boardkit::judge::call_crash(Some(request), &panic.to_string(), "");
+                            return Err(boardkit::judge::failure(
+                                Verdict::Crashed,
+                                &case.description,
+                                &said,
                             )
                             .into());
                         }
@@ -297,10 +333,10 @@ pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Tr
                 }
                 match first_wrong(&requests, &answers, &case.accepted()) {
                     None => Ok(()),
-                    Some((_, message)) => Err(format!(
-                        "{}
-{message}",
-                        case.description
+                    Some((_, message)) => Err(boardkit::judge::failure(
+                        Verdict::WrongOutput,
+                        &case.description,
+                        &message,
                     )
                     .into()),
                 }
