@@ -603,17 +603,34 @@ fn run_two_at_a_time(
     runs: Vec<LocalRun>,
 ) -> Result<Vec<Levels>, CheckError> {
     let count = runs.len();
-    // In order: the example and the mutations of it first, each a small
-    // change to the build before (incremental), the solutions, each a
-    // build of its own, last.
-    let queue = std::sync::Mutex::new(runs.into_iter().enumerate());
+    // `runs` come as the example, its mutations and harmless changes (each
+    // a small change to the build before: incremental), then the
+    // solutions (each a build of its own). The first copy takes them from
+    // the front; the others from the back: the second copy's first build
+    // is a whole one anyway (its folder is not the first's), so it starts
+    // with a solution and leaves the small changes to the first.
+    let queue = std::sync::Mutex::new(
+        runs.into_iter()
+            .enumerate()
+            .collect::<std::collections::VecDeque<_>>(),
+    );
     let done = std::sync::Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|scope| {
-        for starter in starters {
+        for (lane, starter) in starters.iter().enumerate() {
             let (queue, done) = (&queue, &done);
             scope.spawn(move || {
                 loop {
-                    let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                    let next = queue
+                        .lock()
+                        .map(|mut q| {
+                            if lane == 0 {
+                                q.pop_front()
+                            } else {
+                                q.pop_back()
+                            }
+                        })
+                        .ok()
+                        .flatten();
                     let Some((i, (files, filter))) = next else {
                         break;
                     };

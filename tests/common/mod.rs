@@ -143,13 +143,11 @@ pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
     }
     let stdout = drain(child.stdout.take().expect("a piped stdout"));
     let stderr = drain(child.stderr.take().expect("a piped stderr"));
-    let status = match child.wait_timeout(SESSION_TIMEOUT).expect("boardkit runs") {
-        Some(status) => status,
-        None => {
-            let _ = child.kill();
-            child.wait().expect("boardkit ends once killed")
-        }
-    };
+    let waited = child.wait_timeout(SESSION_TIMEOUT).expect("boardkit runs");
+    let status = waited.unwrap_or_else(|| {
+        let _ = child.kill();
+        child.wait().expect("boardkit ends once killed")
+    });
     let _ = feeder.join();
     let text = |thread: std::thread::JoinHandle<Vec<u8>>| {
         String::from_utf8_lossy(&thread.join().unwrap_or_default()).into_owned()
