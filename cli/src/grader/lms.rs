@@ -52,9 +52,16 @@ pub(crate) enum RosterError {
 
 /// Reads a roster file.
 pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
-    let bytes = std::fs::read(path).map_err(|e| RosterError::Read(path.to_owned(), e))?;
+    let raw = std::fs::read(path).map_err(|e| RosterError::Read(path.to_owned(), e))?;
     // A spreadsheet's byte order mark is no part of the first column's name.
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+    let raw = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&raw);
+    // Excel's plain "CSV" is Windows-1252 where Windows is in Portuguese,
+    // French or English: `João` as 0xE3. Text that is not UTF-8 is read so.
+    let text = match std::str::from_utf8(raw) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw).0,
+    };
+    let bytes = text.as_bytes();
     // Spreadsheets save "CSV" with the separator of their locale: `;` in
     // Portuguese and French, a tab as "Unicode text". The header says which.
     let first = String::from_utf8_lossy(bytes.split(|&b| b == b'\n').next().unwrap_or_default())
@@ -153,9 +160,13 @@ mod tests {
     use super::*;
 
     fn roster(text: &str) -> Result<Vec<Student>, RosterError> {
+        roster_bytes(text.as_bytes())
+    }
+
+    fn roster_bytes(bytes: &[u8]) -> Result<Vec<Student>, RosterError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("roster.csv");
-        std::fs::write(&path, text).unwrap();
+        std::fs::write(&path, bytes).unwrap();
         read_roster(&path)
     }
 
@@ -201,6 +212,11 @@ mod tests {
             assert_eq!(students[0].name.as_deref(), Some("Silva, Ana"));
             assert_eq!(students[1].name, None);
         }
+        // Excel's plain "CSV" in Portuguese: `;` and Windows-1252.
+        let students =
+            roster_bytes(b"Submission;ID;Login;Name\r\njoao;101;joao.s;Jo\xe3o Gon\xe7alves\r\n")
+                .unwrap();
+        assert_eq!(students[0].name.as_deref(), Some("João Gonçalves"));
         // A header that names no submission is refused, saying what it found.
         let error = roster("Aluno;Matricula;Email\nana;101;a@x\n").unwrap_err();
         assert!(
