@@ -427,7 +427,7 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
                 let promised = promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
                 if promised != stdin {
                     stdin = promised;
-                    description.push_str(" (only the inputs the exam promises)");
+                    description.push_str(PROMISED_ONLY);
                 }
             }
             first_line.clone_from(&variant.first_line);
@@ -456,6 +456,10 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
     }
     cases
 }
+
+/// What a session's description adds when its exam's promise left some of
+/// its input lines out (the grader's case and the Python starter's file).
+pub(crate) const PROMISED_ONLY: &str = " (only the inputs the exam promises)";
 
 /// The lines of `stdin` that `keep` keeps (a line that is not UTF-8 is
 /// kept out), each with its line ending as it was.

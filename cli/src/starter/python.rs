@@ -220,10 +220,7 @@ fn exam_session(
         "stdin".into(),
         String::from_utf8_lossy(&promised).into_owned().into(),
     );
-    let description = format!(
-        "{} (only the inputs the exam promises)",
-        fixture.description
-    );
+    let description = format!("{}{}", fixture.description, cases::PROMISED_ONLY);
     table.insert("description".into(), description.into());
     toml::to_string(&table).map_or_else(|_| bytes.to_vec(), String::into_bytes)
 }
