@@ -392,6 +392,15 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
             expected: Expected::Answers(case.accepted()),
         });
     }
+    for fixture in graded_fixtures(game, grading, &levels) {
+        let rule = rule_of(&fixture.name, fixture.level, fixture.robustness);
+        cases.extend(session_case(game, grading, &fixture, rule));
+    }
+    cases
+}
+
+/// The fixtures `grading` runs, at `levels`, by level and name.
+fn graded_fixtures(game: &GameInfo, grading: Grading<'_>, levels: &[Level]) -> Vec<Fixture> {
     let prefix = format!("fixtures/{}/", game.id);
     let mut fixtures: Vec<Fixture> = crate::embedded::under(&prefix)
         .filter(|(p, _)| p.ends_with(".toml") && !p[prefix.len()..].contains('/'))
@@ -414,47 +423,53 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
         .filter(|f| !f.reference_only)
         .collect();
     fixtures.sort_by(|a, b| (a.level, &a.name).cmp(&(b.level, &b.name)));
-    for fixture in fixtures {
-        let Some(events) = game.level(fixture.level).and_then(|l| l.events()) else {
-            continue;
-        };
-        let mut stdin = fixture.stdin_bytes();
-        let mut description = fixture.description.clone();
-        let mut first_line = None;
-        if let Grading::Python(variant) = grading {
-            // Only the lines the exam promises at this level.
-            if let Some(&filter) = variant.inputs.get(&fixture.level) {
-                let promised = promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
-                if promised != stdin {
-                    stdin = promised;
-                    description.push_str(PROMISED_ONLY);
-                }
+    fixtures
+}
+
+/// The case of one session, with the reference's run of it as the answer;
+/// `None` when its level runs no program.
+fn session_case(
+    game: &GameInfo,
+    grading: Grading<'_>,
+    fixture: &Fixture,
+    rule: String,
+) -> Option<Case> {
+    let events = game.level(fixture.level).and_then(|l| l.events())?;
+    let mut stdin = fixture.stdin_bytes();
+    let mut description = fixture.description.clone();
+    let mut first_line = None;
+    if let Grading::Python(variant) = grading {
+        // Only the lines the exam promises at this level.
+        if let Some(&filter) = variant.inputs.get(&fixture.level) {
+            let promised = promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
+            if promised != stdin {
+                stdin = promised;
+                description.push_str(PROMISED_ONLY);
             }
-            first_line.clone_from(&variant.first_line);
         }
-        let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
-        cases.push(Case {
-            name: fixture.test_name(),
-            level: fixture.level,
-            points: fixture.points,
-            hidden: fixture.visibility == Visibility::Hidden,
-            robustness: fixture.robustness,
-            rule: rule_of(&fixture.name, fixture.level, fixture.robustness),
-            first_line,
-            description,
-            kind: CaseKind::Program {
-                args: fixture.args.clone(),
-                stdin,
-                events,
-            },
-            expected: Expected::Program {
-                stdout,
-                failed,
-                reads,
-            },
-        });
+        first_line.clone_from(&variant.first_line);
     }
-    cases
+    let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
+    Some(Case {
+        name: fixture.test_name(),
+        level: fixture.level,
+        points: fixture.points,
+        hidden: fixture.visibility == Visibility::Hidden,
+        robustness: fixture.robustness,
+        rule,
+        first_line,
+        description,
+        kind: CaseKind::Program {
+            args: fixture.args.clone(),
+            stdin,
+            events,
+        },
+        expected: Expected::Program {
+            stdout,
+            failed,
+            reads,
+        },
+    })
 }
 
 /// What a session's description adds when its exam's promise left some of

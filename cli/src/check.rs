@@ -248,17 +248,39 @@ pub(crate) fn run(games: &[String], work: Option<&Path>) -> Result<Vec<String>, 
     Ok(tally.failures)
 }
 
+/// One game's check: the module's five steps, in order.
 fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), CheckError> {
     let levels: Vec<Level> = game.levels.iter().map(|l| l.level).collect();
-    let top = *levels.last().expect("a game has levels");
     // One target folder for every starter: dependencies build once.
     let starter = Starter::fresh(
         game,
         work.join(game.id).join("starter"),
         work.join("target"),
     )?;
-
     println!("== {}: the starter, as a student gets it", game.id);
+    check_the_starter(&starter, &levels, tally)?;
+    let mutations = exercise::mutations(game.id)?;
+    let solutions = exercise::solutions(game.id)?;
+    let plan = LocalPlan::new(&starter, &mutations, &solutions);
+    let mut results = run_locally(&starter, work, plan.runs.clone())?.into_iter();
+    check_the_example(game, &levels, results.next().unwrap_or_default(), tally);
+    println!("== {}: seeded mutations and harmless changes", game.id);
+    let mutants = check_mutations(game, &mutations, &plan, &mut results, tally);
+    check_harmless_changes(game, &levels, &mutations, &plan, &mut results, tally);
+    println!("== {}: independent solutions, locally", game.id);
+    check_solutions_locally(game, &levels, &plan, &mut results, tally);
+    println!("== {}: the same class in boardkit grade", game.id);
+    check_the_class_graded(&starter, work, &solutions, &mutants, tally)
+}
+
+/// Step 1: the starter compiles clean under the kit's lint set, runs the
+/// grader's public cases name for name, and its stubs fail every level.
+fn check_the_starter(
+    starter: &Starter<'_>,
+    levels: &[Level],
+    tally: &mut Tally,
+) -> Result<(), CheckError> {
+    let game = starter.game;
     // Compiled by clippy, as the grader compiles a submission: the stubs
     // and the kit's files are clean under the kit's lint set.
     let (built, text) =
@@ -296,7 +318,7 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         ),
     );
     let stubs = starter.test(None)?;
-    for &level in &levels {
+    for &level in levels {
         tally.check(
             !stubs.passes(level),
             format!("{}: the stubs fail {}", game.id, stubs.summary(level)),
@@ -319,49 +341,77 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             game.id
         ),
     );
+    Ok(())
+}
 
-    // Every other local run: the example, a mutation, a harmless change, a
-    // solution, in place of the stubs. Run two at a time, on the starter
-    // and a second copy of it (a target of its own): a starter's build is
-    // mostly one crate, so one run leaves a core idle.
-    let mutations = exercise::mutations(game.id)?;
-    let solutions = exercise::solutions(game.id)?;
-    let rust_solutions: Vec<&exercise::Solution> = solutions
-        .iter()
-        .filter(|s| s.info.program.is_none())
-        .collect();
-    let mut runs: Vec<LocalRun> = vec![(
-        starter
-            .example()
-            .into_iter()
-            .map(|(p, b)| (p.to_owned(), b.to_vec()))
-            .collect(),
-        None,
-    )];
-    let mut applied = Vec::new();
-    for mutation in &mutations.mutation {
-        let files = changed(&starter, &mutation.file, &mutation.find, &mutation.replace);
-        if let Some(files) = &files {
-            runs.push((files.clone(), Some(mutation.level)));
-        }
-        applied.push(files);
-    }
-    let mut harmless_applied = Vec::new();
-    for harmless in &mutations.harmless {
-        let files = changed(&starter, &harmless.file, &harmless.find, &harmless.replace);
-        if let Some(files) = &files {
-            runs.push((files.clone(), None));
-        }
-        harmless_applied.push(files.is_some());
-    }
-    for solution in &rust_solutions {
-        let files = solution
-            .files
+/// Every local run after the stubs, in the order steps 2 to 4 read their
+/// results: the example, each mutation and harmless change that applies,
+/// each Rust solution.
+struct LocalPlan<'s> {
+    runs: Vec<LocalRun>,
+    /// Each mutation's files, `None` where its text is not in the example.
+    mutated: Vec<Option<Files>>,
+    /// Whether each harmless change applies.
+    harmless_applies: Vec<bool>,
+    /// The solutions in Rust (the others are programs, graded in step 5).
+    rust_solutions: Vec<&'s exercise::Solution>,
+}
+
+impl<'s> LocalPlan<'s> {
+    fn new(
+        starter: &Starter<'_>,
+        mutations: &exercise::Mutations,
+        solutions: &'s [exercise::Solution],
+    ) -> Self {
+        let owned = |files: Vec<(&str, &[u8])>| -> Vec<(String, Vec<u8>)> {
+            files
+                .into_iter()
+                .map(|(p, b)| (p.to_owned(), b.to_vec()))
+                .collect()
+        };
+        let mut runs: Vec<LocalRun> = vec![(owned(starter.example()), None)];
+        let mutated: Vec<_> = mutations
+            .mutation
             .iter()
-            .map(|(p, b)| (p.clone(), b.to_vec()))
+            .map(|m| changed(starter, &m.file, &m.find, &m.replace))
             .collect();
-        runs.push((files, None));
+        for (mutation, files) in mutations.mutation.iter().zip(&mutated) {
+            if let Some(files) = files {
+                runs.push((files.clone(), Some(mutation.level)));
+            }
+        }
+        let mut harmless_applies = Vec::new();
+        for harmless in &mutations.harmless {
+            let files = changed(starter, &harmless.file, &harmless.find, &harmless.replace);
+            harmless_applies.push(files.is_some());
+            runs.extend(files.map(|files| (files, None)));
+        }
+        let rust_solutions: Vec<&exercise::Solution> = solutions
+            .iter()
+            .filter(|s| s.info.program.is_none())
+            .collect();
+        for solution in &rust_solutions {
+            let files = solution.files.iter().map(|(p, b)| (p.as_str(), *b));
+            runs.push((owned(files.collect()), None));
+        }
+        LocalPlan {
+            runs,
+            mutated,
+            harmless_applies,
+            rust_solutions,
+        }
     }
+}
+
+/// Runs `runs` two at a time, on the starter and a second copy of it (a
+/// target of its own): a starter's build is mostly one crate, so one run
+/// leaves a core idle.
+fn run_locally(
+    starter: &Starter<'_>,
+    work: &Path,
+    runs: Vec<LocalRun>,
+) -> Result<Vec<Levels>, CheckError> {
+    let game = starter.game;
     let second = Starter::fresh(
         game,
         work.join(game.id).join("starter-2"),
@@ -377,18 +427,20 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             .arg(&second.target)
             .status();
     }
-
     let count = runs.len();
     let started = std::time::Instant::now();
-    let mut results = run_two_at_a_time(&[&starter, &second], runs)?.into_iter();
+    let results = run_two_at_a_time(&[starter, &second], runs)?;
     println!(
         "   ({count} local runs, two at a time: {:.0} s)",
         started.elapsed().as_secs_f64()
     );
+    Ok(results)
+}
 
+/// Step 2: the example passes every level and the robustness part.
+fn check_the_example(game: &GameInfo, levels: &[Level], example: Levels, tally: &mut Tally) {
     println!("== {}: the example in place of the stubs", game.id);
-    let example = results.next().unwrap_or_default();
-    for &level in &levels {
+    for &level in levels {
         tally.check(
             example.passes(level),
             format!("{}: the example passes {}", game.id, example.summary(level)),
@@ -402,12 +454,20 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             example.robustness_summary()
         ),
     );
+}
 
-    println!("== {}: seeded mutations and harmless changes", game.id);
-    // Each caught mutation's files and what its local tests said, graded
-    // below with the class.
-    let mut mutants: Vec<Mutant<'_>> = Vec::new();
-    for (mutation, files) in mutations.mutation.iter().zip(applied) {
+/// Step 3, the mutations: each is caught by its level's local tests. Gives
+/// each caught mutation's files and what its local tests said, graded in
+/// step 5 with the class.
+fn check_mutations<'m>(
+    game: &GameInfo,
+    mutations: &'m exercise::Mutations,
+    plan: &LocalPlan<'_>,
+    results: &mut impl Iterator<Item = Levels>,
+    tally: &mut Tally,
+) -> Vec<Mutant<'m>> {
+    let mut mutants = Vec::new();
+    for (mutation, files) in mutations.mutation.iter().zip(&plan.mutated) {
         let Some(files) = files else {
             tally.check(
                 false,
@@ -425,9 +485,21 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
                 result.summary(mutation.level)
             ),
         );
-        mutants.push((mutation, files, result.text));
+        mutants.push((mutation, files.clone(), result.text));
     }
-    for (harmless, applies) in mutations.harmless.iter().zip(harmless_applied) {
+    mutants
+}
+
+/// Step 3, the harmless changes: each keeps every level.
+fn check_harmless_changes(
+    game: &GameInfo,
+    levels: &[Level],
+    mutations: &exercise::Mutations,
+    plan: &LocalPlan<'_>,
+    results: &mut impl Iterator<Item = Levels>,
+    tally: &mut Tally,
+) {
+    for (harmless, &applies) in mutations.harmless.iter().zip(&plan.harmless_applies) {
         if !applies {
             tally.check(
                 false,
@@ -442,17 +514,29 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
                 "{}: '{}' keeps every level ({})",
                 game.id,
                 harmless.why,
-                levels
-                    .iter()
-                    .map(|&l| result.summary(l))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                summaries(&result, levels.iter())
             ),
         );
     }
+}
 
-    println!("== {}: independent solutions, locally", game.id);
-    for solution in &rust_solutions {
+/// `result`'s summary of each of `levels`, joined.
+fn summaries<'l>(result: &Levels, levels: impl Iterator<Item = &'l Level>) -> String {
+    levels
+        .map(|&l| result.summary(l))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Step 4: each Rust solution reaches its level locally.
+fn check_solutions_locally(
+    game: &GameInfo,
+    levels: &[Level],
+    plan: &LocalPlan<'_>,
+    results: &mut impl Iterator<Item = Levels>,
+    tally: &mut Tally,
+) {
+    for solution in &plan.rust_solutions {
         let result = results.next().unwrap_or_default();
         let reached = levels.iter().filter(|&&l| l <= solution.info.reaches);
         tally.check(
@@ -463,27 +547,89 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
                 solution.name,
                 solution.info.style,
                 solution.info.reaches,
-                reached
-                    .map(|&l| result.summary(l))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                summaries(&result, reached)
             ),
         );
     }
+}
 
-    println!("== {}: the same class in boardkit grade", game.id);
+/// Step 5: `boardkit grade` gives the class the levels the local runs
+/// gave, catches each mutation at its level naming the input the local
+/// test names, and notes nothing on the example.
+fn check_the_class_graded(
+    starter: &Starter<'_>,
+    work: &Path,
+    solutions: &[exercise::Solution],
+    mutants: &[Mutant<'_>],
+    tally: &mut Tally,
+) -> Result<(), CheckError> {
+    let game = starter.game;
     let class = work.join(game.id).join("class");
     if class.exists() {
         std::fs::remove_dir_all(&class).map_err(io_error(&class))?;
     }
+    let (crates, mut expected) = write_the_class(starter, &class, solutions, mutants)?;
+    // Every grading run of the check shares its compiled dependencies (and
+    // with CI's other grading runs, given BOARDKIT_BUILD_DIR).
+    let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
+    let grading_started = std::time::Instant::now();
+    let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
+    println!(
+        "   ({} crates graded: {:.0} s)",
+        crates.len(),
+        grading_started.elapsed().as_secs_f64()
+    );
+    check_the_example_is_clean(game, &graded, tally);
+    for solution in solutions.iter().filter(|s| s.info.program.is_some()) {
+        let root = class.join("programs").join(&solution.name);
+        write_below(&root, solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
+        let out = class.join(format!("grades-{}", solution.name));
+        graded.extend(grade(
+            game,
+            &[root],
+            solution.info.program.as_deref(),
+            &out,
+            &build,
+        )?);
+        expected.insert(solution.name.clone(), Some(solution.info.reaches));
+    }
+    check_mutants_graded(game, mutants, &graded, tally);
+    for (name, want) in &expected {
+        let got = graded.get(name).and_then(Results::level_reached);
+        tally.check(
+            got == *want,
+            format!(
+                "{}: boardkit grade gives '{name}' level {} (expected {})",
+                game.id,
+                got.map_or("none", Level::name),
+                want.map_or("none", Level::name)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Each graded submission's name, and the level it must reach.
+type Expected = BTreeMap<String, Option<Level>>;
+
+/// The class's crates in `class/crates`: the example, the stubs, each Rust
+/// solution and each caught mutation; with the level each must reach
+/// (mutations have none expected: step 5 checks them by their level).
+fn write_the_class(
+    starter: &Starter<'_>,
+    class: &Path,
+    solutions: &[exercise::Solution],
+    mutants: &[Mutant<'_>],
+) -> Result<(Vec<PathBuf>, Expected), CheckError> {
     let crate_at = |name: &str, files: Vec<(&str, &[u8])>| -> Result<PathBuf, CheckError> {
         let root = class.join("crates").join(name);
         write_below(&root.join(&starter.manifest.files.solution), files)?;
         Ok(root)
     };
-    let mut expected: BTreeMap<String, Option<Level>> = BTreeMap::new();
+    let top = starter.game.levels.last().map(|l| l.level);
+    let mut expected = Expected::new();
     let mut crates = vec![crate_at("example", starter.example())?];
-    expected.insert("example".into(), Some(top));
+    expected.insert("example".into(), top);
     crates.push(crate_at(
         "stubs",
         exercise::folder(&starter.manifest.files.stub),
@@ -505,16 +651,15 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             .collect();
         crates.push(crate_at(&format!("mutation-{}", i + 1), files)?);
     }
-    // Every grading run of the check shares its compiled dependencies (and
-    // with CI's other grading runs, given BOARDKIT_BUILD_DIR).
-    let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
-    let grading_started = std::time::Instant::now();
-    let mut graded = grade(game, &crates, None, &class.join("grades"), &build)?;
-    println!(
-        "   ({} crates graded: {:.0} s)",
-        crates.len(),
-        grading_started.elapsed().as_secs_f64()
-    );
+    Ok((crates, expected))
+}
+
+/// The example draws no note from the kit's lint set when graded.
+fn check_the_example_is_clean(
+    game: &GameInfo,
+    graded: &BTreeMap<String, Results>,
+    tally: &mut Tally,
+) {
     let lints: Vec<String> = graded
         .get("example")
         .map(|r| {
@@ -533,22 +678,17 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             lints.join("; ")
         ),
     );
-    for solution in solutions.iter().filter(|s| s.info.program.is_some()) {
-        let root = class.join("programs").join(&solution.name);
-        write_below(&root, solution.files.iter().map(|(p, b)| (p.as_str(), *b)))?;
-        let out = class.join(format!("grades-{}", solution.name));
-        graded.extend(grade(
-            game,
-            &[root],
-            solution.info.program.as_deref(),
-            &out,
-            &build,
-        )?);
-        expected.insert(solution.name.clone(), Some(solution.info.reaches));
-    }
-    // One bug at a time, the grader catches it at its level too, and its
-    // first public failure there names the same input (a call, an input
-    // line) as the student's own test of that case.
+}
+
+/// One bug at a time, the grader catches it at its level too, and its
+/// first public failure there names the same input (a call, an input
+/// line) as the student's own test of that case.
+fn check_mutants_graded(
+    game: &GameInfo,
+    mutants: &[Mutant<'_>],
+    graded: &BTreeMap<String, Results>,
+    tally: &mut Tally,
+) {
     for (i, (mutation, _, local)) in mutants.iter().enumerate() {
         let results = graded.get(&format!("mutation-{}", i + 1));
         let caught = results
@@ -576,20 +716,10 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
             ),
         );
     }
-    for (name, want) in &expected {
-        let got = graded.get(name).and_then(Results::level_reached);
-        tally.check(
-            got == *want,
-            format!(
-                "{}: boardkit grade gives '{name}' level {} (expected {})",
-                game.id,
-                got.map_or("none", Level::name),
-                want.map_or("none", Level::name)
-            ),
-        );
-    }
-    Ok(())
 }
+
+/// A folder's files: (path below it, contents).
+type Files = Vec<(String, Vec<u8>)>;
 
 /// One local run: the student's folder's files, and the level whose tests
 /// run (every level when `None`).

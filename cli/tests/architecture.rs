@@ -221,3 +221,49 @@ fn a_game_is_named_outside_its_own_files_only_in_its_entries() {
         strays.join("\n")
     );
 }
+
+/// Whether `line` (code, not a comment) ends the process from below `main`.
+fn ends_the_process(line: &str) -> bool {
+    let line = line.trim_start();
+    !line.starts_with("//")
+        && (line.contains("process::exit(")
+            || line.contains(".exit()")
+            || line.contains("process::abort(")
+            || line.contains("-> !"))
+}
+
+#[test]
+fn no_code_below_main_ends_the_process() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut exits = Vec::new();
+    for src in [root.join("src"), root.join("../src")] {
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        for file in files {
+            let path = file
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            // The sandbox's monitor is the forked child's whole life: it
+            // ends that child (`_exit`), never the grader.
+            if path.ends_with("sandbox/pod.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            exits.extend(
+                code.lines()
+                    .filter(|line| ends_the_process(line))
+                    .map(|line| format!("{path}: {}", line.trim())),
+            );
+        }
+    }
+    assert!(
+        exits.is_empty(),
+        "code below main that ends the process (return a Failure instead):\n{}",
+        exits.join("\n")
+    );
+    assert!(ends_the_process("    Cli::command().error(kind, m).exit()"));
+    assert!(!ends_the_process("    // std::process::exit(2)"));
+}

@@ -237,6 +237,10 @@ async fn velha_two_players_by_clicks(s: &Shared) -> Result<(), Failed> {
     Ok(())
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one browser session played as a person plays it: its steps are the test, in order"
+)]
 async fn velha_against_the_computer_by_keyboard(s: &Shared) -> Result<(), Failed> {
     s.tab("velha").await?;
     s.choose("velha-opponent", "hard").await?;
@@ -333,6 +337,10 @@ async fn discs(s: &Shared) -> Result<u64, Failed> {
     Ok(n.as_u64().unwrap_or(0))
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one browser session played as a person plays it: its steps are the test, in order"
+)]
 async fn connect4_two_players_and_the_perfect_computer(s: &Shared) -> Result<(), Failed> {
     s.tab("connect4").await?;
     s.choose("connect4-opponent", "").await?;
@@ -560,6 +568,10 @@ async fn controls_are_labelled_buttons(s: &Shared) -> Result<(), Failed> {
     Ok(())
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "the harness: the table of browser tests, and one browser and driver started for them all"
+)]
 fn main() {
     let mut args = Arguments::from_args();
     // One browser, one test at a time.

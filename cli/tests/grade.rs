@@ -133,6 +133,10 @@ fn sleepers(marker: &str) -> String {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded once (tens of seconds), then read from every side an instructor reads it"
+)]
 fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     let class = tempfile::tempdir().unwrap();
     // A folder only its owner may enter, as `mktemp -d` makes: cases that run
@@ -761,6 +765,10 @@ fn python_with_pytest() -> Option<&'static str> {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one starter written and run with pytest once, then checked case by case"
+)]
 fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     let dir = tempfile::tempdir().unwrap();
     let starter = dir.path().join("velha");
@@ -861,6 +869,10 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded whole and in shards once, then compared side by side"
+)]
 fn shards_merged_equal_one_run_and_a_second_run_continues() {
     let dir = tempfile::tempdir().unwrap();
     // A roster with both gaps: a submission it does not list, a student
@@ -1029,6 +1041,10 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded, changed and graded again: the runs are the test's steps, in order"
+)]
 fn a_regrade_grades_changed_submissions_again_and_keeps_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");
@@ -1170,6 +1186,10 @@ fn chromium() -> Option<&'static str> {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded once, then its report read part by part"
+)]
 fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
@@ -1390,6 +1410,10 @@ fn a_program_that_follows_its_course_reaches_its_level_without_the_kits_rules() 
 /// `--out` folder inside the class is never a student, and a roster saved
 /// by a spreadsheet in Portuguese is read.
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded once, then each wrong merge and folder tried on it in turn"
+)]
 fn merges_and_output_folders_never_lose_or_mix_grades() {
     let dir = tempfile::tempdir().unwrap();
     let class = dir.path().join("class");

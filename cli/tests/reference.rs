@@ -489,6 +489,79 @@ fn solve_mastermind_optimal_one_secret_and_its_limits() {
     );
 }
 
+/// Arguments clap cannot check alone are usage errors, as clap's own
+/// are: its `error:` line and usage, status 2, from every command that
+/// checks them (they travel up to `main` as values).
+#[test]
+fn usage_errors_past_clap_read_as_claps_own() {
+    for (args, says) in [
+        (
+            &["solve", "connect4", "--width", "9", "--height", "9"][..],
+            "error: ",
+        ),
+        (
+            &["solve", "mastermind", "--secret", "ZZZZ"],
+            "invalid --secret",
+        ),
+        (
+            &[
+                "book",
+                "connect4",
+                "--out",
+                "/nonexistent/b",
+                "--depth",
+                "99",
+            ],
+            "error: ",
+        ),
+        (&["test", "velha", ".", "--language", "rust"], "cargo test"),
+        (
+            &[
+                "grade",
+                "mastermind",
+                ".",
+                "--language",
+                "python",
+                "--out",
+                "/nonexistent/o",
+            ],
+            "no Python form",
+        ),
+        (
+            &["test", "mastermind", ".", "--language", "python"],
+            "no Python form",
+        ),
+        (
+            &[
+                "grade",
+                "velha",
+                ".",
+                "--shard",
+                "auto",
+                "--out",
+                "/nonexistent/o",
+            ],
+            "no array job here",
+        ),
+        (
+            &["starter", "mastermind", "/nonexistent/s", "--locale", "xx"],
+            "error: ",
+        ),
+    ] {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let t = common::run_boardkit(&args, b"");
+        assert_eq!(t.exit_code, Some(2), "{args:?}: {}", t.stderr);
+        assert!(t.stderr.starts_with("error: "), "{args:?}: {}", t.stderr);
+        assert!(t.stderr.contains(says), "{args:?}: {}", t.stderr);
+        assert!(
+            t.stderr.contains("Usage: boardkit"),
+            "{args:?}: {}",
+            t.stderr
+        );
+        assert!(t.stdout.is_empty(), "{args:?}: {}", t.stdout);
+    }
+}
+
 #[test]
 fn solve_mastermind_one_secret_prints_each_guess() {
     let args = [

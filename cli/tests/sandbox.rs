@@ -160,6 +160,10 @@ fn grade_programs(class: &Path, out: &Path, uid: Option<u32>, secret: &str) -> S
     String::from_utf8_lossy(&run.stdout).into_owned()
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "a class of hostile programs: data, one attack a file"
+)]
 fn hostile_program_class(root: &Path, port: u16, secret_file: &Path, marker: &str) -> PathBuf {
     let class = root.join("class");
     std::fs::create_dir_all(&class).unwrap();
@@ -354,6 +358,10 @@ fn hostile_program_class(root: &Path, port: u16, secret_file: &Path, marker: &st
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one hostile class graded once per user, then each attack's containment checked"
+)]
 fn a_hostile_class_of_programs_is_contained_as_root_and_as_an_ordinary_user() {
     if !has_bwrap() {
         return;
@@ -495,6 +503,10 @@ fn crate_with(dir: &Path, extra: &str) {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class of hostile crates compiled once, then each attack's containment checked"
+)]
 fn hostile_crates_are_contained_at_compile_time() {
     if !has_bwrap() {
         return;

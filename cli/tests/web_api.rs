@@ -433,6 +433,10 @@ async fn refused(
 }
 
 #[tokio::test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "a table of bad requests, one request and its expected status a line: data"
+)]
 async fn every_bad_request_gets_a_4xx_json_error() {
     let mut server = Server::start(&[]);
     let client = client();

@@ -103,9 +103,9 @@ pub(crate) struct BookConnect4Args {
 pub(crate) fn book_connect4(args: BookConnect4Args) -> anyhow::Result<()> {
     use connect4::book::Book;
     use connect4::solver::{Shape, Solver};
-    let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
+    let shape = Shape::new(args.width, args.height).map_err(usage_error)?;
     if args.depth as i32 >= shape.cells() {
-        usage_error(format_args!("--depth must be below {}", shape.cells()));
+        return Err(usage_error(format_args!("--depth must be below {}", shape.cells())).into());
     }
     let threads = args
         .threads
@@ -208,19 +208,20 @@ pub(crate) fn playbook_connect4(args: PlaybookArgs) -> anyhow::Result<()> {
 
 pub(crate) fn book_mastermind(args: BookMastermindArgs) -> anyhow::Result<()> {
     use mastermind::optimal;
-    let rules = mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
+    let rules = mastermind::Rules::new(args.pegs, args.colors).map_err(usage_error)?;
     if rules.code_count() > optimal::MAX_CODES {
-        usage_error(format_args!(
+        return Err(usage_error(format_args!(
             "{} codes are too many for the optimal search: at most {}",
             rules.code_count(),
             optimal::MAX_CODES
-        ));
+        ))
+        .into());
     }
     let first = match args.first.as_str() {
         "any" => None,
         text => Some(
             mastermind::parse_guess(text, rules)
-                .unwrap_or_else(|e| usage_error(format_args!("invalid --first {text:?}: {e}"))),
+                .map_err(|e| usage_error(format_args!("invalid --first {text:?}: {e}")))?,
         ),
     };
     let threads = args

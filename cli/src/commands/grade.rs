@@ -155,105 +155,21 @@ struct BelowRequired(boardkit::level::Level);
 pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
     // A roster that cannot be read is refused before any grading.
-    let lms = match &merge {
-        Some(GradeCommand::Merge { lms, out, shards }) => {
-            let game = shards
-                .iter()
-                .find_map(|shard| grader::report::read_run_info(shard).map(|run| run.game));
-            roster(lms, out, game.as_deref())?
-        }
-        Some(GradeCommand::Remove { lms, out, .. }) => {
-            let game = grader::report::read_run_info(out).map(|run| run.game);
-            roster(lms, out, game.as_deref())?
-        }
-        None => roster(
-            &args.lms,
-            args.out.as_deref().unwrap_or(Path::new(".")),
-            args.game.as_deref(),
-        )?,
-    };
+    let lms = roster_of_the_run(merge.as_ref(), &args)?;
     // A removal without a roster leaves no LMS file holding its grades.
     let forget = match &merge {
         Some(GradeCommand::Remove { out, .. }) if lms.is_none() => Some(out.clone()),
         _ => None,
     };
+    let require = args.require;
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
         Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
-        None => {
-            let id = args.game.unwrap_or_default();
-            let game = crate::registry::find(&id)
-                .unwrap_or_else(|| usage_error(format_args!("unknown game {id:?}")));
-            let python = match args.language {
-                Language::Rust => None,
-                Language::Python => Some(
-                    crate::exercise::manifest(game.id)
-                        .ok()
-                        .and_then(|m| m.python)
-                        .unwrap_or_else(|| {
-                            usage_error(format_args!(
-                                "{} has no Python form of its functions yet: grade its program levels with --program 'python3 FILE'",
-                                game.id
-                            ))
-                        }),
-                ),
-            };
-            let shard = args.shard.map(|spec| {
-                match crate::grader::shard::resolve(spec, |name| std::env::var(name).ok()) {
-                    Ok((slice, from)) => {
-                        eprintln!("boardkit: grading shard {from}");
-                        slice
-                    }
-                    Err(e) => usage_error(e),
-                }
-            });
-            if args.list_cases {
-                let grading = match (&python, &args.program) {
-                    (Some(variant), _) => crate::cases::Grading::Python(variant),
-                    (None, Some(_)) => crate::cases::Grading::Program,
-                    (None, None) => crate::cases::Grading::Crates,
-                };
-                print!("{}", list_cases(game, grading));
-                return Ok(());
-            }
-            let program = args
-                .program
-                .or_else(|| python.as_ref().map(|v| v.program.clone()));
-            let options = grader::Options {
-                submissions: args.submissions,
-                out: args.out.unwrap_or_default(),
-                program,
-                python,
-                style_points: args.style_points,
-                notes_held: args.style_notes == StyleNotes::Hidden,
-                jobs: args
-                    .jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-                limits: grader::sandbox::Limits {
-                    timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
-                    output_bytes: args.output_limit,
-                    memory_bytes: args.memory_mib << 20,
-                    cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
-                    ..Default::default()
-                },
-                compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
-                shard,
-                build_dir: args.build_dir.or_else(grader::shared_build_dir),
-                fresh: args.fresh,
-                isolation: if args.no_sandbox {
-                    eprintln!(
-                        "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
-                    );
-                    grader::sandbox::Isolation::None
-                } else {
-                    match grader::sandbox::Isolation::bubblewrap() {
-                        Ok(isolation) => isolation,
-                        Err(e) => return Err(Failure::Refused(Box::new(e))),
-                    }
-                },
-            };
-            grader::grade(game, &options)
-        }
+        None => match grading_options(args)? {
+            Some((game, options)) => grader::grade(game, &options),
+            // `--list-cases` printed them.
+            None => return Ok(()),
+        },
     };
     match result {
         Ok(all) => {
@@ -264,7 +180,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             if let Some(out) = forget {
                 forget_lms_files(&out);
             }
-            match args.require {
+            match require {
                 Some(level) if !grader::all_reach(&all, level) => {
                     Err(Failure::failed(BelowRequired(level)))
                 }
@@ -279,6 +195,110 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
         ) => Err(Failure::Refused(Box::new(e))),
         Err(e) => Err(Failure::failed(e)),
     }
+}
+
+/// The LMS roster the run writes grades for, if `--roster` names one;
+/// the game is the one the run grades (a merge's shards or an `--out` say
+/// it).
+fn roster_of_the_run(
+    merge: Option<&GradeCommand>,
+    args: &GradeArgs,
+) -> Result<Option<Lms>, Failure> {
+    match merge {
+        Some(GradeCommand::Merge { lms, out, shards }) => {
+            let game = shards
+                .iter()
+                .find_map(|shard| crate::grader::report::read_run_info(shard).map(|run| run.game));
+            roster(lms, out, game.as_deref())
+        }
+        Some(GradeCommand::Remove { lms, out, .. }) => {
+            let game = crate::grader::report::read_run_info(out).map(|run| run.game);
+            roster(lms, out, game.as_deref())
+        }
+        None => roster(
+            &args.lms,
+            args.out.as_deref().unwrap_or(Path::new(".")),
+            args.game.as_deref(),
+        ),
+    }
+}
+
+/// The game and the grader's options that `args` ask for; `None` when
+/// `--list-cases` asked for the cases instead (printed here).
+fn grading_options(
+    args: GradeArgs,
+) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
+    use crate::grader;
+    let id = args.game.unwrap_or_default();
+    let game = crate::registry::find(&id)
+        .ok_or_else(|| usage_error(format_args!("unknown game {id:?}")))?;
+    let python = match args.language {
+        Language::Rust => None,
+        Language::Python => Some(
+            crate::exercise::manifest(game.id)
+                .ok()
+                .and_then(|m| m.python)
+                .ok_or_else(|| {
+                    usage_error(format_args!(
+                        "{} has no Python form of its functions yet: grade its program levels with --program 'python3 FILE'",
+                        game.id
+                    ))
+                })?,
+        ),
+    };
+    let shard = args
+        .shard
+        .map(|spec| {
+            let (slice, from) = grader::shard::resolve(spec, |name| std::env::var(name).ok())
+                .map_err(usage_error)?;
+            eprintln!("boardkit: grading shard {from}");
+            Ok::<_, super::UsageError>(slice)
+        })
+        .transpose()?;
+    if args.list_cases {
+        let grading = match (&python, &args.program) {
+            (Some(variant), _) => crate::cases::Grading::Python(variant),
+            (None, Some(_)) => crate::cases::Grading::Program,
+            (None, None) => crate::cases::Grading::Crates,
+        };
+        print!("{}", list_cases(game, grading));
+        return Ok(None);
+    }
+    let isolation = if args.no_sandbox {
+        eprintln!(
+            "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
+        );
+        grader::sandbox::Isolation::None
+    } else {
+        grader::sandbox::Isolation::bubblewrap().map_err(|e| Failure::Refused(Box::new(e)))?
+    };
+    let program = args
+        .program
+        .or_else(|| python.as_ref().map(|v| v.program.clone()));
+    let options = grader::Options {
+        submissions: args.submissions,
+        out: args.out.unwrap_or_default(),
+        program,
+        python,
+        style_points: args.style_points,
+        notes_held: args.style_notes == StyleNotes::Hidden,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        limits: grader::sandbox::Limits {
+            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+            output_bytes: args.output_limit,
+            memory_bytes: args.memory_mib << 20,
+            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+            ..Default::default()
+        },
+        compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
+        shard,
+        build_dir: args.build_dir.or_else(grader::shared_build_dir),
+        fresh: args.fresh,
+        isolation,
+    };
+    Ok(Some((game, options)))
 }
 
 /// `--list-cases`: every case a mode grades, with the rule it checks, on

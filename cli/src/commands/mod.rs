@@ -40,16 +40,19 @@ pub struct Cli {
 pub fn run(cli: Cli) -> ExitCode {
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => failure.exit(),
+        Err(failure) => failure.report(),
     }
 }
 
-/// How a command failed; [`Failure::exit`] is the policy.
+/// How a command failed; [`Failure::report`] is the policy.
 pub(crate) enum Failure {
     /// It ran and failed (status 1).
     Failed(Box<dyn std::error::Error + Send + Sync>),
     /// It cannot run as asked (status 2).
     Refused(Box<dyn std::error::Error + Send + Sync>),
+    /// Its arguments are wrong in a way clap cannot check alone: clap's
+    /// usage message, status 2.
+    Usage(String),
     /// It told the person itself (a game, a network session, the full
     /// screen, the list of failed checks): only the status is left.
     Said(ExitCode),
@@ -65,7 +68,10 @@ pub(crate) struct Chain(anyhow::Error);
 
 impl From<anyhow::Error> for Failure {
     fn from(error: anyhow::Error) -> Self {
-        Failure::Failed(Box::new(Chain(error)))
+        match error.downcast::<UsageError>() {
+            Ok(usage) => usage.into(),
+            Err(error) => Failure::Failed(Box::new(Chain(error))),
+        }
     }
 }
 
@@ -76,7 +82,7 @@ impl Failure {
     }
 
     /// Prints why (when not said already) and gives the exit status.
-    pub(crate) fn exit(self) -> ExitCode {
+    pub(crate) fn report(self) -> ExitCode {
         // What a command printed on stdout goes out before its error.
         let _ = std::io::Write::flush(&mut std::io::stdout());
         match self {
@@ -86,6 +92,12 @@ impl Failure {
             }
             Failure::Refused(error) => {
                 eprintln!("boardkit: {error}");
+                ExitCode::from(2)
+            }
+            Failure::Usage(message) => {
+                let error = Cli::command().error(clap::error::ErrorKind::ValueValidation, message);
+                // clap's own rendering (and exit status) of a usage error.
+                let _ = error.print();
                 ExitCode::from(2)
             }
             Failure::Said(status) => status,
@@ -102,12 +114,22 @@ fn said(status: ExitCode) -> Outcome {
     }
 }
 
-/// Exits with status 2 and clap's usage message, for arguments clap cannot
-/// check alone.
-pub(crate) fn usage_error(message: impl std::fmt::Display) -> ! {
-    Cli::command()
-        .error(clap::error::ErrorKind::ValueValidation, message)
-        .exit()
+/// Arguments wrong in a way clap cannot check alone: status 2 and clap's
+/// usage message, printed by [`Failure::report`] as clap prints its own. It
+/// travels as a value, through `anyhow` too, up to [`run`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(String);
+
+/// A [`UsageError`] saying `message`.
+pub(crate) fn usage_error(message: impl std::fmt::Display) -> UsageError {
+    UsageError(message.to_string())
+}
+
+impl From<UsageError> for Failure {
+    fn from(error: UsageError) -> Self {
+        Failure::Usage(error.0)
+    }
 }
 
 #[derive(Subcommand)]
@@ -252,7 +274,7 @@ fn starter(
             e @ (StarterError::UnknownGame(..)
             | StarterError::NoPython(..)
             | StarterError::NoLocale(..)),
-        ) => usage_error(e),
+        ) => Err(usage_error(e).into()),
         Err(e) => Err(Failure::failed(e)),
     }
 }

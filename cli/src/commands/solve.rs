@@ -79,116 +79,116 @@ pub(crate) enum CodebreakerName {
 pub(crate) fn run(game: SolveGame) -> anyhow::Result<()> {
     let mut out = anstream::stdout().lock();
     match game {
-        SolveGame::Connect4(args) => {
-            use connect4::solver::{Position, Shape, Solver};
-            let shape = Shape::new(args.width, args.height).unwrap_or_else(|e| usage_error(e));
-            let mut solver =
-                Solver::with_table(shape, Solver::table_entries(shape, args.table_mib as usize));
-            if args.no_book {
-                solver.set_book(None);
+        SolveGame::Connect4(args) => solve_connect4(&args, &mut out),
+        SolveGame::Mastermind(args) => solve_mastermind(&args, &mut out),
+    }
+}
+
+/// `solve connect4`: each position of stdin's lines, scored.
+fn solve_connect4(args: &SolveConnect4Args, out: &mut impl Write) -> anyhow::Result<()> {
+    use connect4::solver::{Position, Shape, Solver};
+    let shape = Shape::new(args.width, args.height).map_err(usage_error)?;
+    let mut solver =
+        Solver::with_table(shape, Solver::table_entries(shape, args.table_mib as usize));
+    if args.no_book {
+        solver.set_book(None);
+    }
+    let mut lines = boardkit::console::LineReader::new(io::stdin().lock());
+    let mut number = 0;
+    let mut errors = 0;
+    loop {
+        let line = match lines.read_line() {
+            Ok(line) => line,
+            Err(InputError::EndOfInput) => break,
+            Err(InputError::Io(e)) => return Err(e).context("cannot read stdin"),
+        };
+        number += 1;
+        let line = match line {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("boardkit: line {number}: {e}");
+                errors += 1;
+                continue;
             }
-            let mut lines = boardkit::console::LineReader::new(io::stdin().lock());
-            let mut number = 0;
-            let mut errors = 0;
-            loop {
-                let line = match lines.read_line() {
-                    Ok(line) => line,
-                    Err(InputError::EndOfInput) => break,
-                    Err(InputError::Io(e)) => return Err(e).context("cannot read stdin"),
-                };
-                number += 1;
-                let line = match line {
-                    Ok(text) => text,
-                    Err(e) => {
-                        eprintln!("boardkit: line {number}: {e}");
-                        errors += 1;
-                        continue;
-                    }
-                };
-                let Some(moves) = line.split_whitespace().next() else {
-                    continue;
-                };
-                let position = match Position::from_moves(shape, moves) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        eprintln!(
-                            "boardkit: line {number}: {moves:?} is not a legal position: {e}"
-                        );
-                        errors += 1;
-                        continue;
-                    }
-                };
-                if args.fresh_table {
-                    // Not timed: the search is.
-                    solver.clear();
-                }
-                solver.reset_nodes();
-                let started = std::time::Instant::now();
-                let score = solver.solve(&position, args.weak);
-                let micros = started.elapsed().as_micros();
-                writeln!(out, "{moves} {score} {} {micros}", solver.nodes)?;
+        };
+        let Some(moves) = line.split_whitespace().next() else {
+            continue;
+        };
+        let position = match Position::from_moves(shape, moves) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("boardkit: line {number}: {moves:?} is not a legal position: {e}");
+                errors += 1;
+                continue;
             }
-            if errors > 0 {
-                anyhow::bail!("{errors} of {number} lines could not be solved");
-            }
+        };
+        if args.fresh_table {
+            // Not timed: the search is.
+            solver.clear();
         }
-        SolveGame::Mastermind(args) => {
-            use mastermind::solver::{Codebreaker, Criterion};
-            let rules =
-                mastermind::Rules::new(args.pegs, args.colors).unwrap_or_else(|e| usage_error(e));
-            let mut breaker: Box<dyn boardkit::player::Strategy<_, _>> = match args.strategy {
-                CodebreakerName::Optimal => {
-                    if rules != mastermind::Rules::default() {
-                        usage_error(format_args!(
-                            "--strategy optimal plays the standard game only (4 pegs, 6 colours), not {} pegs, {} colours",
-                            rules.pegs(),
-                            rules.colors()
-                        ));
-                    }
-                    Box::new(mastermind::optimal::OptimalCodebreaker::standard()?)
-                }
-                name => {
-                    let criterion = match name {
-                        CodebreakerName::Knuth => Criterion::Knuth,
-                        CodebreakerName::MostParts => Criterion::MostParts,
-                        CodebreakerName::ExpectedSize => Criterion::ExpectedSize,
-                        CodebreakerName::Entropy => Criterion::Entropy,
-                        CodebreakerName::Best | CodebreakerName::Optimal => {
-                            mastermind::solver::BEST
-                        }
-                    };
-                    Box::new(Codebreaker::new(rules, criterion).unwrap_or_else(|e| usage_error(e)))
-                }
+        solver.reset_nodes();
+        let started = std::time::Instant::now();
+        let score = solver.solve(&position, args.weak);
+        let micros = started.elapsed().as_micros();
+        writeln!(out, "{moves} {score} {} {micros}", solver.nodes)?;
+    }
+    if errors > 0 {
+        anyhow::bail!("{errors} of {number} lines could not be solved");
+    }
+    Ok(())
+}
+
+/// `solve mastermind`: one secret broken, or every secret with `--all`.
+fn solve_mastermind(args: &SolveMastermindArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    use mastermind::solver::{Codebreaker, Criterion};
+    let rules = mastermind::Rules::new(args.pegs, args.colors).map_err(usage_error)?;
+    let mut breaker: Box<dyn boardkit::player::Strategy<_, _>> = match args.strategy {
+        CodebreakerName::Optimal => {
+            if rules != mastermind::Rules::default() {
+                return Err(usage_error(format_args!(
+                        "--strategy optimal plays the standard game only (4 pegs, 6 colours), not {} pegs, {} colours",
+                        rules.pegs(),
+                        rules.colors()
+                    ))
+                    .into());
+            }
+            Box::new(mastermind::optimal::OptimalCodebreaker::standard()?)
+        }
+        name => {
+            let criterion = match name {
+                CodebreakerName::Knuth => Criterion::Knuth,
+                CodebreakerName::MostParts => Criterion::MostParts,
+                CodebreakerName::ExpectedSize => Criterion::ExpectedSize,
+                CodebreakerName::Entropy => Criterion::Entropy,
+                CodebreakerName::Best | CodebreakerName::Optimal => mastermind::solver::BEST,
             };
-            let max_turns = 64;
-            if let Some(text) = &args.secret {
-                let secret = mastermind::parse_guess(text, rules).unwrap_or_else(|e| {
-                    usage_error(format_args!("invalid --secret {text:?}: {e}"))
-                });
-                let board = mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
-                for (guess, score) in &board.guesses {
-                    writeln!(out, "{guess}  {score}")?;
-                }
-                writeln!(out, "found in {} guesses", board.guesses.len())?;
-            } else {
-                let (mut total, mut max, mut games) = (0usize, 0usize, 0usize);
-                for secret in mastermind::Code::all(rules) {
-                    let board =
-                        mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
-                    let guesses: Vec<String> =
-                        board.guesses.iter().map(|(g, _)| g.to_string()).collect();
-                    writeln!(out, "{secret}: {} ({})", guesses.len(), guesses.join(" "))?;
-                    total += guesses.len();
-                    max = max.max(guesses.len());
-                    games += 1;
-                }
-                writeln!(
-                    out,
-                    "total guesses: {total}, average: {:.3}, max: {max}",
-                    total as f64 / games as f64
-                )?;
-            }
+            Box::new(Codebreaker::new(rules, criterion).map_err(usage_error)?)
         }
+    };
+    let max_turns = 64;
+    if let Some(text) = &args.secret {
+        let secret = mastermind::parse_guess(text, rules)
+            .map_err(|e| usage_error(format_args!("invalid --secret {text:?}: {e}")))?;
+        let board = mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
+        for (guess, score) in &board.guesses {
+            writeln!(out, "{guess}  {score}")?;
+        }
+        writeln!(out, "found in {} guesses", board.guesses.len())?;
+    } else {
+        let (mut total, mut max, mut games) = (0usize, 0usize, 0usize);
+        for secret in mastermind::Code::all(rules) {
+            let board = mastermind::solver::solve(breaker.as_mut(), rules, &secret, max_turns);
+            let guesses: Vec<String> = board.guesses.iter().map(|(g, _)| g.to_string()).collect();
+            writeln!(out, "{secret}: {} ({})", guesses.len(), guesses.join(" "))?;
+            total += guesses.len();
+            max = max.max(guesses.len());
+            games += 1;
+        }
+        writeln!(
+            out,
+            "total guesses: {total}, average: {:.3}, max: {max}",
+            total as f64 / games as f64
+        )?;
     }
     Ok(())
 }

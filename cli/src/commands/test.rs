@@ -38,22 +38,24 @@ struct CasesFailed(usize);
 
 pub(crate) fn run(args: TestArgs) -> Outcome {
     let game = crate::registry::find(&args.game)
-        .unwrap_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)));
+        .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
     if args.language == super::grade::Language::Rust {
-        usage_error("a Rust starter runs its cases with `cargo test`");
+        return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
     }
     let python = crate::exercise::manifest(game.id)
         .ok()
         .and_then(|m| m.python)
-        .unwrap_or_else(|| {
+        .ok_or_else(|| {
             usage_error(format_args!(
                 "{} has no Python form of its functions yet",
                 game.id
             ))
-        });
+        })?;
     if let Some(level) = args.level {
         if !python.levels.contains_key(&level) {
-            usage_error(format_args!("{} has no level {level} in Python", game.id));
+            return Err(
+                usage_error(format_args!("{} has no level {level} in Python", game.id)).into(),
+            );
         }
     }
     let local = crate::grader::Local {

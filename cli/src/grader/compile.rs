@@ -139,6 +139,25 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// The most bytes of a student's folder taken into the build.
 const MAX_STUDENT_BYTES: u64 = 16 << 20;
 
+/// The files of the student's folder `solution` below `root`: the folder
+/// itself, not a link to somebody else's, and not empty.
+fn submitted_files(root: &Path, solution: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut folder = root.to_owned();
+    for part in Path::new(solution).components() {
+        folder.push(part);
+        if std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{solution} is a link, not a folder of the submission"
+            ));
+        }
+    }
+    let students = student_files(&folder).map_err(|e| e.to_string())?;
+    if students.is_empty() {
+        return Err(format!("no {solution}/ folder in the submission"));
+    }
+    Ok(students)
+}
+
 /// The student's files: every regular file below `folder` (links and other
 /// kinds skipped), as paths relative to `folder`.
 fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, PrepareError> {
@@ -272,30 +291,7 @@ impl<'a> Class<'a> {
         let dir = &std::path::absolute(build).map_err(file_error(build))?;
         let work = &std::path::absolute(work).map_err(file_error(work))?;
         let manifest = crate::exercise::manifest(game.id)?;
-        let key = {
-            use sha2::Digest as _;
-            let kit = crate::starter::kit_owned_files(game, &manifest)?;
-            let mut hasher = sha2::Sha256::new();
-            // Built in the sandbox or not: the artifacts name other paths.
-            hasher.update(match sandbox.isolation() {
-                Isolation::None => "no sandbox",
-                Isolation::Bubblewrap(_) => "bubblewrap",
-            });
-            // The crates the lock downloads, not the starter's own entry:
-            // games of one set of dependencies share one build of them
-            // (a unit one game's features alone need is built by each of
-            // its submissions, as any unit missing from the build).
-            if let Some((_, lock)) = kit.iter().find(|(path, _)| path == "Cargo.lock") {
-                for package in registry_packages(lock) {
-                    hasher.update(package.as_bytes());
-                }
-            }
-            let digest = hasher.finalize();
-            digest[..8]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        };
+        let key = dependencies_key(game, &manifest, sandbox)?;
         let deps = dir.join("deps").join(&key);
         // One build folder may serve runs at once (CI's grading tests and
         // `dev check` share one): the first builds, the others wait for it.
@@ -326,74 +322,95 @@ impl<'a> Class<'a> {
         }
         class.write_crate(&crate_dir, &stub)?;
         if !fetched {
-            // Downloads, if any, happen here, outside the sandbox: the kit's
-            // own dependencies at the kit's locked versions (the lock file
-            // only loses what the crate does not use).
-            let fetch = Command::new(class.toolchain.sysroot.join("bin/cargo"))
-                .args(["fetch", "--manifest-path"])
-                .arg(crate_dir.join("Cargo.toml"))
-                .env("RUSTC", class.toolchain.sysroot.join("bin/rustc"))
-                .output()
-                .map_err(|source| PrepareError::Run {
-                    program: "cargo".into(),
-                    source,
-                })?;
-            if !fetch.status.success() {
-                return Err(PrepareError::Fetch(
-                    String::from_utf8_lossy(&fetch.stderr).into_owned(),
-                ));
-            }
+            class.fetch(&crate_dir)?;
         }
         if !done.is_file() {
-            std::fs::create_dir_all(&target).map_err(file_error(&target))?;
-            // Once per class, before any submission: every core, and the
-            // time the kit's own code needs (the submissions' timeout is
-            // for theirs).
-            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-            let deps_timeout = timeout.max(DEPENDENCIES_TIMEOUT);
-            if let Some(units) = class.units(&crate_dir.join("Cargo.toml")) {
-                progress.set_length(units);
-            }
-            let compiled = progress.clone();
-            let watch = LineWatcher(std::sync::Arc::new(move |line: &[u8]| {
-                if let Some(name) = artifact_name(line) {
-                    compiled.set_message(format!("building the kit's dependencies: {name}"));
-                    compiled.inc(1);
-                }
-            }));
-            let outcome = class.cargo(
-                sandbox,
-                &crate_dir,
-                &target,
-                deps_timeout,
-                cores,
-                Some(watch),
-                false,
-            )?;
-            match outcome.ending {
-                Ending::Exited(0) => {}
-                Ending::TimedOut => {
-                    return Err(PrepareError::DependenciesTimedOut(deps_timeout));
-                }
-                _ => {
-                    return Err(PrepareError::Dependencies(
-                        String::from_utf8_lossy(&outcome.stderr).into_owned(),
-                    ));
-                }
-            }
-            // The stubs' own artifacts go: every submission builds its crate
-            // (same package) anew, and must not find them as read-only links.
-            let debug = target.join("debug");
-            remove_own_artifacts(&debug).map_err(file_error(&debug))?;
-            // Sealed before it is said built: a run that finds it built
-            // finds it sealed.
-            seal(&target).map_err(file_error(&target))?;
+            class.build_dependencies(sandbox, &crate_dir, &target, timeout, progress)?;
             std::fs::write(&done, b"").map_err(file_error(&done))?;
         }
         // Every submission's build links these files: none may write them.
         seal(&target).map_err(file_error(&target))?;
         class.lock = std::fs::read(&lock).map_err(file_error(&lock))?;
         Ok(class)
+    }
+
+    /// Downloads the kit's dependencies for `crate_dir`, outside the
+    /// sandbox.
+    fn fetch(&self, crate_dir: &Path) -> Result<(), PrepareError> {
+        // Downloads, if any, happen here, outside the sandbox: the kit's
+        // own dependencies at the kit's locked versions (the lock file
+        // only loses what the crate does not use).
+        let fetch = Command::new(self.toolchain.sysroot.join("bin/cargo"))
+            .args(["fetch", "--manifest-path"])
+            .arg(crate_dir.join("Cargo.toml"))
+            .env("RUSTC", self.toolchain.sysroot.join("bin/rustc"))
+            .output()
+            .map_err(|source| PrepareError::Run {
+                program: "cargo".into(),
+                source,
+            })?;
+        if !fetch.status.success() {
+            return Err(PrepareError::Fetch(
+                String::from_utf8_lossy(&fetch.stderr).into_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Builds the kit's dependencies of `crate_dir` into `target`, then
+    /// seals them.
+    fn build_dependencies(
+        &self,
+        sandbox: &Sandbox,
+        crate_dir: &Path,
+        target: &Path,
+        timeout: Duration,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<(), PrepareError> {
+        std::fs::create_dir_all(target).map_err(file_error(target))?;
+        // Once per class, before any submission: every core, and the
+        // time the kit's own code needs (the submissions' timeout is
+        // for theirs).
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let deps_timeout = timeout.max(DEPENDENCIES_TIMEOUT);
+        if let Some(units) = self.units(&crate_dir.join("Cargo.toml")) {
+            progress.set_length(units);
+        }
+        let compiled = progress.clone();
+        let watch = LineWatcher(std::sync::Arc::new(move |line: &[u8]| {
+            if let Some(name) = artifact_name(line) {
+                compiled.set_message(format!("building the kit's dependencies: {name}"));
+                compiled.inc(1);
+            }
+        }));
+        let outcome = self.cargo(
+            sandbox,
+            crate_dir,
+            target,
+            deps_timeout,
+            cores,
+            Some(watch),
+            false,
+        )?;
+        match outcome.ending {
+            Ending::Exited(0) => {}
+            Ending::TimedOut => {
+                return Err(PrepareError::DependenciesTimedOut(deps_timeout));
+            }
+            _ => {
+                return Err(PrepareError::Dependencies(
+                    String::from_utf8_lossy(&outcome.stderr).into_owned(),
+                ));
+            }
+        }
+        // The stubs' own artifacts go: every submission builds its crate
+        // (same package) anew, and must not find them as read-only links.
+        let debug = target.join("debug");
+        remove_own_artifacts(&debug).map_err(file_error(&debug))?;
+        // Sealed before it is said built: a run that finds it built
+        // finds it sealed.
+        seal(target).map_err(file_error(target))?;
+        Ok(())
     }
 
     /// Writes a crate of the kit's files and `students` (paths below the
@@ -540,24 +557,7 @@ impl<'a> Class<'a> {
         let failed = |e: String| BuildError::Failed(e);
         let manifest =
             crate::exercise::manifest(self.game.id).map_err(|e| failed(e.to_string()))?;
-        // The student's folder itself, not a link to somebody else's.
-        let mut folder = root.to_owned();
-        for part in Path::new(&manifest.files.solution).components() {
-            folder.push(part);
-            if std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_symlink()) {
-                return Err(failed(format!(
-                    "{} is a link, not a folder of the submission",
-                    manifest.files.solution
-                )));
-            }
-        }
-        let students = student_files(&folder).map_err(|e| failed(e.to_string()))?;
-        if students.is_empty() {
-            return Err(failed(format!(
-                "no {}/ folder in the submission",
-                manifest.files.solution
-            )));
-        }
+        let students = submitted_files(root, &manifest.files.solution).map_err(failed)?;
         let crate_dir = self.dir.join("crates").join(name);
         self.write_crate(&crate_dir, &students)
             .map_err(|e| failed(e.to_string()))?;
@@ -883,6 +883,34 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
         workspace: toml::Table::new(),
     };
     toml::to_string(&manifest).map_err(|e| PrepareError::Manifest(e.to_string()))
+}
+
+/// The key of a build of the kit's dependencies: what the crates the lock
+/// downloads are, and whether they build in the sandbox.
+fn dependencies_key(
+    game: &GameInfo,
+    manifest: &crate::exercise::Manifest,
+    sandbox: &Sandbox,
+) -> Result<String, PrepareError> {
+    use sha2::Digest as _;
+    let kit = crate::starter::kit_owned_files(game, manifest)?;
+    let mut hasher = sha2::Sha256::new();
+    // Built in the sandbox or not: the artifacts name other paths.
+    hasher.update(match sandbox.isolation() {
+        Isolation::None => "no sandbox",
+        Isolation::Bubblewrap(_) => "bubblewrap",
+    });
+    // The crates the lock downloads, not the starter's own entry: games of
+    // one set of dependencies share one build of them (a unit one game's
+    // features alone need is built by each of its submissions, as any unit
+    // missing from the build).
+    if let Some((_, lock)) = kit.iter().find(|(path, _)| path == "Cargo.lock") {
+        for package in registry_packages(lock) {
+            hasher.update(package.as_bytes());
+        }
+    }
+    let digest = hasher.finalize();
+    Ok(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The registry packages a lock file pins (`name version checksum`, sorted):

@@ -234,27 +234,7 @@ fn run_case(
                 root,
                 adapter,
             },
-        ) => {
-            // A simple command replaces the shell (`exec`): a signal that
-            // kills the program is then told as one, not as sh's status 134.
-            let simple = !command.contains([';', '&', '|', '(', ')', '<', '>', '`', '$', '\n']);
-            let exec = if simple { "exec " } else { "" };
-            let mut words = vec![
-                "-c".to_owned(),
-                format!("{exec}{command} \"$@\""),
-                "program".to_owned(),
-            ];
-            words.extend(args.iter().cloned());
-            let mut job = Job::new("/bin/sh", &words);
-            job.work_from = Some(root);
-            // Mounted for every case alike: one sandbox serves them all.
-            job.read_only = adapter
-                .iter()
-                .map(|a| (a.clone(), ADAPTER.into()))
-                .collect();
-            job.stdin = stdin;
-            job
-        }
+        ) => program_job(command, root, adapter.as_deref(), args, stdin),
         (
             CaseKind::Functions { .. },
             Runner::Program {
@@ -303,6 +283,35 @@ fn run_case(
             .push_str(&format!("\nreproduce it: {command}"));
     }
     result
+}
+
+/// The job of a session case of a program run as `command` in `root`.
+fn program_job<'a>(
+    command: &str,
+    root: &'a Path,
+    adapter: Option<&Path>,
+    args: &[String],
+    stdin: &'a [u8],
+) -> Job<'a> {
+    // A simple command replaces the shell (`exec`): a signal that kills
+    // the program is then told as one, not as sh's status 134.
+    let simple = !command.contains([';', '&', '|', '(', ')', '<', '>', '`', '$', '\n']);
+    let exec = if simple { "exec " } else { "" };
+    let mut words = vec![
+        "-c".to_owned(),
+        format!("{exec}{command} \"$@\""),
+        "program".to_owned(),
+    ];
+    words.extend(args.iter().cloned());
+    let mut job = Job::new("/bin/sh", &words);
+    job.work_from = Some(root);
+    // Mounted for every case alike: one sandbox serves them all.
+    job.read_only = adapter
+        .iter()
+        .map(|a| (a.to_path_buf(), ADAPTER.into()))
+        .collect();
+    job.stdin = stdin;
+    job
 }
 
 /// One command that replays a public session case on the student's own

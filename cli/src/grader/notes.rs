@@ -158,6 +158,18 @@ fn is_test_attribute(attribute: &str) -> bool {
     inner.contains("test")
 }
 
+/// A note of the kit's own (not a lint) on `file`'s `line`.
+fn note(file: &str, line: usize, kind: &str, message: String) -> Note {
+    Note {
+        url: None,
+        file: file.to_owned(),
+        line,
+        kind: kind.into(),
+        message,
+    }
+}
+
+/// Notes `text` (the file `file`) and counts its facts.
 fn note_file(
     file: &str,
     text: &str,
@@ -187,15 +199,9 @@ fn note_file(
                 let lines = node.end_position().row - node.start_position().row + 1;
                 if lines > long_function {
                     let name = node.child_by_field_name("name").map_or("?", text_of);
-                    notes.push(Note {
-                        url: None,
-                        file: file.to_owned(),
-                        line,
-                        kind: "long_function".into(),
-                        message: format!(
+                    notes.push(note(file, line, "long_function", format!(
                             "`{name}` is {lines} lines long: split it into functions of a few lines, each named for what it does (over {long_function} is hard to read)"
-                        ),
-                    });
+                        )));
                 }
             }
             "enum_item" => facts.enums += 1,
@@ -208,29 +214,17 @@ fn note_file(
                     .and_then(|f| f.child_by_field_name("field"))
                     .map(text_of);
                 if let Some(method @ ("unwrap" | "expect")) = method {
-                    notes.push(Note {
-                        url: None,
-                        file: file.to_owned(),
-                        line,
-                        kind: "unwrap".into(),
-                        message: format!(
+                    notes.push(note(file, line, "unwrap", format!(
                             "`{method}()` stops the program on a None or an Err: handle the case (`match`, `if let`, `?`, `unwrap_or`)"
-                        ),
-                    });
+                        )));
                 }
             }
             "macro_invocation" => {
                 let name = node.child_by_field_name("macro").map_or("", text_of);
                 if matches!(name, "panic" | "todo" | "unimplemented" | "unreachable") {
-                    notes.push(Note {
-                        url: None,
-                        file: file.to_owned(),
-                        line,
-                        kind: "panic".into(),
-                        message: format!(
+                    notes.push(note(file, line, "panic", format!(
                             "`{name}!` stops the program: return an error, or make the case impossible with a type"
-                        ),
-                    });
+                        )));
                 }
             }
             _ => {}

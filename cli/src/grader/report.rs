@@ -726,45 +726,63 @@ fn student_section(name: &str, results: &Results, stale: bool) -> String {
         if stale { STALE } else { "" }
     );
     if !results.notes.is_empty() {
-        let held = if results.notes_held {
-            " (held from the student until released)"
-        } else {
-            ""
-        };
-        // Grouped by kind, as a teacher reads them: one habit, its places.
-        let mut kinds: BTreeMap<&str, Vec<&super::notes::Note>> = BTreeMap::new();
-        for note in &results.notes {
-            kinds.entry(note.kind.as_str()).or_default().push(note);
-        }
-        out.push_str(&format!(
-            "<details open><summary>{} notes on the code, {} kinds{held}</summary><ul>\n",
-            results.notes.len(),
-            kinds.len()
-        ));
-        for (kind, notes) in &kinds {
-            let name = match notes.iter().find_map(|n| n.url.as_deref()) {
-                Some(url) => format!(
-                    "<a href=\"{}\"><code>{}</code></a>",
-                    escape(url),
-                    escape(kind)
-                ),
-                None => format!("<code>{}</code>", escape(kind)),
-            };
-            out.push_str(&format!("<li>{name} ({})<ul>\n", notes.len()));
-            for note in notes {
-                out.push_str(&format!(
-                    "<li><code>{}:{}</code> {}</li>\n",
-                    escape(&note.file),
-                    note.line,
-                    escape(&note.message)
-                ));
-            }
-            out.push_str("</ul></li>\n");
-        }
-        out.push_str("</ul></details>\n");
+        out.push_str(&notes_section(results));
     }
-    // Each level's cases, then the robustness part's (in no level).
-    let mut parts: Vec<(String, f64, f64, Vec<&TestResult>)> = results
+    for (part, got, max, tests) in parts_of(results) {
+        out.push_str(&part_section(&part, got, max, tests));
+    }
+    out.push_str("</details>\n");
+    out
+}
+
+/// A submission's notes on its code, grouped by kind.
+fn notes_section(results: &Results) -> String {
+    let mut out = String::new();
+    let held = if results.notes_held {
+        " (held from the student until released)"
+    } else {
+        ""
+    };
+    // Grouped by kind, as a teacher reads them: one habit, its places.
+    let mut kinds: BTreeMap<&str, Vec<&super::notes::Note>> = BTreeMap::new();
+    for note in &results.notes {
+        kinds.entry(note.kind.as_str()).or_default().push(note);
+    }
+    out.push_str(&format!(
+        "<details open><summary>{} notes on the code, {} kinds{held}</summary><ul>\n",
+        results.notes.len(),
+        kinds.len()
+    ));
+    for (kind, notes) in &kinds {
+        let name = match notes.iter().find_map(|n| n.url.as_deref()) {
+            Some(url) => format!(
+                "<a href=\"{}\"><code>{}</code></a>",
+                escape(url),
+                escape(kind)
+            ),
+            None => format!("<code>{}</code>", escape(kind)),
+        };
+        out.push_str(&format!("<li>{name} ({})<ul>\n", notes.len()));
+        for note in notes {
+            out.push_str(&format!(
+                "<li><code>{}:{}</code> {}</li>\n",
+                escape(&note.file),
+                note.line,
+                escape(&note.message)
+            ));
+        }
+        out.push_str("</ul></li>\n");
+    }
+    out.push_str("</ul></details>\n");
+    out
+}
+
+/// A part of the score: its title, points got and possible, and cases.
+type Part<'r> = (String, f64, f64, Vec<&'r TestResult>);
+
+/// Each level's cases, then the robustness part's (in no level).
+fn parts_of(results: &Results) -> Vec<Part<'_>> {
+    let mut parts: Vec<Part<'_>> = results
         .by_level()
         .into_iter()
         .map(|(level, (got, max, _))| {
@@ -784,68 +802,72 @@ fn student_section(name: &str, results: &Results, stale: bool) -> String {
             .collect();
         parts.push((ROBUSTNESS_TITLE.to_owned(), got, max, tests));
     }
-    for (part, got, max, tests) in parts {
-        let (failed, passed): (Vec<&TestResult>, Vec<&TestResult>) = tests
-            .into_iter()
-            .partition(|t| t.extra_data.verdict != Verdict::Passed);
-        out.push_str(&format!(
-            "<div class=\"level\">{part}: {} / {}</div>\n",
-            points(got),
-            points(max)
-        ));
-        // Failures of one cause (the same unimplemented function, the same
-        // panic) are told once, with the names of the cases they broke.
-        let mut groups: Vec<(Option<String>, Vec<&TestResult>)> = Vec::new();
-        for t in failed {
-            let cause = failure_cause(t);
-            match groups
-                .iter_mut()
-                .find(|(c, _)| cause.is_some() && *c == cause)
-            {
-                Some((_, members)) => members.push(t),
-                None => groups.push((cause, vec![t])),
-            }
-        }
-        for (cause, members) in groups {
-            let t = members[0];
-            let output = match &t.detail {
-                Some(detail) => format!("(hidden from students)\n{detail}"),
-                None => t.output.clone(),
-            };
-            let (title, names) = match (cause, members.len()) {
-                (Some(cause), n) if n > 1 => (
-                    format!("{n} cases: {}", escape(&cause)),
-                    format!(
-                        "<p>{}; the first:</p>",
-                        members
-                            .iter()
-                            .map(|m| escape(&m.name))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
-                _ => (escape(&t.name), String::new()),
-            };
-            out.push_str(&format!(
-                "<details open><summary><span class=\"failed\">{}</span> {title} ({} / {})</summary>{names}<pre>{}</pre></details>\n",
-                t.extra_data.verdict.name(),
-                points(members.iter().map(|m| m.score).sum()),
-                points(members.iter().map(|m| m.max_score).sum()),
-                escape(&output)
-            ));
-        }
-        if !passed.is_empty() {
-            out.push_str(&format!(
-                "<details><summary><span class=\"passed\">{} passed</span></summary><ul>\n",
-                passed.len()
-            ));
-            for t in passed {
-                out.push_str(&format!("<li>{}</li>\n", escape(&t.name)));
-            }
-            out.push_str("</ul></details>\n");
+    parts
+}
+
+/// One part: its failures open, those of one cause told once, its passed
+/// cases folded.
+fn part_section(part: &str, got: f64, max: f64, tests: Vec<&TestResult>) -> String {
+    let mut out = String::new();
+    let (failed, passed): (Vec<&TestResult>, Vec<&TestResult>) = tests
+        .into_iter()
+        .partition(|t| t.extra_data.verdict != Verdict::Passed);
+    out.push_str(&format!(
+        "<div class=\"level\">{part}: {} / {}</div>\n",
+        points(got),
+        points(max)
+    ));
+    // Failures of one cause (the same unimplemented function, the same
+    // panic) are told once, with the names of the cases they broke.
+    let mut groups: Vec<(Option<String>, Vec<&TestResult>)> = Vec::new();
+    for t in failed {
+        let cause = failure_cause(t);
+        match groups
+            .iter_mut()
+            .find(|(c, _)| cause.is_some() && *c == cause)
+        {
+            Some((_, members)) => members.push(t),
+            None => groups.push((cause, vec![t])),
         }
     }
-    out.push_str("</details>\n");
+    for (cause, members) in groups {
+        let t = members[0];
+        let output = match &t.detail {
+            Some(detail) => format!("(hidden from students)\n{detail}"),
+            None => t.output.clone(),
+        };
+        let (title, names) = match (cause, members.len()) {
+            (Some(cause), n) if n > 1 => (
+                format!("{n} cases: {}", escape(&cause)),
+                format!(
+                    "<p>{}; the first:</p>",
+                    members
+                        .iter()
+                        .map(|m| escape(&m.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            _ => (escape(&t.name), String::new()),
+        };
+        out.push_str(&format!(
+            "<details open><summary><span class=\"failed\">{}</span> {title} ({} / {})</summary>{names}<pre>{}</pre></details>\n",
+            t.extra_data.verdict.name(),
+            points(members.iter().map(|m| m.score).sum()),
+            points(members.iter().map(|m| m.max_score).sum()),
+            escape(&output)
+        ));
+    }
+    if !passed.is_empty() {
+        out.push_str(&format!(
+            "<details><summary><span class=\"passed\">{} passed</span></summary><ul>\n",
+            passed.len()
+        ));
+        for t in passed {
+            out.push_str(&format!("<li>{}</li>\n", escape(&t.name)));
+        }
+        out.push_str("</ul></details>\n");
+    }
     out
 }
 

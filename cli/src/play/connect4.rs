@@ -81,31 +81,9 @@ pub(crate) fn play(
     .map_err(PlayError::from_io)
 }
 
-/// `boardkit play connect4`: the plain program when piped (the transcript
-/// of [`play`], byte for byte), else games in a row for people (see
-/// [`session`]). Game `k` of a seeded session uses seed `seed + k`.
-pub(crate) fn session(
-    args: &PlayArgs,
-    options: &SessionArgs,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
-    terminal: Terminal,
-) -> Result<(), PlayError> {
-    if options.is_plain(terminal) {
-        return play(args, input, output, terminal.color);
-    }
-    let exercise = &args.exercise;
-    let (rows, cols) = (usize::from(exercise.rows), usize::from(exercise.cols));
-    let empty = Board::new(rows, cols).map_err(|e| PlayError::Usage(e.to_string()))?;
-    let you = options.name.clone().unwrap_or_else(session::login_name);
-    let against = exercise.ai.is_some() || !exercise.computer_columns.is_empty();
-    let opponent = against.then(|| {
-        exercise
-            .ai
-            .map_or("scripted".to_owned(), crate::table::name)
-    });
-    let mode = crate::table::connect4::mode(cols, rows, opponent.as_deref());
-    let seats = if against {
+/// The two seats: you and the computer, or two people.
+fn seats(against: bool, you: String, options: &SessionArgs) -> [Seat; 2] {
+    if against {
         [
             Seat {
                 label: "you".into(),
@@ -132,7 +110,34 @@ pub(crate) fn session(
                 ),
             },
         ]
-    };
+    }
+}
+
+/// `boardkit play connect4`: the plain program when piped (the transcript
+/// of [`play`], byte for byte), else games in a row for people (see
+/// [`session`]). Game `k` of a seeded session uses seed `seed + k`.
+pub(crate) fn session(
+    args: &PlayArgs,
+    options: &SessionArgs,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    terminal: Terminal,
+) -> Result<(), PlayError> {
+    if options.is_plain(terminal) {
+        return play(args, input, output, terminal.color);
+    }
+    let exercise = &args.exercise;
+    let (rows, cols) = (usize::from(exercise.rows), usize::from(exercise.cols));
+    let empty = Board::new(rows, cols).map_err(|e| PlayError::Usage(e.to_string()))?;
+    let you = options.name.clone().unwrap_or_else(session::login_name);
+    let against = exercise.ai.is_some() || !exercise.computer_columns.is_empty();
+    let opponent = against.then(|| {
+        exercise
+            .ai
+            .map_or("scripted".to_owned(), crate::table::name)
+    });
+    let mode = crate::table::connect4::mode(cols, rows, opponent.as_deref());
+    let seats = seats(against, you, options);
     let game = Match {
         game: "connect4",
         mode,

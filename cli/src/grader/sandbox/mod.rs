@@ -637,6 +637,55 @@ fn run_env(job: &Job<'_>) -> Vec<(String, String)> {
     .collect()
 }
 
+/// The system's read-only folders (`/usr` and what links into it, a few of
+/// `/etc`), `/proc`, `/dev`, and a `/tmp` and `/dev/shm` of `size` bytes.
+fn bind_the_system(command: &mut Command, size: &str) {
+    command.args(["--ro-bind", "/usr", "/usr"]);
+    // The top-level folders that are links into /usr on merged systems, or
+    // folders of their own elsewhere.
+    for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+        match std::fs::read_link(top) {
+            Ok(target) => {
+                command.arg("--symlink").arg(target).arg(top);
+            }
+            Err(_) if Path::new(top).is_dir() => {
+                command.args(["--ro-bind", top, top]);
+            }
+            Err(_) => {}
+        }
+    }
+    command.args(["--perms", "0755", "--dir", "/etc"]);
+    for etc in ["/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime"] {
+        command.args(["--ro-bind-try", etc, etc]);
+    }
+    command.args(["--proc", "/proc", "--dev", "/dev"]);
+    for folder in ["/tmp", "/dev/shm"] {
+        command.args(["--perms", "01777", "--size", size, "--tmpfs", folder]);
+    }
+}
+
+/// The folders mounts land in, parents first, that no scratch folder
+/// holds.
+fn mount_parents<'j>(job: &'j Job<'_>) -> Vec<&'j str> {
+    let mut parents: Vec<&str> = std::iter::once(WORK)
+        .chain(job.scratch.iter().map(String::as_str))
+        .chain(job.read_only.iter().map(|(_, i)| i.as_str()))
+        .chain(job.writable.iter().map(|(_, i)| i.as_str()))
+        .flat_map(|inside| {
+            Path::new(inside)
+                .ancestors()
+                .skip(1)
+                .filter_map(Path::to_str)
+                .filter(|p| *p != "/")
+                .collect::<Vec<_>>()
+        })
+        .filter(|p| !job.scratch.iter().any(|s| p.starts_with(s.as_str())))
+        .collect();
+    parents.sort_by_key(|p| (p.matches('/').count(), p.to_string()));
+    parents.dedup();
+    parents
+}
+
 /// The bubblewrap command line of a run.
 fn bwrap_command(
     bwrap: &Path,
@@ -677,50 +726,10 @@ fn bwrap_command(
     for (name, value) in run_env(job) {
         command.args(["--setenv", &name, &value]);
     }
-    arg(&mut command, &["--ro-bind", "/usr", "/usr"]);
-    // The top-level folders that are links into /usr on merged systems, or
-    // folders of their own elsewhere.
-    for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
-        match std::fs::read_link(top) {
-            Ok(target) => {
-                command.arg("--symlink").arg(target).arg(top);
-            }
-            Err(_) if Path::new(top).is_dir() => {
-                arg(&mut command, &["--ro-bind", top, top]);
-            }
-            Err(_) => {}
-        }
-    }
-    arg(&mut command, &["--perms", "0755", "--dir", "/etc"]);
-    for etc in ["/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime"] {
-        arg(&mut command, &["--ro-bind-try", etc, etc]);
-    }
-    arg(&mut command, &["--proc", "/proc", "--dev", "/dev"]);
-    for folder in ["/tmp", "/dev/shm"] {
-        arg(
-            &mut command,
-            &["--perms", "01777", "--size", &size, "--tmpfs", folder],
-        );
-    }
+    bind_the_system(&mut command, &size);
     // The folders mounts land in, searchable by the run's user (bwrap makes
     // them 0700 otherwise).
-    let mut parents: Vec<&str> = std::iter::once(WORK)
-        .chain(job.scratch.iter().map(String::as_str))
-        .chain(job.read_only.iter().map(|(_, i)| i.as_str()))
-        .chain(job.writable.iter().map(|(_, i)| i.as_str()))
-        .flat_map(|inside| {
-            Path::new(inside)
-                .ancestors()
-                .skip(1)
-                .filter_map(Path::to_str)
-                .filter(|p| *p != "/")
-                .collect::<Vec<_>>()
-        })
-        .filter(|p| !job.scratch.iter().any(|s| p.starts_with(s.as_str())))
-        .collect();
-    parents.sort_by_key(|p| (p.matches('/').count(), p.to_string()));
-    parents.dedup();
-    for parent in parents {
+    for parent in mount_parents(job) {
         arg(&mut command, &["--perms", "0755", "--dir", parent]);
     }
     match job.work_from {
@@ -834,6 +843,22 @@ fn direct_command(job: &Job<'_>, folder: &Path) -> std::io::Result<Command> {
     Ok(command)
 }
 
+/// Spawns `command`. A program file another thread still holds open for
+/// writing (between its fork and exec) cannot be run yet: wait a moment
+/// and try again.
+fn spawn_when_free(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut attempts = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempts < 50 => {
+                attempts += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Spawns `command`, feeds it `stdin`, keeps its output up to the cap, and
 /// ends it at the timeout; the process group and its sandbox die with it.
 fn supervise(
@@ -849,18 +874,7 @@ fn supervise(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let started = Instant::now();
-    // A program file another thread still holds open for writing (between
-    // its fork and exec) cannot be run yet: wait a moment and try again.
-    let mut attempts = 0;
-    let mut child = loop {
-        match command.spawn() {
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && attempts < 50 => {
-                attempts += 1;
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            other => break other?,
-        }
-    };
+    let mut child = spawn_when_free(&mut command)?;
     let pid = child.id() as libc::pid_t;
     let overflow = Arc::new(AtomicBool::new(false));
     let out = capped_reader(
@@ -922,17 +936,22 @@ fn supervise(
     if ending.is_none() && overflow.load(Ordering::SeqCst) {
         ending = Some(Ending::OutputLimit);
     }
-    let ending = ending.unwrap_or(match (status.code(), status.signal()) {
-        (Some(code), _) => Ending::Exited(code),
-        (None, Some(signal)) => Ending::Signaled(signal),
-        (None, None) => Ending::Signaled(0),
-    });
+    let ending = ending.unwrap_or_else(|| ending_of(status));
     Ok(Outcome {
         ending,
         stdout,
         stderr,
         elapsed,
     })
+}
+
+/// How a process that ended by itself ended.
+fn ending_of(status: std::process::ExitStatus) -> Ending {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Ending::Exited(code),
+        (None, Some(signal)) => Ending::Signaled(signal),
+        (None, None) => Ending::Signaled(0),
+    }
 }
 
 /// The run's own writable folders in bubblewrap (tmpfs of a bounded size),

@@ -322,34 +322,7 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
     let mut screen = Layout::new();
     let portuguese = net.language() == Language::Portuguese;
     let words = net.words();
-    let mark = |side: Side| {
-        let style = match side {
-            Side::X => bold().fg(BLUE),
-            Side::O => bold().fg(RED),
-        };
-        Span::styled(side.as_char().to_string(), style)
-    };
-    let title = match net.role() {
-        Role::Host {
-            game: NetGame::Velha { .. },
-            ..
-        } => crate::tui::velha::GAME.title,
-        Role::Host { .. } => crate::tui::connect4::GAME.title,
-        Role::Join { .. } => net.board().map_or("boardkit", NetBoard::title),
-    };
-    let subtitle = match (net.game().is_some(), portuguese) {
-        (false, _) => " · network play".to_owned(),
-        (true, true) => " · em rede, você joga com ".to_owned(),
-        (true, false) => " · over the network, you play ".to_owned(),
-    };
-    let mut heading = vec![
-        Span::styled(title, bold()),
-        Span::styled(subtitle, Style::new().fg(GREY)),
-    ];
-    if net.game().is_some() {
-        heading.push(mark(net.me()));
-    }
-    screen.centred(Line::from(heading));
+    screen.centred(network_heading(net, portuguese));
     screen.blank();
     let my_turn = net.phase() == Phase::MyTurn && busy.is_none();
     let hint = match net.board() {
@@ -364,46 +337,7 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
         None => None,
     };
     screen.blank();
-    let result = || {
-        let line = net.result_line().unwrap_or_default();
-        let verdict = net
-            .last_status()
-            .and_then(|status| words.verdict(status, net.me()));
-        let mut spans = vec![Span::styled(line, bold())];
-        if let Some(verdict) = verdict {
-            spans.push(Span::raw(format!(" · {verdict}")));
-        }
-        Line::from(spans)
-    };
-    let status = match net.phase() {
-        Phase::Connecting => Line::from(match (net.role(), portuguese) {
-            (Role::Host { address, .. }, true) => {
-                format!("aguardando um adversário em {address}...")
-            }
-            (Role::Host { address, .. }, false) => {
-                format!("waiting for an opponent on {address}...")
-            }
-            (Role::Join { address }, _) => format!("connecting to {address}..."),
-        }),
-        Phase::Connected => Line::from(format!(
-            "connected with {}; the game is starting...",
-            net.note().unwrap_or("the opponent")
-        )),
-        Phase::MyTurn if busy == Some(Busy::Hint) => Line::from(if portuguese {
-            "procurando uma dica... (Esc: parar de esperar)"
-        } else {
-            "Looking for a hint… (Esc: stop waiting)"
-        }),
-        Phase::MyTurn => Line::styled(words.your_turn(&net.me().as_char().to_string()), bold()),
-        Phase::TheirTurn | Phase::Sent => Line::from(words.waiting_move()),
-        Phase::Over | Phase::AskAgain | Phase::WaitingAnswer => result(),
-        Phase::Ended => match net.end() {
-            Some(Err(error)) => Line::styled(format!("{error}"), bold().fg(RED)),
-            _ if net.last_status().is_some() => result(),
-            _ => Line::from(""),
-        },
-    };
-    screen.centred(status);
+    screen.centred(network_status(net, busy, portuguese));
     screen.centred(
         if net.last_status().is_some() || net.tally() != Default::default() {
             Line::from(words.score(net.tally()))
@@ -432,7 +366,89 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
             }),
     };
     screen.centred(note.unwrap_or_default());
-    let keys = match (net.phase(), portuguese) {
+    screen.centred(help(network_keys(net.phase(), portuguese)));
+    screen
+}
+
+/// A network game's title, with the mark you play once the game is on.
+fn network_heading(net: &NetMatch, portuguese: bool) -> Line<'static> {
+    let mark = |side: Side| {
+        let style = match side {
+            Side::X => bold().fg(BLUE),
+            Side::O => bold().fg(RED),
+        };
+        Span::styled(side.as_char().to_string(), style)
+    };
+    let title = match net.role() {
+        Role::Host {
+            game: NetGame::Velha { .. },
+            ..
+        } => crate::tui::velha::GAME.title,
+        Role::Host { .. } => crate::tui::connect4::GAME.title,
+        Role::Join { .. } => net.board().map_or("boardkit", NetBoard::title),
+    };
+    let subtitle = match (net.game().is_some(), portuguese) {
+        (false, _) => " · network play".to_owned(),
+        (true, true) => " · em rede, você joga com ".to_owned(),
+        (true, false) => " · over the network, you play ".to_owned(),
+    };
+    let mut heading = vec![
+        Span::styled(title, bold()),
+        Span::styled(subtitle, Style::new().fg(GREY)),
+    ];
+    if net.game().is_some() {
+        heading.push(mark(net.me()));
+    }
+    Line::from(heading)
+}
+
+/// A network game's status line: the connection, whose turn, the result.
+fn network_status(net: &NetMatch, busy: Option<Busy>, portuguese: bool) -> Line<'static> {
+    let words = net.words();
+    let result = || {
+        let line = net.result_line().unwrap_or_default();
+        let verdict = net
+            .last_status()
+            .and_then(|status| words.verdict(status, net.me()));
+        let mut spans = vec![Span::styled(line, bold())];
+        if let Some(verdict) = verdict {
+            spans.push(Span::raw(format!(" · {verdict}")));
+        }
+        Line::from(spans)
+    };
+    match net.phase() {
+        Phase::Connecting => Line::from(match (net.role(), portuguese) {
+            (Role::Host { address, .. }, true) => {
+                format!("aguardando um adversário em {address}...")
+            }
+            (Role::Host { address, .. }, false) => {
+                format!("waiting for an opponent on {address}...")
+            }
+            (Role::Join { address }, _) => format!("connecting to {address}..."),
+        }),
+        Phase::Connected => Line::from(format!(
+            "connected with {}; the game is starting...",
+            net.note().unwrap_or("the opponent")
+        )),
+        Phase::MyTurn if busy == Some(Busy::Hint) => Line::from(if portuguese {
+            "procurando uma dica... (Esc: parar de esperar)"
+        } else {
+            "Looking for a hint… (Esc: stop waiting)"
+        }),
+        Phase::MyTurn => Line::styled(words.your_turn(&net.me().as_char().to_string()), bold()),
+        Phase::TheirTurn | Phase::Sent => Line::from(words.waiting_move()),
+        Phase::Over | Phase::AskAgain | Phase::WaitingAnswer => result(),
+        Phase::Ended => match net.end() {
+            Some(Err(error)) => Line::styled(format!("{error}"), bold().fg(RED)),
+            _ if net.last_status().is_some() => result(),
+            _ => Line::from(""),
+        },
+    }
+}
+
+/// The keys a network game takes in its phase.
+fn network_keys(phase: Phase, portuguese: bool) -> &'static str {
+    match (phase, portuguese) {
         (Phase::Ended, true) => "qualquer tecla sai",
         (Phase::Ended, false) => "any key leaves",
         (Phase::AskAgain, true) => "s sim · n não · q sai",
@@ -441,9 +457,7 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
         (Phase::MyTurn, false) => "left/right or 1-9 column · Enter drop · h hint · q quit",
         (_, true) => "q sai",
         (_, false) => "q quit",
-    };
-    screen.centred(help(keys));
-    screen
+    }
 }
 
 #[cfg(test)]
