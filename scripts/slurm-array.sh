@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grades a class on a real Slurm, as README's array job does, and checks
+# Grades a class on a real Slurm, as the instructors' guide's array job does, and checks
 # that the shards merged give exactly one run's outputs (the reports' run
 # dates aside).
 #
@@ -152,7 +152,7 @@ else
   printf 'import sys\nsys.exit(3)\n' >"$class/davi/programa.py"
 fi
 
-# The array job, as README gives it.
+# The array job, as docs/instructors.md gives it.
 cat >"$work/grade.sbatch" <<EOF
 #!/bin/bash
 #SBATCH --array=1-$tasks --cpus-per-task=1 --output=$work/task-%a.log

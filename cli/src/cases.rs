@@ -247,9 +247,9 @@ pub(crate) fn level_points(game: &GameInfo) -> Vec<LevelPoints> {
 }
 
 #[cfg(test)]
-/// README's table of every game's levels: what each grades and its points
+/// docs/levels.md's table of every game's levels: what each grades and its points
 /// (public, then hidden), from each game's definition. A test checks that
-/// README.md holds it (`BOARDKIT_BLESS=1` writes it).
+/// docs/levels.md holds it (`BOARDKIT_BLESS=1` writes it).
 pub(crate) fn readme_levels_table() -> String {
     let games = crate::registry::GAMES;
     let mut out = String::from("| level |");
@@ -719,10 +719,13 @@ mod tests {
 
     #[test]
     fn readme_shows_every_games_levels_and_points_as_defined() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/levels.md");
         let readme = std::fs::read_to_string(&path).unwrap();
         let (start, end) = ("<!-- levels: begin -->\n", "<!-- levels: end -->");
-        let from = readme.find(start).expect("README has the levels markers") + start.len();
+        let from = readme
+            .find(start)
+            .expect("docs/levels.md has the levels markers")
+            + start.len();
         let to = readme[from..].find(end).unwrap() + from;
         let table = readme_levels_table();
         if std::env::var_os("BOARDKIT_BLESS").is_some() {
@@ -733,7 +736,7 @@ mod tests {
         assert_eq!(
             readme[from..to],
             table,
-            "README's levels table: run BOARDKIT_BLESS=1 cargo test --lib readme_shows"
+            "docs/levels.md's levels table: run BOARDKIT_BLESS=1 cargo test --lib readme_shows"
         );
     }
 

@@ -5,7 +5,7 @@
 //! game's reference, its shipped harness, its grading cases, and its part
 //! of each front end (`play`, full screen, browser), and neither a game nor
 //! a front end imports this one: the commands hand each front end its
-//! games. Adding a game means adding its files (README, "Adding a fourth
+//! games. Adding a game means adding its files (docs/architecture.md, "Adding a fourth
 //! game") and one entry in [`GAMES`].
 
 use std::io::{BufRead, Write};

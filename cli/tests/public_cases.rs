@@ -440,14 +440,15 @@ fn mastermind_arbitrary_bytes_never_crash_or_hang() {
     survives_arbitrary_input("mastermind", b"ABCDEFabcdefg \t\r\n", 60).unwrap();
 }
 
-/// `boardkit grade --help` and README tell the same facts: where results
+/// `boardkit grade --help` and the instructors' guide tell the same facts: where results
 /// go, what `--compile-timeout` bounds, how a rerun regrades.
 #[test]
 fn grade_help_and_readme_agree() {
     let help = common::run_boardkit(&["grade".into(), "--help".into()], b"").stdout;
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/instructors.md"),
+    )
+    .unwrap();
     for text in [&help, &readme] {
         assert!(text.contains("students/<name>/results.json"), "{text}");
         assert!(!text.contains("delete a submission's folder"), "{text}");

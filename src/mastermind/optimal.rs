@@ -29,7 +29,7 @@
 //!   are memoised by candidate set.
 //!
 //! On the standard game the whole search, every first guess weighed, takes
-//! about 10 s on one core (README.md). Given the first guess instead
+//! about 10 s on one core (docs/players.md). Given the first guess instead
 //! (`AABC`, the best), the root's parts are independent and solved on
 //! several threads, each with its own memo, so the result does not depend on
 //! their timing; the tree is the same.

@@ -143,14 +143,14 @@ pub(crate) enum Command {
     ///
     /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
     /// first opponent and stops listening; you play X and start the first
-    /// game. The protocol is in README.md, "Network play".
+    /// game. The protocol is in docs/players.md, "Network play".
     Host(crate::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
     Join(crate::net::JoinArgs),
     /// Serve the games to a web browser, on 127.0.0.1 unless --bind.
     ///
     /// Prints the address it listens on; open it in a browser. The rules
-    /// and the computer players run here; the JSON API is in README.md,
+    /// and the computer players run here; the JSON API is in docs/players.md,
     /// "Browser". Ctrl-C stops it.
     Serve(crate::web::ServeArgs),
     /// Play full screen: a menu, arrow keys and Enter, undo, hints, play
@@ -203,7 +203,7 @@ pub(crate) enum Command {
         #[command(subcommand)]
         game: solve::SolveGame,
     },
-    /// Compute an opening book with the solver (slow: see README.md).
+    /// Compute an opening book with the solver (slow: see docs/players.md, "The opening book").
     Book {
         #[command(subcommand)]
         game: book::BookGame,

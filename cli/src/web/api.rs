@@ -1,5 +1,5 @@
 //! The JSON of the browser API, apart from the code that serves it, so the
-//! README, the page's script and the tests all read one description: what
+//! docs/players.md, the page's script and the tests all read one description: what
 //! a client sends ([`NewGame`], [`Move`]) and what it gets back
 //! ([`GameState`] or [`ErrorBody`]).
 //!

@@ -1,6 +1,6 @@
 //! `boardkit serve`: the HTTP server (axum on tokio) that hands out the page
 //! and answers its JSON API. The routes, their bodies and the limits are
-//! documented in README.md, "Browser".
+//! documented in docs/players.md, "Browser".
 //!
 //! Every failure a client can cause is answered, never panicked on: a JSON
 //! body `{"error": "..."}` with a 4xx status (503 when the store is full),
