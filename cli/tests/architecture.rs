@@ -115,6 +115,183 @@ fn the_registry_sits_above_the_games_and_the_front_ends_and_below_the_tools() {
     }
 }
 
+/// A file's module path below `src/` (`tui/ui/mod.rs` is `[tui, ui]`).
+fn module_path(relative: &str) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_owned)
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module paths `code` names, resolved from the module `at`:
+/// `crate::a::b`, `super::x`, `self::x`, and each first name of a `{...}`
+/// group after one.
+fn named_paths(code: &str, at: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(start) {
+            // Part of a longer path (`a::super::`) or a word (`xcrate::`).
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            // `super` of a module is its parent, a `mod.rs`'s too (its
+            // module is its folder).
+            let mut path: Vec<String> = match start {
+                "crate::" => Vec::new(),
+                "self::" => at.to_vec(),
+                _ => at[..at.len().saturating_sub(1)].to_vec(),
+            };
+            let mut rest = &code[i + start.len()..];
+            loop {
+                if let Some(group) = rest.strip_prefix('{') {
+                    let group = &group[..group.find('}').unwrap_or(group.len())];
+                    for item in group.split(',') {
+                        let name = ident(item.trim());
+                        if !name.is_empty() {
+                            let mut named = path.clone();
+                            named.push(name);
+                            out.push(named);
+                        }
+                    }
+                    break;
+                }
+                let name = ident(rest);
+                if name.is_empty() {
+                    break;
+                }
+                if name == "super" {
+                    path.pop();
+                } else {
+                    path.push(name.clone());
+                }
+                rest = &rest[name.len()..];
+                match rest.strip_prefix("::") {
+                    Some(next) => rest = next,
+                    None => break,
+                }
+            }
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// For each folder of `src/` (a module path), its files and subfolders as
+/// nodes, and which of them each names: `tui/app.rs` naming
+/// `crate::tui::menu` is the edge `app -> menu` of folder `tui`. The
+/// folder's own `mod.rs` is its face, not a node.
+fn folder_imports() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut modules = Vec::new();
+    for file in &files {
+        let relative = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if relative == "lib.rs" || relative == "main.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        let code: String = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap()
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let folder = relative.ends_with("/mod.rs");
+        let at = module_path(&relative);
+        let named = named_paths(&code, &at);
+        modules.push((at, folder, named));
+    }
+    let folders: BTreeSet<Vec<String>> = modules
+        .iter()
+        .filter(|(_, folder, _)| *folder)
+        .map(|(at, _, _)| at.clone())
+        .collect();
+    let mut out: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for folder in &folders {
+        let nodes: BTreeSet<String> = modules
+            .iter()
+            .filter(|(at, _, _)| at.len() > folder.len() && at.starts_with(folder))
+            .map(|(at, _, _)| at[folder.len()].clone())
+            .collect();
+        let edges = out.entry(folder.clone()).or_default();
+        for (at, _, named) in &modules {
+            if at.len() <= folder.len() || !at.starts_with(folder) {
+                continue;
+            }
+            let from = &at[folder.len()];
+            for path in named {
+                if path.len() > folder.len() && path.starts_with(folder) {
+                    let to = &path[folder.len()];
+                    if to != from && nodes.contains(to) {
+                        edges.entry(from.clone()).or_default().insert(to.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_of_a_folder_imports_itself_through_its_siblings() {
+    let folders = folder_imports();
+    let tui = folders
+        .get(&vec!["tui".to_owned()])
+        .expect("the tui folder");
+    assert!(!tui.is_empty(), "no edge found in tui/: {folders:#?}");
+    let mut cycles = Vec::new();
+    for (folder, edges) in &folders {
+        for node in edges.keys() {
+            if reachable(edges, node).contains(node) {
+                cycles.push(format!("{}/{node}", folder.join("/")));
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "files in an import cycle inside their folder: {cycles:?}\n{folders:#?}"
+    );
+}
+
+#[test]
+fn paths_resolve_from_their_file() {
+    let at = |p: &str| module_path(p);
+    assert_eq!(at("tui/ui/mod.rs"), ["tui", "ui"]);
+    let named = named_paths(
+        "use super::{app::App, menu};\nuse crate::tui::network::X;\nuse super::super::play;",
+        &at("tui/ui/velha.rs"),
+    );
+    assert!(
+        named.contains(&vec!["tui".into(), "ui".into(), "app".into()]),
+        "{named:?}"
+    );
+    assert!(named.contains(&vec!["tui".into(), "network".into(), "X".into()]));
+    assert!(
+        named.contains(&vec!["tui".into(), "play".into()]),
+        "{named:?}"
+    );
+    let named = named_paths("use super::app;", &at("tui/ui/mod.rs"));
+    assert_eq!(named, [vec!["tui".to_owned(), "app".to_owned()]]);
+}
+
 /// The places outside a game's own files that may name it, and why: each
 /// front end's list of games (next to the game's `mod` line), the registry,
 /// the network's two-player protocol, and the solvers' subcommands.
@@ -152,11 +329,7 @@ const ENTRIES: &[(&str, &[&str], &str)] = &[
         &["velha", "connect4"],
         "the network's games",
     ),
-    (
-        "tui/ui/mod.rs",
-        &["velha", "connect4"],
-        "the network's boards",
-    ),
+    ("tui/ui.rs", &["velha", "connect4"], "the network's boards"),
     // Tools that exist for the games with a solver, not for every game.
     (
         "commands/solve.rs",

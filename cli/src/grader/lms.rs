@@ -139,7 +139,7 @@ pub(crate) fn imports(
         };
         let name = student.name.as_deref().unwrap_or(&student.login);
         // A name a spreadsheet would run as a formula is shown as text.
-        let name = super::report::formula_safe(name);
+        let name = super::shown::formula_safe(name);
         canvas.write_record([&name, &student.id, "", &student.login, "", &score])?;
         moodle.write_record([&student.login, &student.id, &name, &score])?;
     }

@@ -20,6 +20,7 @@ pub(crate) mod notes;
 pub(crate) mod report;
 pub(crate) mod sandbox;
 pub(crate) mod shard;
+pub(crate) mod shown;
 pub(crate) mod similarity;
 pub(crate) mod submission;
 
@@ -103,7 +104,7 @@ fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
     } else {
         boardkit::judge::failure(verdict, &case.description, &output)
     };
-    let full = report::printable(&full).trim_end().to_owned();
+    let full = shown::printable(&full).trim_end().to_owned();
     // Hidden cases are reported without their inputs or outputs; the
     // instructor's report alone shows them.
     let (output, detail) = if case.hidden {
@@ -678,7 +679,7 @@ pub(crate) fn grade(
     let mut every_name = names.clone();
     every_name.sort();
     for warning in told_apart {
-        eprintln!("boardkit: warning: {}", report::printable(&warning));
+        eprintln!("boardkit: warning: {}", shown::printable(&warning));
     }
     let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&submissions).collect();
     named.sort();

@@ -275,8 +275,8 @@ impl Similarity {
         for pair in &self.pairs {
             out.push_str(&format!(
                 "{},{},{:.3}\n",
-                super::report::csv_field(&pair.a),
-                super::report::csv_field(&pair.b),
+                super::shown::csv_field(&pair.a),
+                super::shown::csv_field(&pair.b),
                 pair.score
             ));
         }
@@ -286,7 +286,7 @@ impl Similarity {
     /// The report's section: the top pairs, each with its longest shared
     /// fragments side by side.
     pub(crate) fn html(&self) -> String {
-        let escape = super::report::escape;
+        let escape = super::shown::escape;
         let mut out = String::from(
             "<h2 id=\"similarity\">Similarity</h2>\n<p class=\"meta\">Pairs of submissions (and each against the example solution) \
              by how much of their code is the same once names, literals, comments and layout are set aside, \
@@ -317,7 +317,10 @@ impl Similarity {
                     html.push_str(&format!(
                         "<p class=\"meta\">{}</p><pre>{}</pre>",
                         escape(path),
-                        escape(&super::report::clip(work.text(path, span), FRAGMENT_SHOWN))
+                        escape(&boardkit::judge::clip(
+                            work.text(path, span),
+                            FRAGMENT_SHOWN
+                        ))
                     ));
                 }
                 html

@@ -244,7 +244,7 @@ fn fresh(path: &Path) -> std::io::Result<()> {
 /// `path` below `base`, as a report or a terminal may show it.
 fn relative(path: &Path, base: &Path) -> String {
     let inside = path.strip_prefix(base).unwrap_or(path).to_string_lossy();
-    super::report::printable(&inside)
+    super::shown::printable(&inside)
 }
 
 /// Copies the regular files and folders below `from` into `to`, never

@@ -1,5 +1,5 @@
 //! The wire protocol of network play: line-delimited JSON, one message a
-//! line, each a JSON object whose `type` names it (README.md, "Network
+//! line, each a JSON object whose `type` names it (docs/players.md, "Network
 //! play", lists every message with an example).
 //!
 //! Everything read from the network is hostile until proven otherwise:
@@ -191,7 +191,7 @@ impl Game {
     }
 }
 
-/// Every message of the protocol (README.md, "Network play").
+/// Every message of the protocol (docs/players.md, "Network play").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum Message {
@@ -271,7 +271,9 @@ pub(crate) enum Fault {
     #[error("the opponent played an illegal move {notation:?}: {why}")]
     Illegal {
         notation: String,
-        why: super::games::IllegalMove,
+        /// The game's reason, as it words it (the protocol knows no game's
+        /// rules).
+        why: String,
     },
     #[error("the opponent (the host) sent a state that does not follow the game: {0}")]
     Inconsistent(String),

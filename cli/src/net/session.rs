@@ -3,7 +3,7 @@
 //! and [`join`], which only sends its own moves and follows the host.
 //!
 //! Each end has a person at a [`Console`] (stdin and stdout for the
-//! binary). The conversation, message by message (README.md, "Network
+//! binary). The conversation, message by message (docs/players.md, "Network
 //! play"):
 //!
 //! 1. The host sends `hello`; the joiner answers with the same `hello`.
@@ -457,9 +457,9 @@ impl<'s, G: Rules, R: BufRead, W: Write, P: Person> Seat<'s, G, R, W, P> {
                     }
                     .into());
                 }
-                let illegal = |why| Fault::Illegal {
+                let illegal = |why: super::games::IllegalMove| Fault::Illegal {
                     notation: super::protocol::shown(&notation),
-                    why,
+                    why: why.to_string(),
                 };
                 let play = self.rules.parse(&notation).map_err(illegal)?;
                 round.play(play).map_err(illegal)?;

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use super::TuiArgs;
-use super::app::{Key, Setup};
+use super::game::{Key, Setup};
 
 /// A game as the full screen offers it: its name on the command line, its
 /// title, and its menu as the options set it up.

@@ -10,16 +10,23 @@
 //!   library's rules and AIs.
 //! - [`thinkers`]: the computer opponent and the hint's player of velha
 //!   and connect four, lent to threads.
-//! - [`ui`]: draws an [`App`] into a ratatui frame.
-//! - [`network`]: `host --tui` and `join --tui`, a network session on
-//!   its own thread feeding the screen.
+//! - [`ui`]: draws an [`App`] into a ratatui frame (each game draws its
+//!   own board: `velha/draw.rs`, ...).
+//! - [`network`]: the network screen's state, fed by the session.
+//! - [`network_session`]: `host --tui` and `join --tui`, a network
+//!   session on its own thread feeding the screen.
+//! - [`game`]: what every game is to the app; [`paint`]: the palette and
+//!   the drawing the games share.
 //! - [`terminal`]: the event loop, which owns the terminal.
 
 pub(crate) mod app;
 pub(crate) mod connect4;
+pub(crate) mod game;
 pub(crate) mod mastermind;
 pub(crate) mod menu;
 pub(crate) mod network;
+pub(crate) mod network_session;
+pub(crate) mod paint;
 pub(crate) mod terminal;
 pub(crate) mod thinkers;
 pub(crate) mod ui;
@@ -114,12 +121,12 @@ pub(crate) fn run(args: &TuiArgs, games: &[&TuiGame]) -> ExitCode {
 
 /// `boardkit host <GAME> --tui`.
 pub(crate) fn host(args: &crate::net::HostArgs) -> ExitCode {
-    network_exit_status(network::host(args))
+    network_exit_status(network_session::host(args))
 }
 
 /// `boardkit join <HOST:PORT> --tui`.
 pub(crate) fn join(args: &crate::net::JoinArgs) -> ExitCode {
-    network_exit_status(network::join(args))
+    network_exit_status(network_session::join(args))
 }
 
 fn network_exit_status(result: Result<Option<i32>, crate::net::NetError>) -> ExitCode {

@@ -15,7 +15,8 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 
-use super::app::{Answer, App, Key};
+use super::app::{Answer, App};
+use super::game::Key;
 
 use super::network::NetEvent;
 use super::ui;

@@ -8,7 +8,7 @@ use std::any::Any;
 
 use boardkit::player::Strategy;
 
-use super::app::{Busy, Thought, Work, lend, thought};
+use super::game::{Busy, Thought, Work, lend, thought};
 
 /// A player that can be sent to a thread.
 pub(crate) type Player<B, M> = Box<dyn Strategy<B, M> + Send>;

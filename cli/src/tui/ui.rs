@@ -4,13 +4,6 @@
 //! red, coordinates grey, the winning line in reverse video, the last move
 //! underlined. A screen that does not fit says how large it needs to be.
 
-pub(crate) mod connect4;
-pub(crate) mod mastermind;
-pub(crate) mod velha;
-
-pub(crate) use connect4::connect4_board;
-pub(crate) use velha::velha_board;
-
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -18,24 +11,16 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Busy, Ending, Match, Screen, Tally};
+use super::app::{App, Match, Screen, Tally};
+use super::connect4::draw::connect4_board;
+use super::game::Busy;
 use super::menu::{Menu, Row};
 use super::network::{NetBoard, NetMatch, Phase, Role};
+use super::paint::{BLUE, CURSOR, GREY, HINT, RED, bold, help};
+use super::velha::draw::velha_board;
 use crate::net::protocol::{Game as NetGame, Side};
 use crate::play::session::Language;
-use boardkit::connect4::Disc;
-use boardkit::velha::board::Mark;
 
-/// Player one's colour (X), as on the terminal.
-const BLUE: Color = Color::Blue;
-/// Player two's colour (O).
-const RED: Color = Color::Red;
-/// Row letters, column numbers, empty cells, help.
-const GREY: Color = Color::DarkGray;
-/// The cursor's brackets and the selected menu row.
-const CURSOR: Color = Color::Yellow;
-/// Hints: shown, never played.
-const HINT: Color = Color::Green;
 /// Draws the whole screen.
 pub(crate) fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
@@ -156,14 +141,6 @@ fn too_small(frame: &mut Frame, area: Rect, width: u16, height: u16) {
     frame.render_widget(paragraph, middle);
 }
 
-fn bold() -> Style {
-    Style::new().add_modifier(Modifier::BOLD)
-}
-
-fn help(text: &str) -> Line<'static> {
-    Line::styled(text.to_owned(), Style::new().fg(GREY))
-}
-
 fn menu_screen(menu: &Menu) -> Layout {
     let mut screen = Layout::new();
     screen.centred(Line::styled("boardkit", bold()));
@@ -247,73 +224,6 @@ fn score_line(game: &Match, score: Tally) -> Line<'static> {
         text.push_str(&format!(" · {} {}", game.language.draws(), score.draws));
     }
     Line::from(text)
-}
-
-/// A board's status line, hint or message line and keys.
-pub(crate) type Parts = (
-    Vec<Line<'static>>,
-    Line<'static>,
-    Option<Line<'static>>,
-    &'static str,
-);
-
-const OVER_KEYS: &str = "Enter or n play again · u undo · q menu";
-const BOARD_KEYS_PT: &str = "setas movem · Enter joga · u desfaz · h dica · n novo jogo · q menu";
-const OVER_KEYS_PT: &str = "Enter ou n joga de novo · u desfaz · q menu";
-
-fn mark_style(mark: Mark) -> Style {
-    match mark {
-        Mark::X => bold().fg(BLUE),
-        Mark::O => bold().fg(RED),
-    }
-}
-
-fn disc_style(disc: Disc) -> Style {
-    match disc {
-        Disc::One => bold().fg(BLUE),
-        Disc::Two => bold().fg(RED),
-    }
-}
-
-/// Whose turn it is, or how the game ended, for the board games.
-fn board_status(
-    language: Language,
-    ending: Option<Ending>,
-    busy: Option<Busy>,
-    against_computer: bool,
-    to_move: Span<'static>,
-    winner: Option<Span<'static>>,
-) -> Line<'static> {
-    let pt = language == Language::Portuguese;
-    let say = |en: &'static str, pt_text: &'static str| if pt { pt_text } else { en };
-    match (ending, busy) {
-        (Some(Ending::Draw), _) => Line::styled(say("Draw.", "Empate."), bold()),
-        (Some(Ending::Won(seat)), _) if against_computer => match seat {
-            0 => Line::styled(say("You win!", "Você venceu!"), bold()),
-            _ => Line::styled(say("The computer wins.", "O computador venceu."), bold()),
-        },
-        (Some(Ending::Won(_)), _) if pt => Line::from(vec![
-            Span::styled("Vencedor: ", bold()),
-            winner.expect("a winner"),
-        ]),
-        (Some(Ending::Won(_)), _) => Line::from(vec![
-            winner.expect("a winner"),
-            Span::styled(" wins!", bold()),
-        ]),
-        (None, Some(Busy::Computer)) => Line::from(say(
-            "The computer is thinking…",
-            "O computador está pensando…",
-        )),
-        (None, Some(Busy::Hint)) => Line::from(say(
-            "Looking for a hint… (Esc: stop waiting)",
-            "Procurando uma dica… (Esc: parar de esperar)",
-        )),
-        (None, None) if against_computer => {
-            Line::from(vec![Span::raw(say("Your turn: ", "Sua vez: ")), to_move])
-        }
-        (None, None) if pt => Line::from(vec![Span::raw("Vez de "), to_move]),
-        (None, None) => Line::from(vec![to_move, Span::raw(" to play")]),
-    }
 }
 
 /// A network game: whose turn it is, the result and the score in the
@@ -466,7 +376,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     use super::*;
-    use crate::tui::app::Key;
+    use crate::tui::game::Key;
 
     fn screen(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();

@@ -21,7 +21,7 @@
 //! cgroup of its own that bounds its processes and memory. Every run also
 //! has CPU-time, file-size and address-space limits, an output cap and a
 //! wall-clock timeout. As an ordinary user without cgroups, runs share the
-//! user's process limit (see the README's threat model).
+//! user's process limit (see the threat model, docs/instructors.md).
 //!
 //! `--no-sandbox` ([`Isolation::None`]) runs programs directly, with the
 //! same limits but none of the isolation: the grader warns about it.

@@ -3,9 +3,11 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{CURSOR, GREY, HINT, OVER_KEYS, Parts, board_status, bold, disc_style};
-use crate::tui::app::{Busy, Round};
-use crate::tui::connect4::Connect4Game;
+use super::Connect4Game;
+use crate::tui::game::Parts;
+use crate::tui::game::{Busy, Round};
+use crate::tui::paint::{BLUE, CURSOR, GREY, HINT, OVER_KEYS, RED, board_status, bold};
+use boardkit::connect4::Disc;
 
 pub(crate) fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
     let board = game.board();
@@ -105,4 +107,12 @@ pub(crate) fn connect4_board(game: &Connect4Game, show_cursor: bool) -> Vec<Line
     }
     lines.push(Line::from(numbers));
     lines
+}
+
+/// A disc in its player's colour.
+fn disc_style(disc: Disc) -> Style {
+    match disc {
+        Disc::One => bold().fg(BLUE),
+        Disc::Two => bold().fg(RED),
+    }
 }

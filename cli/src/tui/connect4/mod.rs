@@ -1,6 +1,8 @@
 //! Connect four full screen: the board, a cursor over its columns, the
 //! columns played (for undo), the computer opponent and the hint. Pure:
-//! keys in, state out; [`crate::tui::ui`] draws it.
+//! keys in, state out; [`draw`] draws its board, [`crate::tui::ui`] the screen around it.
+
+pub(crate) mod draw;
 
 use crate::net::games::IllegalMove;
 use std::any::Any;
@@ -9,10 +11,10 @@ use std::rc::Rc;
 use boardkit::connect4::solver::Shape;
 use boardkit::connect4::{Board, Disc};
 
-use super::app::{Busy, Ending, Game, Key, Round, Setup, Work};
+use super::game::Parts;
+use super::game::{Busy, Ending, Game, Key, Round, Setup, Work};
 use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
-use super::ui::Parts;
 
 use crate::table::connect4::Computer;
 
@@ -116,11 +118,11 @@ impl Setup for Connect4Setup {
 
     fn description(&self) -> String {
         let level = self.opponent.map(|o| crate::table::name(o.level));
-        super::app::board_description(&format!("{} x {}", self.cols, self.rows), level)
+        super::game::board_description(&format!("{} x {}", self.cols, self.rows), level)
     }
 
     fn seats(&self) -> [&'static str; 2] {
-        super::app::board_seats(self.opponent.is_some())
+        super::game::board_seats(self.opponent.is_some())
     }
 
     fn record(&self) -> Option<(&'static str, String)> {
@@ -138,7 +140,7 @@ impl Setup for Connect4Setup {
 
 impl Game for Connect4Game {
     fn parts(&self, busy: Option<Busy>) -> Parts {
-        super::ui::connect4::connect4_parts(self, busy)
+        draw::connect4_parts(self, busy)
     }
 }
 

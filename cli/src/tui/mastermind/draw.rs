@@ -3,9 +3,10 @@
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{CURSOR, GREY, HINT, Parts, bold};
-use crate::tui::app::{Busy, Ending, Round};
-use crate::tui::mastermind::MastermindGame;
+use super::MastermindGame;
+use crate::tui::game::Parts;
+use crate::tui::game::{Busy, Ending, Round};
+use crate::tui::paint::{CURSOR, GREY, HINT, bold};
 use boardkit::mastermind::Score;
 
 /// Mastermind's colours A to F, as `boardkit play mastermind` paints them.

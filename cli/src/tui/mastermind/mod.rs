@@ -1,7 +1,9 @@
 //! Mastermind full screen: the secret, the guesses with their black and
 //! white pegs, the guess being composed (a slot cursor and its colours),
 //! undo, the hint, and the kit's codebreaker to watch. Pure: keys in, state
-//! out; [`crate::tui::ui`] draws it.
+//! out; [`draw`] draws its board, [`crate::tui::ui`] the screen around it.
+
+pub(crate) mod draw;
 
 use std::any::Any;
 use std::rc::Rc;
@@ -14,9 +16,9 @@ use boardkit::mastermind::solver::{BEST, Codebreaker};
 use boardkit::mastermind::{Code, DecodingBoard, Rules, random_secret, score};
 use boardkit::player::Strategy;
 
-use super::app::{Busy, Ending, Game, Key, Round, Setup, Thought, Work, lend, thought};
+use super::game::Parts;
+use super::game::{Busy, Ending, Game, Key, Round, Setup, Thought, Work, lend, thought};
 use super::menu::{GameMenu, TuiGame};
-use super::ui::Parts;
 
 /// Guesses a game allows, as `boardkit play mastermind` by default.
 pub(crate) const TURNS: usize = 10;
@@ -100,7 +102,7 @@ impl Setup for MastermindSetup {
 
 impl Game for MastermindGame {
     fn parts(&self, busy: Option<Busy>) -> Parts {
-        super::ui::mastermind::mastermind_parts(self, busy)
+        draw::mastermind_parts(self, busy)
     }
 }
 

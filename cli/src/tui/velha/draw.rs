@@ -3,13 +3,14 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{
-    BOARD_KEYS_PT, CURSOR, GREY, HINT, OVER_KEYS_PT, Parts, board_status, bold, mark_style,
-};
+use super::VelhaGame;
 use crate::play::session::Language;
-use crate::tui::app::{Busy, Round};
-use crate::tui::velha::VelhaGame;
-use boardkit::velha::board::Position;
+use crate::tui::game::Parts;
+use crate::tui::game::{Busy, Round};
+use crate::tui::paint::{
+    BLUE, BOARD_KEYS_PT, CURSOR, GREY, HINT, OVER_KEYS_PT, RED, board_status, bold,
+};
+use boardkit::velha::board::{Mark, Position};
 
 pub(crate) fn velha_parts(game: &VelhaGame, busy: Option<Busy>) -> Parts {
     let board = game.board();
@@ -103,4 +104,12 @@ pub(crate) fn velha_board(game: &VelhaGame, show_cursor: bool) -> Vec<Line<'stat
         }
     }
     lines
+}
+
+/// A mark in its player's colour.
+fn mark_style(mark: Mark) -> Style {
+    match mark {
+        Mark::X => bold().fg(BLUE),
+        Mark::O => bold().fg(RED),
+    }
 }

@@ -1,6 +1,8 @@
 //! Jogo da velha full screen: the board, a cursor over its cells, the moves
 //! played (for undo), the computer opponent and the hint. Pure: keys in,
-//! state out; [`crate::tui::ui`] draws it.
+//! state out; [`draw`] draws its board, [`crate::tui::ui`] the screen around it.
+
+pub(crate) mod draw;
 
 use crate::net::games::IllegalMove;
 use std::any::Any;
@@ -9,10 +11,10 @@ use std::rc::Rc;
 use boardkit::velha::ai::{Computer, Difficulty};
 use boardkit::velha::board::{Board, Mark, Position, Status};
 
-use super::app::{Busy, Ending, Game, Key, Round, Setup, Work};
+use super::game::Parts;
+use super::game::{Busy, Ending, Game, Key, Round, Setup, Work};
 use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
-use super::ui::Parts;
 use crate::play::session::Language;
 use crate::table::velha::Computer as Level;
 
@@ -108,7 +110,7 @@ impl Setup for VelhaSetup {
 
     fn description(&self) -> String {
         let level = self.opponent.map(|o| level_name(o.level).to_owned());
-        super::app::board_description_in(
+        super::game::board_description_in(
             Language::Portuguese,
             &format!("{0} x {0}", self.size),
             level,
@@ -116,7 +118,7 @@ impl Setup for VelhaSetup {
     }
 
     fn seats(&self) -> [&'static str; 2] {
-        super::app::board_seats_in(Language::Portuguese, self.opponent.is_some())
+        super::game::board_seats_in(Language::Portuguese, self.opponent.is_some())
     }
 
     fn language(&self) -> Language {
@@ -135,7 +137,7 @@ impl Setup for VelhaSetup {
 
 impl Game for VelhaGame {
     fn parts(&self, busy: Option<Busy>) -> Parts {
-        super::ui::velha::velha_parts(self, busy)
+        draw::velha_parts(self, busy)
     }
 }
 
