@@ -122,7 +122,7 @@ pub(crate) fn rust_notes(
 ) -> (Vec<Note>, Facts) {
     let mut notes = Vec::new();
     let mut facts = Facts::default();
-    for path in super::files_below(folder) {
+    for path in super::submission::files_below(folder) {
         if path.extension().and_then(|e| e.to_str()) != Some("rs") {
             continue;
         }

@@ -23,6 +23,27 @@ pub(crate) use boardkit::judge::Verdict;
 pub(crate) use boardkit::judge::clip;
 
 impl Results {
+    /// Gives the submission its notes on its code, and the style points
+    /// they leave of `style_points` (`--style-points`); `held`, the notes
+    /// are the instructor's until released (`--style-notes hidden`).
+    pub(crate) fn note(
+        &mut self,
+        notes: Vec<super::notes::Note>,
+        style_points: Option<u32>,
+        held: bool,
+    ) {
+        if let Some(max) = style_points {
+            let style = Style {
+                score: super::notes::style_points(&notes, max),
+                max_score: f64::from(max),
+            };
+            self.score += style.score;
+            self.style = Some(style);
+        }
+        self.notes = notes;
+        self.notes_held = held;
+    }
+
     /// Keeps at most `max` bytes of output in all the cases' `output` and
     /// `detail`, each case at least an even share of what is left, and
     /// says in each clipped one how much was cut.

@@ -144,7 +144,7 @@ fn runs(file: &File) -> impl Iterator<Item = (u64, usize)> + '_ {
 
 /// The Rust and Python files below `dir`, as (path inside, text), sorted.
 pub(crate) fn sources(dir: &Path) -> Vec<(String, String)> {
-    super::files_below(dir)
+    super::submission::files_below(dir)
         .into_iter()
         .filter_map(|path| {
             let inside = path.strip_prefix(dir).ok()?.to_string_lossy().into_owned();
@@ -354,6 +354,51 @@ pub(crate) fn read_csv(text: &str) -> Vec<(String, String, f64)> {
             Some((a, b, score))
         })
         .collect()
+}
+
+/// The similarity of the submissions `names`, from their copies taken into
+/// the first of `outs` that has each (`<out>/.work/taken/<name>`), less the
+/// starter's stub; crates are also compared with the example solution.
+pub(crate) fn of_class<'a>(
+    game: &str,
+    crates: bool,
+    names: impl Iterator<Item = &'a String>,
+    outs: &[&Path],
+) -> Similarity {
+    let manifest = crate::exercise::manifest(game).ok();
+    let mut base = Vec::new();
+    let mut example = None;
+    if let (Some(manifest), true) = (&manifest, crates) {
+        let solution = &manifest.files.solution;
+        let text = |(path, bytes): (&str, &[u8])| {
+            (
+                format!("{solution}/{path}"),
+                String::from_utf8_lossy(bytes).into_owned(),
+            )
+        };
+        base = crate::exercise::folder(&manifest.files.stub)
+            .into_iter()
+            .map(text)
+            .collect();
+        let reference: Vec<_> = crate::exercise::folder(solution)
+            .into_iter()
+            .map(text)
+            .collect();
+        example = Some(reference);
+    }
+    let base_runs = base_runs(&base);
+    let works = names
+        .map(|name| {
+            let taken = outs
+                .iter()
+                .map(|out| out.join(".work/taken").join(name))
+                .find(|dir| dir.is_dir());
+            let files = taken.map(|d| sources(&d)).unwrap_or_default();
+            Work::new(name, &files, &base_runs)
+        })
+        .collect();
+    let example = example.map(|files| Work::new(EXAMPLE, &files, &base_runs));
+    Similarity::new(works, example)
 }
 
 #[cfg(test)]

@@ -420,6 +420,28 @@ fn unzip(archive: &Path, target: &Path) -> Result<(), SubmissionError> {
     Ok(())
 }
 
+/// Every regular file below `dir`, sorted, found without following a link
+/// (links and other kinds are left out; an unreadable folder is skipped).
+pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            // `file_type` does not follow links.
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(t) if t.is_file() => files.push(entry.path()),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
-//! Building Rust submissions, each in a sandbox of its own (SPEC 5.3).
+//! Grading's second step, build: Rust submissions, each in a sandbox of
+//! its own (SPEC 5.3).
 //!
 //! Each submission becomes a crate made of the kit's own files of the
 //! starter (its manifest, shared modules, the game's harness) plus the
@@ -163,7 +164,7 @@ fn submitted_files(root: &Path, solution: &str) -> Result<Vec<(String, Vec<u8>)>
 fn student_files(folder: &Path) -> Result<Vec<(String, Vec<u8>)>, PrepareError> {
     let mut files = Vec::new();
     let mut total = 0u64;
-    for path in super::files_below(folder) {
+    for path in super::submission::files_below(folder) {
         // Below `folder`: the walk started there.
         let relative = path
             .strip_prefix(folder)
@@ -974,6 +975,58 @@ struct Package {
 struct Target {
     name: &'static str,
     path: &'static str,
+}
+
+/// Grading's second step, for the class: the kit's dependencies built once
+/// (or found built in `--build-dir`), with a progress bar; each
+/// submission's own build is [`Class::build`].
+pub(crate) fn prepare_class<'a>(
+    game: &'a GameInfo,
+    options: &super::Options,
+    sandbox: &Sandbox,
+    scratch: &Path,
+) -> Result<Class<'a>, super::GradeError> {
+    let work = scratch.join("build");
+    let build = options.build_dir.clone().unwrap_or_else(|| work.clone());
+    let progress = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {pos}/{len} crates, {elapsed}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    progress.set_message("building the kit's dependencies");
+    progress.enable_steady_tick(Duration::from_millis(120));
+    let started = std::time::Instant::now();
+    let class = Class::prepare(
+        game,
+        &build,
+        &work,
+        sandbox,
+        options.compile_timeout,
+        &progress,
+    )?;
+    // The count from cargo's metadata is close, not exact.
+    progress.set_length(progress.position());
+    if progress.position() > 0 {
+        let line = format!(
+            "boardkit: built the kit's dependencies for the class ({} crates) in {:.0} s",
+            progress.position(),
+            started.elapsed().as_secs_f64()
+        );
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            progress.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    }
+    progress.finish_and_clear();
+    if !class.lints() {
+        eprintln!(
+            "boardkit: warning: the toolchain has no clippy: notes without lints \
+             (rustup component add clippy)"
+        );
+    }
+    Ok(class)
 }
 
 #[cfg(test)]

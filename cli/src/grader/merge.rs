@@ -1,0 +1,185 @@
+//! `boardkit grade merge` and `boardkit grade remove`: the shards of one
+//! run joined into one output folder, exactly as one run writes it (shards
+//! of different runs refused before anything is written); submissions
+//! taken out of an output folder, its reports written again.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::GradeError;
+use super::report::{self, Results};
+
+/// Joins the outputs of shards into `out`: exactly what one run writes.
+pub(crate) fn merge(
+    shards: &[PathBuf],
+    out: &Path,
+) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(out.to_owned(), e);
+    // Checked before anything is written: a typo, an empty folder or a
+    // class's folder merged would give an empty or a mixed grade book.
+    let infos = shard_runs(shards, out)?;
+    std::fs::create_dir_all(out).map_err(out_error)?;
+    for shard in shards {
+        for (name, results) in report::read_results(shard).map_err(out_error)? {
+            report::save_results(out, &name, &results).map_err(out_error)?;
+        }
+    }
+    // The shards' header, the latest of them (`graded_at` sorts as time),
+    // as one run over the whole class writes it.
+    let mut latest: Vec<String> = infos.iter().flat_map(|r| r.latest.clone()).collect();
+    latest.sort();
+    latest.dedup();
+    let run = infos
+        .into_iter()
+        .max_by(|a, b| a.graded_at.cmp(&b.graded_at))
+        .map(|run| report::RunInfo {
+            latest,
+            shard: None,
+            ..run
+        });
+    let all = report::read_results(out).map_err(out_error)?;
+    let similar = run.as_ref().map(|run| {
+        let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+        super::similarity::of_class(
+            &run.game,
+            run.submissions == super::plan::CRATES,
+            all.keys(),
+            &shards,
+        )
+    });
+    report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
+    Ok(all)
+}
+
+/// Each shard's header, once the folders are known to be the shards of
+/// one run: each the output of `boardkit grade --shard K/N`, all of one
+/// game, mode, set of options and kit, of one N, each slice once. A
+/// missing slice is said, not refused (a merge may be done as they come).
+fn shard_runs(shards: &[PathBuf], out: &Path) -> Result<Vec<report::RunInfo>, GradeError> {
+    let mut runs: Vec<report::RunInfo> = Vec::new();
+    let mut slices: BTreeMap<usize, &Path> = BTreeMap::new();
+    let mut count = None;
+    for shard in shards {
+        let refuse = |why: String| GradeError::NotShards(format!("{}: {why}", shard.display()));
+        if !shard.is_dir() {
+            return Err(refuse("no such folder".into()));
+        }
+        if shard.canonicalize().ok() == out.canonicalize().ok() {
+            return Err(refuse("it is the --out folder itself".into()));
+        }
+        let Some(run) = report::read_run_info(shard) else {
+            return Err(refuse(
+                "not the output of a grading run (it has no run.json): give the folders                  each `boardkit grade --shard K/N --out DIR` wrote"
+                    .into(),
+            ));
+        };
+        let Some((k, n)) = run
+            .shard
+            .as_deref()
+            .and_then(|s| s.split_once('/'))
+            .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
+        else {
+            return Err(refuse(format!(
+                "graded as a whole class (without --shard), on {}: there is nothing to merge it with",
+                run.graded_at
+            )));
+        };
+        if let Some(first) = runs.first() {
+            let theirs = shards[0].display();
+            let differs = if run.game != first.game {
+                Some(format!(
+                    "grades {}, where {theirs} grades {}",
+                    run.title, first.title
+                ))
+            } else if run.submissions != first.submissions {
+                Some(format!(
+                    "grades {}, where {theirs} grades {}",
+                    run.submissions, first.submissions
+                ))
+            } else if run.grading != first.grading {
+                Some(format!(
+                    "graded with other options ({}) or another kit than {theirs} ({})",
+                    run.limits, first.limits
+                ))
+            } else {
+                None
+            };
+            if let Some(differs) = differs {
+                return Err(refuse(format!("not a shard of the same run: it {differs}")));
+            }
+        }
+        if count.is_some_and(|c| c != n) {
+            return Err(refuse(format!(
+                "shard {k}/{n}, where the others are of {}",
+                count.unwrap_or_default()
+            )));
+        }
+        count = Some(n);
+        if let Some(other) = slices.insert(k, shard) {
+            return Err(refuse(format!(
+                "shard {k}/{n}, and so is {}",
+                other.display()
+            )));
+        }
+        runs.push(run);
+    }
+    if let Some(n) = count {
+        let missing: Vec<String> = (1..=n)
+            .filter(|k| !slices.contains_key(k))
+            .map(|k| format!("{k}/{n}"))
+            .collect();
+        if !missing.is_empty() {
+            eprintln!(
+                "boardkit: warning: no shard {} given: their submissions are not in the merge",
+                missing.join(", ")
+            );
+        }
+    }
+    Ok(runs)
+}
+
+/// Takes the submissions `names` out of the output folder `out` (their
+/// results, their copies), then writes its reports again without them.
+pub(crate) fn remove(
+    out: &Path,
+    names: &[String],
+) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(out.to_owned(), e);
+    let before = report::read_results(out).map_err(out_error)?;
+    for name in names {
+        if !before.contains_key(name) {
+            let known: Vec<&str> = before.keys().map(String::as_str).collect();
+            return Err(GradeError::NoSubmission(format!(
+                "{} holds no submission {name:?}; it has: {}",
+                out.display(),
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        }
+    }
+    for name in names {
+        std::fs::remove_dir_all(report::student_dir(out, name)).map_err(out_error)?;
+        let taken = out.join(".work/taken").join(name);
+        if taken.is_dir() {
+            std::fs::remove_dir_all(taken).map_err(out_error)?;
+        }
+    }
+    let mut run = report::read_run_info(out);
+    if let Some(run) = &mut run {
+        run.latest.retain(|n| !names.contains(n));
+    }
+    let all = report::read_results(out).map_err(out_error)?;
+    let similar = run.as_ref().map(|run| {
+        super::similarity::of_class(
+            &run.game,
+            run.submissions == super::plan::CRATES,
+            all.keys(),
+            &[out],
+        )
+    });
+    report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
+    Ok(all)
+}

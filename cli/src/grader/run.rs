@@ -1,0 +1,284 @@
+//! Grading's third step, run: each case of a submission in the sandbox, as
+//! its build (`build.rs`) or its command gives it, each run then judged
+//! (`judge.rs`); and `boardkit test`'s public cases on a student's own
+//! folder, the same way without the sandbox.
+
+use std::path::{Path, PathBuf};
+
+use super::report::{Results, TestResult, Verdict};
+use super::sandbox::{Job, Limits, Sandbox, Session};
+use super::{GradeError, build, judge};
+use crate::cases::{self, Case, CaseKind};
+use crate::registry::GameInfo;
+use boardkit::level::Level;
+
+/// How to run a submission's code.
+pub(super) enum Runner {
+    Rust(build::Built),
+    /// A program run as `command` in its folder `root`; with the kit's
+    /// Python adapter (a host file) its functions too.
+    Program {
+        command: String,
+        root: PathBuf,
+        adapter: Option<PathBuf>,
+    },
+}
+
+/// Where a Rust submission's binary is, inside the sandbox.
+const PROGRAM: &str = "/program";
+
+/// Where the kit's Python adapter is, inside the sandbox.
+const ADAPTER: &str = "/kit/adapter.py";
+
+/// Runs `case` on the submission `runner` runs, and judges it; a failed
+/// public session says how to replay it.
+pub(super) fn run_case(
+    game: &GameInfo,
+    case: &Case,
+    runner: &Runner,
+    session: &mut Session<'_>,
+    limits: &Limits,
+) -> TestResult {
+    // A function case's input for the driver (or the adapter): its
+    // requests, one a line.
+    let requests_stdin: Vec<u8> = match &case.kind {
+        CaseKind::Functions { requests } => format!("{}\n", requests.join("\n")).into_bytes(),
+        CaseKind::Program { .. } => Vec::new(),
+    };
+    let job = match (&case.kind, runner) {
+        (CaseKind::Program { args, stdin, .. }, Runner::Rust(built)) => {
+            let mut words = vec!["play".to_owned(), game.id.to_owned()];
+            words.extend(args.iter().cloned());
+            let mut job = Job::new(PROGRAM, &words);
+            job.read_only = vec![(built.game.clone(), PROGRAM.into())];
+            job.stdin = stdin;
+            job
+        }
+        (
+            CaseKind::Program { args, stdin, .. },
+            Runner::Program {
+                command,
+                root,
+                adapter,
+            },
+        ) => program_job(command, root, adapter.as_deref(), args, stdin),
+        (
+            CaseKind::Functions { .. },
+            Runner::Program {
+                root,
+                adapter: Some(adapter),
+                ..
+            },
+        ) => {
+            // The adapter's path a word of its own: one `--no-sandbox`
+            // translates into the host's.
+            let mut job = Job::new(
+                "/bin/sh",
+                &["-c".into(), "exec python3 \"$0\"".into(), ADAPTER.into()],
+            );
+            job.work_from = Some(root);
+            job.read_only = vec![(adapter.clone(), ADAPTER.into())];
+            job.stdin = &requests_stdin;
+            job
+        }
+        (CaseKind::Functions { .. }, Runner::Rust(built)) => {
+            let mut job = Job::new(PROGRAM, &[]);
+            job.read_only = vec![(built.driver.clone(), PROGRAM.into())];
+            job.stdin = &requests_stdin;
+            job
+        }
+        (CaseKind::Functions { .. }, Runner::Program { .. }) => {
+            return judge::test_result(
+                case,
+                Verdict::CompileError,
+                "function cases need a Rust crate".into(),
+            );
+        }
+    };
+    let mut result = judge::judged(case, session.run(&job, limits));
+    let failed = !matches!(
+        result.extra_data.verdict,
+        Verdict::Passed | Verdict::CompileError
+    );
+    let command = match (&case.kind, case.hidden, failed) {
+        (CaseKind::Program { stdin, .. }, false, true) => reproduce(game, case, stdin, runner),
+        _ => None,
+    };
+    if let Some(command) = command {
+        result
+            .output
+            .push_str(&format!("\nreproduce it: {command}"));
+    }
+    result
+}
+
+/// The job of a session case of a program run as `command` in `root`.
+pub(super) fn program_job<'a>(
+    command: &str,
+    root: &'a Path,
+    adapter: Option<&Path>,
+    args: &[String],
+    stdin: &'a [u8],
+) -> Job<'a> {
+    // A simple command replaces the shell (`exec`): a signal that kills
+    // the program is then told as one, not as sh's status 134.
+    let simple = !command.contains([';', '&', '|', '(', ')', '<', '>', '`', '$', '\n']);
+    let exec = if simple { "exec " } else { "" };
+    let mut words = vec![
+        "-c".to_owned(),
+        format!("{exec}{command} \"$@\""),
+        "program".to_owned(),
+    ];
+    words.extend(args.iter().cloned());
+    let mut job = Job::new("/bin/sh", &words);
+    job.work_from = Some(root);
+    // Mounted for every case alike: one sandbox serves them all.
+    job.read_only = adapter
+        .iter()
+        .map(|a| (a.to_path_buf(), ADAPTER.into()))
+        .collect();
+    job.stdin = stdin;
+    job
+}
+
+/// One command that replays a public session case on the student's own
+/// machine: its test, for a crate; its input piped into the program.
+pub(super) fn reproduce(
+    game: &GameInfo,
+    case: &Case,
+    stdin: &[u8],
+    runner: &Runner,
+) -> Option<String> {
+    match runner {
+        Runner::Rust(_) => Some(format!("cargo test --test {} {}", game.id, case.name)),
+        Runner::Program { command, .. } if stdin.len() <= 400 => {
+            Some(format!("printf '{}' | {command}", printf_text(stdin)))
+        }
+        Runner::Program { .. } => None,
+    }
+}
+
+/// `bytes` as the format of a single-quoted `printf`: `\n` for newlines,
+/// octal for other control bytes, `%%` and `\\` for printf's own.
+pub(super) fn printf_text(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'%' => out.push_str("%%"),
+            b'\\' => out.push_str("\\\\"),
+            b'\'' => out.push_str("\\047"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out
+}
+
+/// Runs every case on one submission, in one sandbox session.
+pub(super) fn run_cases(
+    game: &GameInfo,
+    cases: &[Case],
+    runner: &Runner,
+    sandbox: &Sandbox,
+    limits: &Limits,
+    progress: &indicatif::ProgressBar,
+) -> Results {
+    // One session: the submission's runs share one sandbox (a pod).
+    let mut session = sandbox.session();
+    let tests: Vec<TestResult> = cases
+        .iter()
+        .map(|case| {
+            let result = run_case(game, case, runner, &mut session, limits);
+            progress.inc(1);
+            result
+        })
+        .collect();
+    Results::of(tests, None)
+}
+
+/// What `boardkit test` runs: a student's own folder, on their machine.
+pub(crate) struct Local {
+    /// The student's folder.
+    pub dir: PathBuf,
+    /// The program levels' command, run in `dir`.
+    pub program: String,
+    pub python: crate::exercise::PythonVariant,
+    /// Only this level's cases (all levels otherwise).
+    pub level: Option<Level>,
+    pub limits: Limits,
+}
+
+/// The public cases of `game`'s Python form run on `local.dir`, as the
+/// student's own user and without the sandbox (it is their own code), each
+/// judged as the grader judges it: what a Python starter's tests run. The
+/// grader runs these very cases, and hidden ones besides.
+pub(crate) fn run_public(game: &GameInfo, local: &Local) -> Result<Vec<TestResult>, GradeError> {
+    let cases: Vec<Case> = cases::cases(game, cases::Grading::Python(&local.python))
+        .into_iter()
+        .filter(|c| !c.hidden && local.level.is_none_or(|l| c.level == l))
+        .collect();
+    let scratch = tempfile::tempdir().map_err(GradeError::Sandbox)?;
+    let bytes = crate::embedded::file(&local.python.adapter).ok_or_else(|| {
+        GradeError::Class(
+            crate::exercise::ExerciseError::Missing(local.python.adapter.clone()).into(),
+        )
+    })?;
+    let adapter = scratch.path().join("adapter.py");
+    std::fs::write(&adapter, bytes).map_err(GradeError::Sandbox)?;
+    let root = std::path::absolute(&local.dir).map_err(GradeError::Sandbox)?;
+    let runner = Runner::Program {
+        command: local.program.clone(),
+        root,
+        adapter: Some(adapter),
+    };
+    let sandbox = Sandbox::own_user().map_err(GradeError::Sandbox)?;
+    let mut session = sandbox.session();
+    Ok(cases
+        .iter()
+        .map(|case| run_case(game, case, &runner, &mut session, &local.limits))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_simple_command_replaces_the_shell_and_a_pipeline_does_not() {
+        let root = Path::new("/tmp/student");
+        let args = vec!["--seed".to_owned(), "1".to_owned()];
+        let job = program_job("python3 programa.py", root, None, &args, b"A1\n");
+        assert_eq!(job.program, "/bin/sh");
+        assert_eq!(job.args[1], "exec python3 programa.py \"$@\"");
+        assert_eq!(job.args[3..], ["--seed", "1"]);
+        assert_eq!(job.work_from, Some(root));
+        assert_eq!(job.stdin, b"A1\n");
+        assert!(job.read_only.is_empty());
+        let adapter = Path::new("/host/adapter.py");
+        let job = program_job("cat x | python3 p.py", root, Some(adapter), &[], b"");
+        assert_eq!(job.args[1], "cat x | python3 p.py \"$@\"");
+        assert_eq!(job.read_only, [(adapter.to_path_buf(), ADAPTER.to_owned())]);
+    }
+
+    #[test]
+    fn a_public_session_is_replayed_by_one_command() {
+        let game = crate::registry::find("velha").unwrap();
+        let case = crate::cases::cases(game, crate::cases::Grading::Program)
+            .into_iter()
+            .find(|c| !c.hidden)
+            .unwrap();
+        let program = Runner::Program {
+            command: "python3 programa.py".into(),
+            root: PathBuf::from("/tmp/student"),
+            adapter: None,
+        };
+        assert_eq!(
+            reproduce(game, &case, b"A1\n50%\n", &program).as_deref(),
+            Some("printf 'A1\\n50%%\\n' | python3 programa.py")
+        );
+        // Too long to type: none.
+        assert_eq!(reproduce(game, &case, &[b'A'; 401], &program), None);
+        assert_eq!(printf_text(b"it's\\\x01"), "it\\047s\\\\\\001");
+    }
+}
