@@ -204,7 +204,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
             ),
         );
     }
-    match crate::function_cases::first_wrong(calls.requests, &answers, calls.accepted) {
+    match crate::function_fixture::first_wrong(calls.requests, &answers, calls.accepted) {
         Some((_, message)) => (Verdict::WrongOutput, message),
         None => (Verdict::Passed, String::new()),
     }
@@ -283,7 +283,7 @@ pub fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String 
     if let Some(request) = request {
         message.push_str(&format!(
             "call: {}\n",
-            crate::function_cases::call_text(request)
+            crate::function_fixture::call_text(request)
         ));
     }
     message.push_str(ending);

@@ -6,8 +6,10 @@
 //!   input layer ([`console`]), the one trait between a game and its players
 //!   ([`player`]), the types the statement gives ([`given`]), each game's
 //!   harness ([`harness`]: levels, comparison, options, function driver),
-//!   [`level`], [`compare`], [`fixture`], [`function_cases`], [`uniformity`] and
-//!   [`cli`].
+//!   [`level`], [`compare`], [`judge`], the two kinds of fixture file
+//!   ([`session_fixture`]: a scripted session; [`function_fixture`]: calls
+//!   of a function and their accepted answers), [`uniformity`] and
+//!   [`program`] (a game run as a terminal program, and its exit status).
 //! - **The games' references**, one folder each ([`velha`], [`connect4`],
 //!   [`mastermind`]): the statement's API at the folder's root, pure rules,
 //!   AIs and solvers inside. Each folder is also the example solution of its
@@ -18,17 +20,17 @@
 //! tests. The `boardkit` binary (the `boardkit-cli` crate, in `cli/`) plays,
 //! grades and generates starters from this crate.
 
-pub mod cli;
 pub mod compare;
 pub mod connect4;
 pub mod console;
-pub mod fixture;
-pub mod function_cases;
+pub mod function_fixture;
 pub mod given;
 pub mod harness;
 pub mod judge;
 pub mod level;
 pub mod mastermind;
 pub mod player;
+pub mod program;
+pub mod session_fixture;
 pub mod uniformity;
 pub mod velha;

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::exercise::{self, ExerciseError, Manifest};
+use crate::exercise_data::{self, ExerciseError, Manifest};
 use crate::grader::report::Results;
 use crate::registry::GameInfo;
 use boardkit::level::Level;
@@ -112,7 +112,7 @@ impl<'a> Starter<'a> {
         crate::starter::write_starter(game.id, &dir, None)?;
         Ok(Starter {
             game,
-            manifest: exercise::manifest(game.id)?,
+            manifest: exercise_data::manifest(game.id)?,
             dir,
             target,
         })
@@ -164,7 +164,7 @@ impl<'a> Starter<'a> {
             let (Ok(passed), Ok(run)) = (passed.parse(), run.parse()) else {
                 continue;
             };
-            if level == boardkit::fixture::ROBUSTNESS {
+            if level == boardkit::session_fixture::ROBUSTNESS {
                 levels.robustness = Some((passed, run));
             } else if let Ok(level) = level.parse::<Level>() {
                 levels.counts.insert(level, (passed, run));
@@ -203,7 +203,7 @@ impl<'a> Starter<'a> {
     }
 
     fn example(&self) -> Vec<(&'static str, &'static [u8])> {
-        exercise::folder(&self.manifest.files.example)
+        exercise_data::folder(&self.manifest.files.example)
     }
 }
 
@@ -259,8 +259,8 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     )?;
     println!("== {}: the starter, as a student gets it", game.id);
     check_the_starter(&starter, &levels, tally)?;
-    let mutations = exercise::mutations(game.id)?;
-    let solutions = exercise::solutions(game.id)?;
+    let mutations = exercise_data::mutations(game.id)?;
+    let solutions = exercise_data::solutions(game.id)?;
     let plan = LocalPlan::new(&starter, &mutations, &solutions);
     let mut results = run_locally(&starter, work, plan.runs.clone())?.into_iter();
     check_the_example(game, &levels, results.next().unwrap_or_default(), tally);
@@ -301,7 +301,7 @@ fn check_the_starter(
     // that are not hidden, name for name.
     let listed = starter.listed()?;
     let graded: std::collections::BTreeSet<String> =
-        crate::cases::cases(game, crate::cases::Grading::Crates)
+        crate::graded_cases::cases(game, crate::graded_cases::Grading::Crates)
             .into_iter()
             .filter(|case| !case.hidden)
             .map(|case| case.name)
@@ -354,14 +354,14 @@ struct LocalPlan<'s> {
     /// Whether each harmless change applies.
     harmless_applies: Vec<bool>,
     /// The solutions in Rust (the others are programs, graded in step 5).
-    rust_solutions: Vec<&'s exercise::Solution>,
+    rust_solutions: Vec<&'s exercise_data::Solution>,
 }
 
 impl<'s> LocalPlan<'s> {
     fn new(
         starter: &Starter<'_>,
-        mutations: &exercise::Mutations,
-        solutions: &'s [exercise::Solution],
+        mutations: &exercise_data::Mutations,
+        solutions: &'s [exercise_data::Solution],
     ) -> Self {
         let owned = |files: Vec<(&str, &[u8])>| -> Vec<(String, Vec<u8>)> {
             files
@@ -386,7 +386,7 @@ impl<'s> LocalPlan<'s> {
             harmless_applies.push(files.is_some());
             runs.extend(files.map(|files| (files, None)));
         }
-        let rust_solutions: Vec<&exercise::Solution> = solutions
+        let rust_solutions: Vec<&exercise_data::Solution> = solutions
             .iter()
             .filter(|s| s.info.program.is_none())
             .collect();
@@ -461,7 +461,7 @@ fn check_the_example(game: &GameInfo, levels: &[Level], example: Levels, tally: 
 /// step 5 with the class.
 fn check_mutations<'m>(
     game: &GameInfo,
-    mutations: &'m exercise::Mutations,
+    mutations: &'m exercise_data::Mutations,
     plan: &LocalPlan<'_>,
     results: &mut impl Iterator<Item = Levels>,
     tally: &mut Tally,
@@ -494,7 +494,7 @@ fn check_mutations<'m>(
 fn check_harmless_changes(
     game: &GameInfo,
     levels: &[Level],
-    mutations: &exercise::Mutations,
+    mutations: &exercise_data::Mutations,
     plan: &LocalPlan<'_>,
     results: &mut impl Iterator<Item = Levels>,
     tally: &mut Tally,
@@ -559,7 +559,7 @@ fn check_solutions_locally(
 fn check_the_class_graded(
     starter: &Starter<'_>,
     work: &Path,
-    solutions: &[exercise::Solution],
+    solutions: &[exercise_data::Solution],
     mutants: &[Mutant<'_>],
     tally: &mut Tally,
 ) -> Result<(), CheckError> {
@@ -618,7 +618,7 @@ type Expected = BTreeMap<String, Option<Level>>;
 fn write_the_class(
     starter: &Starter<'_>,
     class: &Path,
-    solutions: &[exercise::Solution],
+    solutions: &[exercise_data::Solution],
     mutants: &[Mutant<'_>],
 ) -> Result<(Vec<PathBuf>, Expected), CheckError> {
     let crate_at = |name: &str, files: Vec<(&str, &[u8])>| -> Result<PathBuf, CheckError> {
@@ -632,7 +632,7 @@ fn write_the_class(
     expected.insert("example".into(), top);
     crates.push(crate_at(
         "stubs",
-        exercise::folder(&starter.manifest.files.stub),
+        exercise_data::folder(&starter.manifest.files.stub),
     )?);
     expected.insert("stubs".into(), None);
     for solution in solutions.iter().filter(|s| s.info.program.is_none()) {
@@ -781,7 +781,7 @@ fn run_two_at_a_time(
 
 /// A seeded mutation, the example's files it gives, and what the local
 /// tests of its level said.
-type Mutant<'m> = (&'m exercise::Mutation, Vec<(String, Vec<u8>)>, String);
+type Mutant<'m> = (&'m exercise_data::Mutation, Vec<(String, Vec<u8>)>, String);
 
 /// The line of a failure's output that names its input: the call, or the
 /// input line of a session.

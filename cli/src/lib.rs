@@ -6,25 +6,28 @@
 //! - The front ends, each keeping only its drawing: the terminal ([`play`]),
 //!   the full screen ([`tui`]), network play ([`net`]) and the browser
 //!   ([`web`]).
-//! - The course's tools: [`starter`] generation, the [`grader`], each game's
-//!   public function cases answered by the reference ([`reference_cases`]),
-//!   the [`exercise`] manifests, the files a starter is made from
-//!   ([`embedded`]) and the kit's [`check`].
+//! - The computer [`opponents`] and modes of each game, for every front end.
+//! - The course's tools: [`starter`] generation, the [`grader`], the cases
+//!   a run grades with their answers ([`graded_cases`]), the calls made of
+//!   each game's functions ([`function_calls`], answered by the reference),
+//!   the data of `exercises/` ([`exercise_data`]: manifests, mutations,
+//!   solutions), the files a starter is made from ([`embedded`]) and the
+//!   kit's [`check`].
 
 #![warn(unreachable_pub)]
 
-mod cases;
 mod check;
 mod commands;
 mod embedded;
-mod exercise;
+mod exercise_data;
+mod function_calls;
+mod graded_cases;
 mod grader;
 mod net;
+mod opponents;
 mod play;
-mod reference_cases;
 pub mod registry;
 mod starter;
-mod table;
 mod tui;
 mod web;
 

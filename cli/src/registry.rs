@@ -10,10 +10,10 @@
 
 use std::io::{BufRead, Write};
 
-use boardkit::cli::PlayError;
 use boardkit::level::{Level, LevelInfo};
+use boardkit::program::PlayError;
 
-pub use boardkit::function_cases::FunctionCase;
+pub use boardkit::function_fixture::FunctionCase;
 
 /// Plays the reference from the words after `play <game>`: input, output,
 /// whether colours may be used.
@@ -41,8 +41,8 @@ pub struct GameInfo {
     /// accepted answers are the reference's ([`GameInfo::accepted`]).
     pub function_cases: fn() -> Vec<FunctionCase>,
     /// Whether a call's argument passes a course's filter (see
-    /// `exercise::PythonFunctions`), by the game's own rules.
-    pub(crate) keeps_call: fn(crate::exercise::CallFilter, &str) -> bool,
+    /// `exercise_data::PythonFunctions`), by the game's own rules.
+    pub(crate) keeps_call: fn(crate::exercise_data::CallFilter, &str) -> bool,
     /// `boardkit play <id>`: its options and session.
     pub(crate) terminal: &'static crate::play::TerminalGame,
     /// Its full-screen menu entry, if `boardkit tui` has it.
@@ -73,7 +73,7 @@ pub const GAMES: &[GameInfo] = &[
         title: "Jogo da velha",
         levels: boardkit::harness::velha::LEVELS,
         play: |words, input, output, color| {
-            boardkit::cli::play_from_words(
+            boardkit::program::play_from_words(
                 "velha",
                 crate::play::velha::play,
                 words,
@@ -83,9 +83,9 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::velha::answer,
-        accepted: crate::reference_cases::velha::accepted,
-        function_cases: crate::reference_cases::velha::cases,
-        keeps_call: crate::reference_cases::velha::keeps_call,
+        accepted: crate::function_calls::velha::accepted,
+        function_cases: crate::function_calls::velha::cases,
+        keeps_call: crate::function_calls::velha::keeps_call,
         terminal: &crate::play::velha::GAME,
         tui: Some(&crate::tui::velha::GAME),
         web: Some(&crate::web::games::velha::GAME),
@@ -95,7 +95,7 @@ pub const GAMES: &[GameInfo] = &[
         title: "Connect four",
         levels: boardkit::harness::connect4::LEVELS,
         play: |words, input, output, color| {
-            boardkit::cli::play_from_words(
+            boardkit::program::play_from_words(
                 "connect4",
                 crate::play::connect4::play,
                 words,
@@ -105,8 +105,8 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::connect4::answer,
-        accepted: crate::reference_cases::connect4::accepted,
-        function_cases: crate::reference_cases::connect4::cases,
+        accepted: crate::function_calls::connect4::accepted,
+        function_cases: crate::function_calls::connect4::cases,
         keeps_call: |_, _| true,
         terminal: &crate::play::connect4::GAME,
         tui: Some(&crate::tui::connect4::GAME),
@@ -117,7 +117,7 @@ pub const GAMES: &[GameInfo] = &[
         title: "Mastermind",
         levels: boardkit::harness::mastermind::LEVELS,
         play: |words, input, output, color| {
-            boardkit::cli::play_from_words(
+            boardkit::program::play_from_words(
                 "mastermind",
                 crate::play::mastermind::play,
                 words,
@@ -127,8 +127,8 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::mastermind::answer,
-        accepted: crate::reference_cases::mastermind::accepted,
-        function_cases: crate::reference_cases::mastermind::cases,
+        accepted: crate::function_calls::mastermind::accepted,
+        function_cases: crate::function_calls::mastermind::cases,
         keeps_call: |_, _| true,
         terminal: &crate::play::mastermind::GAME,
         tui: Some(&crate::tui::mastermind::GAME),

@@ -101,7 +101,7 @@ fn the_registry_sits_above_the_games_and_the_front_ends_and_below_the_tools() {
         );
     }
     // The commands hand each front end its games from the registry.
-    for front_end in ["play", "tui", "net", "web", "table"] {
+    for front_end in ["play", "tui", "net", "web", "opponents"] {
         assert!(
             !reachable(&edges, front_end).contains("registry"),
             "{front_end} reaches the registry"

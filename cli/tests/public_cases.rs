@@ -9,7 +9,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::given::connect4::Disc;
 use libtest_mimic::Failed;
 use proptest::prelude::*;

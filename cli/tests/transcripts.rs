@@ -24,7 +24,7 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-fn exact(fixture: &boardkit::fixture::Fixture) -> Result<(), Failed> {
+fn exact(fixture: &boardkit::session_fixture::Fixture) -> Result<(), Failed> {
     let transcript = common::play(&fixture.game, &fixture.args, &fixture.stdin_bytes());
     if transcript.stdout.contains('\x1b') {
         return Err("piped output must carry no terminal codes".into());

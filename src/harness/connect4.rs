@@ -5,11 +5,11 @@
 
 use std::io::{BufRead, Write};
 
-use crate::cli::PlayError;
 use crate::connect4::{self, Board, Disc, DropError};
 use crate::given::connect4::{MAX_SIDE, MIN_SIDE};
 use crate::level::{Graded, Level, LevelInfo};
 use crate::player::Strategy;
+use crate::program::PlayError;
 
 /// The levels of connect four and how each is graded.
 pub const LEVELS: &[LevelInfo] = &[

@@ -6,10 +6,10 @@ use std::io::{BufRead, Write};
 
 use rand::SeedableRng;
 
-use crate::cli::PlayError;
 use crate::given::mastermind::{Code, DecodingBoard, GuessError, Rules, Score};
 use crate::level::{Graded, Level, LevelInfo};
 use crate::mastermind;
+use crate::program::PlayError;
 
 /// The levels of Mastermind and how each is graded.
 pub const LEVELS: &[LevelInfo] = &[

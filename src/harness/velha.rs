@@ -5,8 +5,8 @@
 
 use std::io::{BufRead, Write};
 
-use crate::cli::PlayError;
 use crate::level::{Graded, Level, LevelInfo};
+use crate::program::PlayError;
 use crate::velha;
 
 /// The levels of jogo da velha and how each is graded.

@@ -4,7 +4,7 @@
 //! `boardkit` binary on its stdin and compares what it prints with the
 //! expected transcript, by the graded events its level declares
 //! (`boardkit::compare`); a function case sends its calls through the
-//! game's driver (`boardkit::function_cases`).
+//! game's driver (`boardkit::function_fixture`).
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
@@ -14,10 +14,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use boardkit::compare::Reads;
-use boardkit::fixture::{Fixture, Transcript};
-use boardkit::function_cases::{FunctionCase, first_wrong};
+use boardkit::function_fixture::{FunctionCase, first_wrong};
 use boardkit::judge::{Ending, Verdict};
 use boardkit::level::{EventsFn, Level, LevelInfo};
+use boardkit::session_fixture::{Fixture, Transcript};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Per level: (tests run, tests passed), for the summary at the end.
@@ -32,10 +32,10 @@ pub fn trial(
 ) -> Trial {
     let name = name.into();
     let part = name.split("::").next().unwrap_or_default();
-    let robustness = part == boardkit::fixture::ROBUSTNESS;
+    let robustness = part == boardkit::session_fixture::ROBUSTNESS;
     let level: Option<Level> = part.parse().ok();
     Trial::test(name, move || {
-        let outcome = boardkit::function_cases::catch(test);
+        let outcome = boardkit::function_fixture::catch(test);
         let passed = matches!(outcome, Ok(Ok(())));
         if let Some(level) = level {
             let mut results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
@@ -60,7 +60,7 @@ pub fn run(trials: Vec<Trial>) -> ! {
     // Panics are reported once, as the failure of their test with their
     // file and line, not printed again by the default hook (nor with a
     // backtrace when RUST_BACKTRACE is set).
-    boardkit::function_cases::quiet_panics();
+    boardkit::function_fixture::quiet_panics();
     // Every test of each level, before a filter picks some.
     let mut every: BTreeMap<Level, u32> = BTreeMap::new();
     for trial in &trials {
@@ -81,7 +81,7 @@ pub fn run(trials: Vec<Trial>) -> ! {
         if run > 0 {
             println!(
                 "  {:<11} {passed:>3}/{run} passed (the kit's own rules: in the score, in no level)",
-                boardkit::fixture::ROBUSTNESS
+                boardkit::session_fixture::ROBUSTNESS
             );
         }
         // The grader's rule: a level counts when it and every level below
@@ -315,7 +315,7 @@ pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Tr
                 // Called in this process, judged and worded by the
                 // grader's judge.
                 for request in &requests {
-                    match boardkit::function_cases::catch(|| answer(request)) {
+                    match boardkit::function_fixture::catch(|| answer(request)) {
                         Ok(answer) => answers.push(answer),
                         Err(panic) => {
                             let said =

@@ -235,7 +235,7 @@ fn grading_options(
     let python = match args.language {
         Language::Rust => None,
         Language::Python => Some(
-            crate::exercise::manifest(game.id)
+            crate::exercise_data::manifest(game.id)
                 .ok()
                 .and_then(|m| m.python)
                 .ok_or_else(|| {
@@ -257,9 +257,9 @@ fn grading_options(
         .transpose()?;
     if args.list_cases {
         let grading = match (&python, &args.program) {
-            (Some(variant), _) => crate::cases::Grading::Python(variant),
-            (None, Some(_)) => crate::cases::Grading::Program,
-            (None, None) => crate::cases::Grading::Crates,
+            (Some(variant), _) => crate::graded_cases::Grading::Python(variant),
+            (None, Some(_)) => crate::graded_cases::Grading::Program,
+            (None, None) => crate::graded_cases::Grading::Crates,
         };
         print!("{}", list_cases(game, grading));
         return Ok(None);
@@ -303,17 +303,20 @@ fn grading_options(
 
 /// `--list-cases`: every case a mode grades, with the rule it checks, on
 /// one page an instructor can audit.
-fn list_cases(game: &crate::registry::GameInfo, grading: crate::cases::Grading<'_>) -> String {
-    let cases = crate::cases::cases(game, grading);
+fn list_cases(
+    game: &crate::registry::GameInfo,
+    grading: crate::graded_cases::Grading<'_>,
+) -> String {
+    let cases = crate::graded_cases::cases(game, grading);
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
     let mut out = format!(
         "{} cases of {} ({}):\n{:<width$}  {:<10}  {:>6}  {:<6}  rule\n",
         cases.len(),
         game.title,
         match grading {
-            crate::cases::Grading::Crates => "Rust crates, by EXERCISE.md",
-            crate::cases::Grading::Program => "--program, by EXERCISE.md",
-            crate::cases::Grading::Python(_) => "--language python, by the course's exam",
+            crate::graded_cases::Grading::Crates => "Rust crates, by EXERCISE.md",
+            crate::graded_cases::Grading::Program => "--program, by EXERCISE.md",
+            crate::graded_cases::Grading::Python(_) => "--language python, by the course's exam",
         },
         "case",
         "level",
@@ -322,7 +325,7 @@ fn list_cases(game: &crate::registry::GameInfo, grading: crate::cases::Grading<'
     );
     for case in &cases {
         let level = if case.robustness {
-            boardkit::fixture::ROBUSTNESS
+            boardkit::session_fixture::ROBUSTNESS
         } else {
             case.level.name()
         };

@@ -69,11 +69,11 @@ impl clap::Subcommand for PlayGame {
 }
 
 /// Plays one session; the game prints its own messages, and its status is
-/// the one `boardkit::cli::run_play_in` gives (1 when input ends early).
+/// the one `boardkit::program::run_play_in` gives (1 when input ends early).
 pub(crate) fn run(play: PlayGame) -> ExitCode {
     let session = &play.session;
     session.apply_color_choice();
-    boardkit::cli::run_play_in(play.game.language.input_ended(), |input, output, color| {
+    boardkit::program::run_play_in(play.game.language.input_ended(), |input, output, color| {
         let terminal = session.terminal(color);
         (play.game.session)(&play.matches, session, input, output, terminal)
     })

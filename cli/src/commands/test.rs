@@ -42,7 +42,7 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
     if args.language == super::grade::Language::Rust {
         return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
     }
-    let python = crate::exercise::manifest(game.id)
+    let python = crate::exercise_data::manifest(game.id)
         .ok()
         .and_then(|m| m.python)
         .ok_or_else(|| {

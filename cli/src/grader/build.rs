@@ -62,7 +62,7 @@ impl std::fmt::Display for BuildError {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PrepareError {
     #[error(transparent)]
-    Kit(#[from] crate::exercise::ExerciseError),
+    Kit(#[from] crate::exercise_data::ExerciseError),
     #[error(transparent)]
     Starter(#[from] crate::starter::StarterError),
     #[error("{}: {source}", path.display())]
@@ -107,12 +107,12 @@ const DRIVER: &str = r#"//! The kit's function driver: one request a line on std
 use std::io::{BufRead, Write};
 
 fn main() {
-    boardkit::function_cases::quiet_panics();
+    boardkit::function_fixture::quiet_panics();
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let answer = boardkit::function_cases::catch(|| boardkit::harness::GAME::answer(&line));
+        let answer = boardkit::function_fixture::catch(|| boardkit::harness::GAME::answer(&line));
         let (text, last) = match answer {
             Ok(answer) => (answer, false),
             Err(panic) => (panic.to_string(), true),
@@ -291,7 +291,7 @@ impl<'a> Class<'a> {
         // would read a relative target folder from there.
         let dir = &std::path::absolute(build).map_err(file_error(build))?;
         let work = &std::path::absolute(work).map_err(file_error(work))?;
-        let manifest = crate::exercise::manifest(game.id)?;
+        let manifest = crate::exercise_data::manifest(game.id)?;
         let key = dependencies_key(game, &manifest, sandbox)?;
         let deps = dir.join("deps").join(&key);
         // One build folder may serve runs at once (CI's grading tests and
@@ -308,7 +308,7 @@ impl<'a> Class<'a> {
             toolchain: Toolchain::find()?,
             lock: Vec::new(),
         };
-        let stub: Vec<(String, Vec<u8>)> = crate::exercise::folder(&manifest.files.stub)
+        let stub: Vec<(String, Vec<u8>)> = crate::exercise_data::folder(&manifest.files.stub)
             .into_iter()
             .map(|(p, b)| (p.to_owned(), b.to_vec()))
             .collect();
@@ -417,7 +417,7 @@ impl<'a> Class<'a> {
     /// Writes a crate of the kit's files and `students` (paths below the
     /// student's folder) into `dir`, afresh.
     fn write_crate(&self, dir: &Path, students: &[(String, Vec<u8>)]) -> Result<(), PrepareError> {
-        let manifest = crate::exercise::manifest(self.game.id)?;
+        let manifest = crate::exercise_data::manifest(self.game.id)?;
         let kit = crate::starter::kit_owned_files(self.game, &manifest)?;
         let _ = std::fs::remove_dir_all(dir.join("src"));
         for (path, bytes) in &kit {
@@ -557,7 +557,7 @@ impl<'a> Class<'a> {
     ) -> Result<Built, BuildError> {
         let failed = |e: String| BuildError::Failed(e);
         let manifest =
-            crate::exercise::manifest(self.game.id).map_err(|e| failed(e.to_string()))?;
+            crate::exercise_data::manifest(self.game.id).map_err(|e| failed(e.to_string()))?;
         let students = submitted_files(root, &manifest.files.solution).map_err(failed)?;
         let crate_dir = self.dir.join("crates").join(name);
         self.write_crate(&crate_dir, &students)
@@ -890,7 +890,7 @@ fn crate_manifest(files: &[(String, Vec<u8>)]) -> Result<String, PrepareError> {
 /// downloads are, and whether they build in the sandbox.
 fn dependencies_key(
     game: &GameInfo,
-    manifest: &crate::exercise::Manifest,
+    manifest: &crate::exercise_data::Manifest,
     sandbox: &Sandbox,
 ) -> Result<String, PrepareError> {
     use sha2::Digest as _;

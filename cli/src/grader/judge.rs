@@ -6,7 +6,7 @@
 use super::report::{Extra, Results, TestResult, Verdict};
 use super::sandbox::{self, Ending};
 use super::shown;
-use crate::cases::{Case, CaseKind, Expected};
+use crate::graded_cases::{Case, CaseKind, Expected};
 
 /// A submission that could not be opened (or built) is graded as not compiling, with
 /// the reason as its output.
@@ -128,12 +128,12 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::cases::Grading;
+    use crate::graded_cases::Grading;
 
     /// A session case of velha and the reference's own answer to it.
     fn a_session(hidden: bool) -> (Case, Vec<u8>) {
         let game = crate::registry::find("velha").unwrap();
-        let case = crate::cases::cases(game, Grading::Crates)
+        let case = crate::graded_cases::cases(game, Grading::Crates)
             .into_iter()
             .find(|c| c.hidden == hidden && matches!(c.kind, CaseKind::Program { .. }))
             .expect("a session case");

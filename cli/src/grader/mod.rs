@@ -57,7 +57,7 @@ pub(crate) struct Options {
     pub program: Option<String>,
     /// The exercise as a Python course sets it (`--language python`): its
     /// functions too, through the kit's adapter.
-    pub python: Option<crate::exercise::PythonVariant>,
+    pub python: Option<crate::exercise_data::PythonVariant>,
     /// `--style-points`: the most points the notes on a crate's code give.
     pub style_points: Option<u32>,
     /// `--style-notes hidden`: the notes are the instructor's until released.

@@ -293,7 +293,10 @@ mod tests {
         );
         // The kit's files are not the student's to fix; a link is clippy's
         // own or none.
-        assert_eq!(lint_note(&warning("src/cli.rs", page), "src/velha"), None);
+        assert_eq!(
+            lint_note(&warning("src/program.rs", page), "src/velha"),
+            None
+        );
         assert_eq!(
             lint_note(&warning("src/velhas/x.rs", page), "src/velha"),
             None

@@ -12,7 +12,7 @@ use super::report::{self, Results};
 use super::sandbox::Isolation;
 use super::submission::{self, Submission, SubmissionError};
 use super::{GradeError, Options};
-use crate::cases::{self, Case};
+use crate::graded_cases::{self, Case};
 use crate::registry::GameInfo;
 
 /// What one grading run does.
@@ -61,23 +61,23 @@ pub(super) fn plan(game: &GameInfo, options: &Options) -> Result<Plan, GradeErro
     let scratch = options.out.join(".work");
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
     let grading = match (&options.python, &options.program) {
-        (Some(variant), _) => cases::Grading::Python(variant),
-        (None, Some(_)) => cases::Grading::Program,
-        (None, None) => cases::Grading::Crates,
+        (Some(variant), _) => graded_cases::Grading::Python(variant),
+        (None, Some(_)) => graded_cases::Grading::Program,
+        (None, None) => graded_cases::Grading::Crates,
     };
     let adapter = write_adapter(options, &scratch)?;
     let submissions = submissions_given(game, options)?;
-    let class_error = |e: crate::exercise::ExerciseError| GradeError::Class(e.into());
-    let solution = crate::exercise::manifest(game.id)
+    let class_error = |e: crate::exercise_data::ExerciseError| GradeError::Class(e.into());
+    let solution = crate::exercise_data::manifest(game.id)
         .map_err(class_error)?
         .files
         .solution;
-    let long_function = crate::exercise::code_notes()
+    let long_function = crate::exercise_data::code_notes()
         .map_err(class_error)?
         .notes
         .long_function;
     let mut plan = Plan {
-        cases: cases::cases(game, grading),
+        cases: graded_cases::cases(game, grading),
         todo: Vec::new(),
         every_name: Vec::new(),
         kit: kit_digest(),
@@ -144,7 +144,9 @@ fn write_adapter(options: &Options, scratch: &Path) -> Result<Option<PathBuf>, G
     };
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     let bytes = crate::embedded::file(&variant.adapter).ok_or_else(|| {
-        GradeError::Class(crate::exercise::ExerciseError::Missing(variant.adapter.clone()).into())
+        GradeError::Class(
+            crate::exercise_data::ExerciseError::Missing(variant.adapter.clone()).into(),
+        )
     })?;
     let path = scratch.join("adapter.py");
     std::fs::write(&path, bytes).map_err(out_error)?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::report::{Results, TestResult, Verdict};
 use super::sandbox::{Job, Limits, Sandbox, Session};
 use super::{GradeError, build, judge};
-use crate::cases::{self, Case, CaseKind};
+use crate::graded_cases::{self, Case, CaseKind};
 use crate::registry::GameInfo;
 use boardkit::level::Level;
 
@@ -203,7 +203,7 @@ pub(crate) struct Local {
     pub dir: PathBuf,
     /// The program levels' command, run in `dir`.
     pub program: String,
-    pub python: crate::exercise::PythonVariant,
+    pub python: crate::exercise_data::PythonVariant,
     /// Only this level's cases (all levels otherwise).
     pub level: Option<Level>,
     pub limits: Limits,
@@ -214,14 +214,14 @@ pub(crate) struct Local {
 /// judged as the grader judges it: what a Python starter's tests run. The
 /// grader runs these very cases, and hidden ones besides.
 pub(crate) fn run_public(game: &GameInfo, local: &Local) -> Result<Vec<TestResult>, GradeError> {
-    let cases: Vec<Case> = cases::cases(game, cases::Grading::Python(&local.python))
+    let cases: Vec<Case> = graded_cases::cases(game, graded_cases::Grading::Python(&local.python))
         .into_iter()
         .filter(|c| !c.hidden && local.level.is_none_or(|l| c.level == l))
         .collect();
     let scratch = tempfile::tempdir().map_err(GradeError::Sandbox)?;
     let bytes = crate::embedded::file(&local.python.adapter).ok_or_else(|| {
         GradeError::Class(
-            crate::exercise::ExerciseError::Missing(local.python.adapter.clone()).into(),
+            crate::exercise_data::ExerciseError::Missing(local.python.adapter.clone()).into(),
         )
     })?;
     let adapter = scratch.path().join("adapter.py");
@@ -264,7 +264,7 @@ mod tests {
     #[test]
     fn a_public_session_is_replayed_by_one_command() {
         let game = crate::registry::find("velha").unwrap();
-        let case = crate::cases::cases(game, crate::cases::Grading::Program)
+        let case = crate::graded_cases::cases(game, crate::graded_cases::Grading::Program)
             .into_iter()
             .find(|c| !c.hidden)
             .unwrap();

@@ -365,7 +365,7 @@ pub(crate) fn of_class<'a>(
     names: impl Iterator<Item = &'a String>,
     outs: &[&Path],
 ) -> Similarity {
-    let manifest = crate::exercise::manifest(game).ok();
+    let manifest = crate::exercise_data::manifest(game).ok();
     let mut base = Vec::new();
     let mut example = None;
     if let (Some(manifest), true) = (&manifest, crates) {
@@ -376,11 +376,11 @@ pub(crate) fn of_class<'a>(
                 String::from_utf8_lossy(bytes).into_owned(),
             )
         };
-        base = crate::exercise::folder(&manifest.files.stub)
+        base = crate::exercise_data::folder(&manifest.files.stub)
             .into_iter()
             .map(text)
             .collect();
-        let reference: Vec<_> = crate::exercise::folder(solution)
+        let reference: Vec<_> = crate::exercise_data::folder(solution)
             .into_iter()
             .map(text)
             .collect();

@@ -31,7 +31,7 @@ pub(crate) use tcp::{HostArgs, JoinArgs, NetError, host, join};
 pub(crate) fn run(
     command: impl FnOnce(&mut dyn BufRead, &mut dyn Write, bool) -> Result<session::Tally, NetError>,
 ) -> ExitCode {
-    let color = boardkit::cli::stdout_takes_colors();
+    let color = boardkit::program::stdout_takes_colors();
     let mut input = io::stdin().lock();
     let mut output = anstream::stdout().lock();
     let result = command(&mut input, &mut output, color);

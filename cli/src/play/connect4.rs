@@ -9,7 +9,6 @@ use std::io::{BufRead, Write};
 
 use super::paint::{Emphasis, Palette};
 use super::session::{self, Ending, Language, Match, Seat, SessionArgs, Terminal};
-use boardkit::cli::PlayError;
 use boardkit::connect4::ai::PerfectPlayer;
 use boardkit::connect4::program::{DRAW, Human, Outcome, Seat as Named, run};
 use boardkit::connect4::solver::Shape;
@@ -17,8 +16,9 @@ use boardkit::connect4::{Board, Disc, play as play_game};
 use boardkit::console::{Console, InputError};
 use boardkit::harness::connect4::AiKind;
 use boardkit::player::{Player, Strategy};
+use boardkit::program::PlayError;
 
-use crate::table::connect4::winning_cells;
+use crate::opponents::connect4::winning_cells;
 
 /// `boardkit play connect4`.
 pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
@@ -134,9 +134,9 @@ pub(crate) fn session(
     let opponent = against.then(|| {
         exercise
             .ai
-            .map_or("scripted".to_owned(), crate::table::name)
+            .map_or("scripted".to_owned(), crate::opponents::name)
     });
-    let mode = crate::table::connect4::mode(cols, rows, opponent.as_deref());
+    let mode = crate::opponents::connect4::mode(cols, rows, opponent.as_deref());
     let seats = seats(against, you, options);
     let game = Match {
         game: "connect4",

@@ -5,9 +5,9 @@
 use std::io::{BufRead, Write};
 
 use super::session::{self, Ending, Language, Match, Seat, SessionArgs, Terminal};
-use boardkit::cli::PlayError;
 use boardkit::console::Console;
 use boardkit::mastermind::program::{Human, Outcome, Style, run};
+use boardkit::program::PlayError;
 
 /// `boardkit play mastermind`.
 pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
@@ -69,7 +69,7 @@ pub(crate) fn session(
     let turns = usize::from(exercise.turns);
     let game = Match {
         game: "mastermind",
-        mode: crate::table::mastermind::mode(rules, turns),
+        mode: crate::opponents::mastermind::mode(rules, turns),
         seats: [
             Seat {
                 label: "won".into(),

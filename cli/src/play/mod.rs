@@ -17,7 +17,7 @@ pub(crate) mod velha;
 
 use std::io::{BufRead, Write};
 
-use boardkit::cli::PlayError;
+use boardkit::program::PlayError;
 use session::{Language, SessionArgs, Terminal};
 
 /// A game as `boardkit play` offers it: its subcommand, the language its

@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use super::scoreboard::{self, Outcome, Record, ScoreboardArgs};
-use boardkit::cli::PlayError;
 use boardkit::console::{Console, InputError};
+use boardkit::program::PlayError;
 
 /// The options every game's `play` shares, for people.
 #[derive(Debug, Clone, Default, clap::Args)]

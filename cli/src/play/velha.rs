@@ -6,16 +6,16 @@ use std::io::{BufRead, Write};
 
 use super::paint::{Emphasis, Palette};
 use super::session::{self, Ending, Language, Match, Seat, SessionArgs, Terminal};
-use boardkit::cli::PlayError;
 use boardkit::console::{Console, InputError};
 use boardkit::player::{self, Player, Strategy};
+use boardkit::program::PlayError;
 use boardkit::velha::board::{Board, MAX_SIZE, MIN_SIZE, Mark, Position, Status, parse_position};
 use boardkit::velha::program::{
     Human, INVALID_POSITION, OCCUPIED_POSITION, TITLE, result_line, run,
 };
 use boardkit::velha::render::board_block;
 
-use crate::table::velha::{Computer, winning_cells};
+use crate::opponents::velha::{Computer, winning_cells};
 
 /// `boardkit play velha`.
 pub(crate) const GAME: super::TerminalGame = super::TerminalGame {
@@ -87,7 +87,7 @@ pub(crate) fn session(
     let size = usize::from(args.size);
     let empty = Board::new(size).map_err(|e| PlayError::Usage(e.to_string()))?;
     let you = options.name.clone().unwrap_or_else(session::login_name);
-    let mode = crate::table::velha::mode(size, args.ai.map(|level| (level, args.ai_first)));
+    let mode = crate::opponents::velha::mode(size, args.ai.map(|level| (level, args.ai_first)));
     let seats = match args.ai {
         None => [
             Seat {

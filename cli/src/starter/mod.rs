@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::exercise::{self, ExerciseError, Manifest};
+use crate::exercise_data::{self, ExerciseError, Manifest};
 use crate::registry::GameInfo;
-use boardkit::fixture::{Fixture, Visibility};
 use boardkit::level::Level;
+use boardkit::session_fixture::{Fixture, Visibility};
 
 /// The kit's dependencies a starter takes: those its files name (the kit's
 /// modules it ships, its tests, the generated entry points, and the
@@ -70,15 +70,15 @@ fn malformed(path: &str, message: impl ToString) -> ExerciseError {
 }
 
 /// The files of a starter for `game`, as (relative path, contents).
-/// `locale`: the statement's (English by default; see [`exercise::locales`]).
+/// `locale`: the statement's (English by default; see [`exercise_data::locales`]).
 pub(crate) fn starter_files(
     game: &GameInfo,
     locale: Option<&str>,
 ) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
     let id = game.id;
-    let manifest = exercise::manifest(id)?;
+    let manifest = exercise_data::manifest(id)?;
     let mut files = kit_owned_files(game, &manifest)?;
-    for (file, bytes) in exercise::folder(&manifest.files.stub) {
+    for (file, bytes) in exercise_data::folder(&manifest.files.stub) {
         files.push((
             format!("{}/{file}", manifest.files.solution),
             bytes.to_vec(),
@@ -94,7 +94,7 @@ pub(crate) fn starter_files(
         // With the reference's reads: the tests name the input line that
         // led to a difference, the one the grader names.
         let (_, _, reads) =
-            crate::cases::reference_program(game, &fixture.args, &fixture.stdin_bytes());
+            crate::graded_cases::reference_program(game, &fixture.args, &fixture.stdin_bytes());
         let text = String::from_utf8_lossy(kit_file(&snapshot)?).into_owned();
         let text = with_reads(&text, &reads).ok_or_else(|| malformed(&snapshot, "no header"))?;
         files.push((snapshot, text.into_bytes()));
@@ -114,7 +114,7 @@ pub(crate) fn starter_files(
             game,
             &points,
             &hidden,
-            exercise::code_notes()?.notes.long_function,
+            exercise_data::code_notes()?.notes.long_function,
         )
         .into_bytes(),
     ));
@@ -171,10 +171,10 @@ fn shipped_fixtures(game: &GameInfo) -> Result<Vec<ShippedFixture>, StarterError
 
 /// The points of each level of `game`, public (the starter's cases) and
 /// hidden (the grader's alone): the grader's one count
-/// ([`crate::cases::level_points`]), which every README shows.
+/// ([`crate::graded_cases::level_points`]), which every README shows.
 type Points = Vec<(Level, u32)>;
 fn level_points(game: &GameInfo) -> (Points, Points) {
-    let graded = crate::cases::level_points(game);
+    let graded = crate::graded_cases::level_points(game);
     (
         graded.iter().map(|p| (p.level, p.public)).collect(),
         graded.iter().map(|p| (p.level, p.hidden)).collect(),
@@ -257,10 +257,10 @@ pub(crate) fn write_starter(
 /// Refuses a locale `id`'s statement is not written in.
 fn check_locale(
     id: &str,
-    python: Option<&exercise::PythonVariant>,
+    python: Option<&exercise_data::PythonVariant>,
     locale: Option<&str>,
 ) -> Result<(), StarterError> {
-    let locales = exercise::locales(id, python);
+    let locales = exercise_data::locales(id, python);
     match locale {
         Some(locale) if !locales.iter().any(|l| l == locale) => Err(StarterError::NoLocale(
             id.to_owned(),
@@ -279,7 +279,7 @@ pub(crate) fn write_python_starter(
 ) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
-    let variant = exercise::manifest(id)?
+    let variant = exercise_data::manifest(id)?
         .python
         .ok_or_else(|| StarterError::NoPython(id.to_owned()))?;
     check_locale(id, Some(&variant), locale)?;
@@ -368,7 +368,7 @@ fn main() -> ExitCode {{
     let Command::Play {{
         game: Game::Play(args),
     }} = Cli::parse().command;
-    boardkit::cli::run_play(|input, output, _color| {{
+    boardkit::program::run_play(|input, output, _color| {{
         boardkit::harness::{id}::play(&args, input, output)
     }})
 }}
@@ -444,7 +444,7 @@ struct TestTarget {
 /// name them.
 fn library_dependencies(
     game: &GameInfo,
-    manifest: &exercise::Manifest,
+    manifest: &exercise_data::Manifest,
     kit: &toml::Table,
     versions: &toml::Table,
 ) -> Result<toml::Table, StarterError> {
@@ -453,7 +453,7 @@ fn library_dependencies(
         shipped.push(kit_file(path)?);
     }
     shipped.extend(
-        exercise::folder(&manifest.files.example)
+        exercise_data::folder(&manifest.files.example)
             .into_iter()
             .map(|(_, b)| b),
     );
@@ -492,7 +492,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         .and_then(|d| d.as_table())
         .cloned()
         .unwrap_or_default();
-    let manifest = exercise::manifest(game.id)?;
+    let manifest = exercise_data::manifest(game.id)?;
     let dependencies = library_dependencies(game, &manifest, &kit, &versions)?;
     // The tests are the kit's files under `tests/`; the library's own code
     // never needs a dev-dependency.
@@ -533,7 +533,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
             name: game.id.into(),
             harness: false,
         }],
-        lints: exercise::code_notes()?.lints,
+        lints: exercise_data::code_notes()?.lints,
         profile: Profiles {
             dev: DevProfile {
                 opt_level: 1,
@@ -557,7 +557,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
 /// The statement's introduction and the game's section.
 fn exercise_md(game: &GameInfo, locale: Option<&str>) -> Result<String, StarterError> {
     if let Some(locale) = locale.filter(|l| *l != "en") {
-        let path = exercise::translation(game.id, None, locale);
+        let path = exercise_data::translation(game.id, None, locale);
         let text = std::str::from_utf8(kit_file(&path)?).map_err(|e| malformed(&path, e))?;
         return Ok(text.to_owned());
     }
@@ -616,7 +616,7 @@ fn readme_md(
             level.level, level.summary
         ));
     }
-    let (public, hidden) = crate::cases::robustness_points(game);
+    let (public, hidden) = crate::graded_cases::robustness_points(game);
     if public + hidden > 0 {
         let hidden = if hidden > 0 {
             format!(", and {hidden} more hidden")
@@ -837,7 +837,7 @@ mod tests {
         let mut translated = Vec::new();
         for game in crate::registry::GAMES {
             let english = exercise_md(game, None).unwrap();
-            for locale in exercise::locales(game.id, None).iter().skip(1) {
+            for locale in exercise_data::locales(game.id, None).iter().skip(1) {
                 let text = exercise_md(game, Some(locale)).unwrap();
                 assert_eq!(
                     untranslated(&text),
@@ -847,12 +847,15 @@ mod tests {
                 );
                 translated.push(format!("{} {locale}", game.id));
             }
-            let Some(python) = exercise::manifest(game.id).unwrap().python else {
+            let Some(python) = exercise_data::manifest(game.id).unwrap().python else {
                 continue;
             };
             let english = String::from_utf8_lossy(kit_file(&python.statement).unwrap());
-            for locale in exercise::locales(game.id, Some(&python)).iter().skip(1) {
-                let path = exercise::translation(game.id, Some(&python), locale);
+            for locale in exercise_data::locales(game.id, Some(&python))
+                .iter()
+                .skip(1)
+            {
+                let path = exercise_data::translation(game.id, Some(&python), locale);
                 let text = String::from_utf8_lossy(kit_file(&path).unwrap());
                 assert_eq!(untranslated(&text), untranslated(&english), "{path}");
                 translated.push(format!("{} python {locale}", game.id));
@@ -1172,7 +1175,7 @@ mod tests {
     #[test]
     fn the_starters_readme_gives_the_graders_points() {
         for game in crate::registry::GAMES {
-            let graded = crate::cases::level_points(game);
+            let graded = crate::graded_cases::level_points(game);
             let (public, hidden) = level_points(game);
             let readme = readme_md(game, &public, &hidden, 50);
             for g in &graded {
@@ -1200,7 +1203,8 @@ mod tests {
                     .strip_prefix(&functions)
                     .and_then(|n| n.strip_suffix(".toml"))
                 {
-                    let case = boardkit::function_cases::FunctionCase::parse(&text, name).unwrap();
+                    let case =
+                        boardkit::function_fixture::FunctionCase::parse(&text, name).unwrap();
                     shipped.insert(case.test_name());
                 } else if let Some(name) = path
                     .strip_prefix(&sessions)
@@ -1212,11 +1216,12 @@ mod tests {
                     }
                 }
             }
-            let graded: BTreeSet<String> = crate::cases::cases(game, crate::cases::Grading::Crates)
-                .into_iter()
-                .filter(|c| !c.hidden)
-                .map(|c| c.name)
-                .collect();
+            let graded: BTreeSet<String> =
+                crate::graded_cases::cases(game, crate::graded_cases::Grading::Crates)
+                    .into_iter()
+                    .filter(|c| !c.hidden)
+                    .map(|c| c.name)
+                    .collect();
             assert_eq!(shipped, graded, "{}", game.id);
         }
     }
@@ -1235,7 +1240,7 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let files = starter_files(game, None).unwrap();
             write_files(dir.path(), &files).unwrap();
-            let lock = exercise::manifest(game.id).unwrap().files.lock;
+            let lock = exercise_data::manifest(game.id).unwrap().files.lock;
             let cargo_in = |args: &[&str]| {
                 std::process::Command::new(&cargo)
                     .args(args)

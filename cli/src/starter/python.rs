@@ -4,11 +4,11 @@
 //! to read, and pytest tests that run those cases through `boardkit test`:
 //! the grader's own cases and judgement, no second comparison in Python.
 
-use crate::cases::{self, Grading};
-use crate::exercise::PythonVariant;
+use crate::exercise_data::PythonVariant;
+use crate::graded_cases::{self, Grading};
 use crate::registry::GameInfo;
-use boardkit::fixture::Visibility;
 use boardkit::level::Level;
+use boardkit::session_fixture::Visibility;
 
 use super::{StarterError, kit_file};
 
@@ -18,7 +18,7 @@ pub(crate) fn starter_files(
     variant: &PythonVariant,
     locale: Option<&str>,
 ) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
-    let mut files: Vec<(String, Vec<u8>)> = crate::exercise::folder(&variant.stub)
+    let mut files: Vec<(String, Vec<u8>)> = crate::exercise_data::folder(&variant.stub)
         .into_iter()
         .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
         .collect();
@@ -40,9 +40,11 @@ pub(crate) fn starter_files(
         if name.contains('/') || !path.ends_with(".toml") {
             continue;
         }
-        let Ok(fixture) =
-            boardkit::fixture::Fixture::parse(&String::from_utf8_lossy(bytes), name, game.id)
-        else {
+        let Ok(fixture) = boardkit::session_fixture::Fixture::parse(
+            &String::from_utf8_lossy(bytes),
+            name,
+            game.id,
+        ) else {
             continue;
         };
         if fixture.visibility == Visibility::Public
@@ -57,7 +59,7 @@ pub(crate) fn starter_files(
             ));
         }
     }
-    for case in cases::python_function_cases(game, variant) {
+    for case in graded_cases::python_function_cases(game, variant) {
         let text = toml::to_string(&case).map_err(|e| super::malformed(&variant.stub, e))?;
         files.push((
             format!("fixtures/{}/functions/{}.toml", game.id, case.name),
@@ -72,7 +74,7 @@ pub(crate) fn starter_files(
 
 /// The points of each level of the Python form: (public, hidden).
 fn points(game: &GameInfo, variant: &PythonVariant) -> Vec<(Level, u32, u32)> {
-    let all = cases::cases(game, Grading::Python(variant));
+    let all = graded_cases::cases(game, Grading::Python(variant));
     variant
         .levels
         .keys()
@@ -94,7 +96,7 @@ fn readme_md(
     locale: Option<&str>,
 ) -> Result<String, StarterError> {
     let path = match locale.filter(|l| *l != "en") {
-        Some(locale) => crate::exercise::translation(game.id, Some(variant), locale),
+        Some(locale) => crate::exercise_data::translation(game.id, Some(variant), locale),
         None => variant.statement.clone(),
     };
     let statement = String::from_utf8_lossy(kit_file(&path)?).into_owned();
@@ -201,14 +203,14 @@ def pytest_terminal_summary(terminalreporter):
 fn exam_session(
     game: &GameInfo,
     variant: &PythonVariant,
-    fixture: &boardkit::fixture::Fixture,
+    fixture: &boardkit::session_fixture::Fixture,
     bytes: &[u8],
 ) -> Vec<u8> {
     let Some(&filter) = variant.inputs.get(&fixture.level) else {
         return bytes.to_vec();
     };
     let stdin = fixture.stdin_bytes();
-    let promised = cases::promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
+    let promised = graded_cases::promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
     let text = String::from_utf8_lossy(bytes);
     let Ok(mut table) = text.parse::<toml::Table>() else {
         return bytes.to_vec();
@@ -220,7 +222,7 @@ fn exam_session(
         "stdin".into(),
         String::from_utf8_lossy(&promised).into_owned().into(),
     );
-    let description = format!("{}{}", fixture.description, cases::PROMISED_ONLY);
+    let description = format!("{}{}", fixture.description, graded_cases::PROMISED_ONLY);
     table.insert("description".into(), description.into());
     toml::to_string(&table).map_or_else(|_| bytes.to_vec(), String::into_bytes)
 }

@@ -380,8 +380,8 @@ fn scoreboard_record(setup: &dyn Setup, ending: Ending, name: &str) -> Option<Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::connect4::Computer as Connect4Computer;
-    use crate::table::velha::Computer as Difficulty;
+    use crate::opponents::connect4::Computer as Connect4Computer;
+    use crate::opponents::velha::Computer as Difficulty;
     use crate::tui::connect4::{Connect4Game, Connect4Menu};
     use crate::tui::velha::{VelhaGame, VelhaMenu};
 

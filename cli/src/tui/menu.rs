@@ -208,7 +208,7 @@ impl Menu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::connect4::Computer as Connect4Computer;
+    use crate::opponents::connect4::Computer as Connect4Computer;
     use crate::tui::TuiArgs;
     use crate::tui::connect4::Connect4Menu;
 

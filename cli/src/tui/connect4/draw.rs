@@ -32,7 +32,7 @@ pub(crate) fn connect4_parts(game: &Connect4Game, busy: Option<Busy>) -> Parts {
                     Span::styled(format!("Hint: column {}", col + 1), bold().fg(HINT)),
                     Span::raw(format!(
                         " (the {} player's move, not played)",
-                        crate::table::name(game.hint_level())
+                        crate::opponents::name(game.hint_level())
                     )),
                 ])
             })

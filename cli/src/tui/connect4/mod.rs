@@ -16,7 +16,7 @@ use super::game::{Busy, Ending, Game, Key, Round, Setup, Work};
 use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
 
-use crate::table::connect4::Computer;
+use crate::opponents::connect4::Computer;
 
 /// What the menu chose for a game of connect four.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +66,7 @@ impl GameMenu for Connect4Menu {
     fn rows(&self) -> Vec<(&'static str, String)> {
         let mut rows = vec![("Mode", super::menu::mode_name(self.against_computer))];
         if self.against_computer {
-            rows.push(("Level", crate::table::name(self.level)));
+            rows.push(("Level", crate::opponents::name(self.level)));
             rows.push(("First", super::menu::first_name(self.computer_first)));
         }
         rows.push(("Columns", self.cols.to_string()));
@@ -76,7 +76,7 @@ impl GameMenu for Connect4Menu {
 
     fn change(&mut self, row: usize, step: i32) {
         use boardkit::connect4::board::{MAX_SIDE, MIN_SIDE};
-        let offered = crate::table::connect4::offered;
+        let offered = crate::opponents::connect4::offered;
         match self.rows()[row].0 {
             "Mode" => self.against_computer = !self.against_computer,
             "Level" => self.level = cycle(offered(self.cols, self.rows), self.level, step),
@@ -91,7 +91,8 @@ impl GameMenu for Connect4Menu {
 
     fn note(&self) -> Option<&'static str> {
         (self.against_computer
-            && !crate::table::connect4::offered(self.cols, self.rows).contains(&Computer::Perfect))
+            && !crate::opponents::connect4::offered(self.cols, self.rows)
+                .contains(&Computer::Perfect))
         .then_some("the perfect player plays on 7 x 6 only")
     }
 
@@ -117,7 +118,7 @@ impl Setup for Connect4Setup {
     }
 
     fn description(&self) -> String {
-        let level = self.opponent.map(|o| crate::table::name(o.level));
+        let level = self.opponent.map(|o| crate::opponents::name(o.level));
         super::game::board_description(&format!("{} x {}", self.cols, self.rows), level)
     }
 
@@ -126,10 +127,10 @@ impl Setup for Connect4Setup {
     }
 
     fn record(&self) -> Option<(&'static str, String)> {
-        let opponent = self.opponent.map(|o| crate::table::name(o.level));
+        let opponent = self.opponent.map(|o| crate::opponents::name(o.level));
         Some((
             "connect4",
-            crate::table::connect4::mode(self.cols, self.rows, opponent.as_deref()),
+            crate::opponents::connect4::mode(self.cols, self.rows, opponent.as_deref()),
         ))
     }
 
@@ -179,7 +180,7 @@ impl Connect4Game {
             thinkers: Thinkers::new(
                 setup
                     .opponent
-                    .map(|o| crate::table::connect4::player(o.level, Shape::standard(), seed)),
+                    .map(|o| crate::opponents::connect4::player(o.level, Shape::standard(), seed)),
             ),
             message: None,
             seed,
@@ -229,7 +230,7 @@ impl Connect4Game {
     pub(crate) fn winning_cells(&self) -> Vec<(usize, usize)> {
         match self.last_move() {
             Some((row, col)) if self.board.connects_four(row, col) => {
-                crate::table::connect4::winning_cells(&self.board, row, col)
+                crate::opponents::connect4::winning_cells(&self.board, row, col)
             }
             _ => Vec::new(),
         }
@@ -356,7 +357,7 @@ impl Round for Connect4Game {
         let (level, seed) = (self.hint_level(), self.seed);
         self.thinkers
             .take_work(self.busy()?, self.version, self.board.clone(), move || {
-                crate::table::connect4::player(level, Shape::standard(), seed)
+                crate::opponents::connect4::player(level, Shape::standard(), seed)
             })
     }
 

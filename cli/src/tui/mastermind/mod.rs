@@ -90,7 +90,7 @@ impl Setup for MastermindSetup {
         (!self.watch).then(|| {
             (
                 "mastermind",
-                crate::table::mastermind::mode(boardkit::mastermind::Rules::default(), TURNS),
+                crate::opponents::mastermind::mode(boardkit::mastermind::Rules::default(), TURNS),
             )
         })
     }

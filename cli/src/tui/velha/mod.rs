@@ -15,8 +15,8 @@ use super::game::Parts;
 use super::game::{Busy, Ending, Game, Key, Round, Setup, Work};
 use super::menu::{GameMenu, TuiGame, bounded, cycle};
 use super::thinkers::{Thinkers, last_person_move};
+use crate::opponents::velha::Computer as Level;
 use crate::play::session::Language;
-use crate::table::velha::Computer as Level;
 
 /// A computer player, lent to a thread while it thinks.
 type Player = super::thinkers::Player<Board, Position>;
@@ -66,7 +66,7 @@ impl GameMenu for VelhaMenu {
     fn rows(&self) -> Vec<(&'static str, String)> {
         let mut rows = vec![("Mode", super::menu::mode_name(self.against_computer))];
         if self.against_computer {
-            rows.push(("Level", crate::table::name(self.level)));
+            rows.push(("Level", crate::opponents::name(self.level)));
             rows.push(("First", super::menu::first_name(self.computer_first)));
         }
         rows.push(("Size", format!("{0} x {0}", self.size)));
@@ -127,7 +127,7 @@ impl Setup for VelhaSetup {
 
     fn record(&self) -> Option<(&'static str, String)> {
         let opponent = self.opponent.map(|o| (o.level, o.computer_first));
-        Some(("velha", crate::table::velha::mode(self.size, opponent)))
+        Some(("velha", crate::opponents::velha::mode(self.size, opponent)))
     }
 
     fn start(&self, seed: u64) -> Box<dyn Game> {
@@ -222,7 +222,7 @@ impl VelhaGame {
     /// Whether `pos` is part of a winning line.
     pub(crate) fn is_winning(&self, pos: Position) -> bool {
         let n = self.board.size();
-        crate::table::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
+        crate::opponents::velha::winning_cells(&self.board) >> (pos.row * n + pos.col) & 1 == 1
     }
 
     /// Every move so far, in order.
@@ -402,7 +402,7 @@ mod tests {
     #[test]
     fn undo_against_the_computer_takes_back_its_reply_and_your_move() {
         let opponent = VelhaOpponent {
-            level: crate::table::velha::Computer::Hard,
+            level: crate::opponents::velha::Computer::Hard,
             computer_first: true,
         };
         let mut game = game(Some(opponent));

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
 use super::{GameError, Table, WebTable, illegal, invalid};
-use crate::table::{self, connect4::Computer as Connect4Computer};
+use crate::opponents::{self, connect4::Computer as Connect4Computer};
 use crate::web::api::{BoardView, Cell, GameView, Move, Opponent};
 use clap::ValueEnum;
 
@@ -105,11 +105,11 @@ impl Connect4Table {
                 None
             }
             Some(name) => {
-                let offered = table::connect4::offered(cols, rows);
-                let Some(level) = table::parse::<Connect4Computer>(name) else {
+                let offered = opponents::connect4::offered(cols, rows);
+                let Some(level) = opponents::parse::<Connect4Computer>(name) else {
                     return invalid(format!(
                         "unknown connect-four level {name:?}: choose {}",
-                        table::names(Connect4Computer::value_variants())
+                        opponents::names(Connect4Computer::value_variants())
                     ));
                 };
                 if !offered.contains(&level) {
@@ -192,14 +192,14 @@ impl Connect4Table {
             winner: winner.map(disc_char),
             result,
             computer: self.computer.map(|(level, disc)| Opponent {
-                level: table::name(level),
+                level: opponents::name(level),
                 mark: disc_char(disc),
             }),
             last_move: self.last.map(drawn),
             computer_move: self.computer_last.map(drawn),
             winning_cells: self
                 .winning()
-                .map(|(r, c)| table::connect4::winning_cells(&self.board, r, c))
+                .map(|(r, c)| opponents::connect4::winning_cells(&self.board, r, c))
                 .unwrap_or_default()
                 .into_iter()
                 .map(drawn)
@@ -240,8 +240,8 @@ impl Table for Connect4Table {
             return;
         };
         let seed = self.rng.next_u64();
-        // Only 7 x 6 offers the perfect player (`table::connect4::offered`).
-        let col = table::connect4::player(level, Shape::standard(), seed).choose(&self.board);
+        // Only 7 x 6 offers the perfect player (`opponents::connect4::offered`).
+        let col = opponents::connect4::player(level, Shape::standard(), seed).choose(&self.board);
         self.drop_disc(col)
             .expect("the computer plays a legal column of a game in progress");
         self.computer_last = self.last;

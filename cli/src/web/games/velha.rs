@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
 use super::{GameError, Table, WebTable, illegal, invalid};
-use crate::table::{self, velha::Computer as VelhaComputer};
+use crate::opponents::{self, velha::Computer as VelhaComputer};
 use crate::web::api::{BoardView, GameView, Move, Opponent};
 use clap::ValueEnum;
 
@@ -62,11 +62,11 @@ fn default_size() -> usize {
 
 /// Velha's computer called `name`.
 fn velha_level(name: &str) -> Result<VelhaComputer, GameError> {
-    match table::parse(name) {
+    match opponents::parse(name) {
         Some(level) => Ok(level),
         None => invalid(format!(
             "unknown velha level {name:?}: choose {}",
-            table::names(VelhaComputer::value_variants())
+            opponents::names(VelhaComputer::value_variants())
         )),
     }
 }
@@ -122,7 +122,7 @@ impl VelhaTable {
         let n = self.board.size();
         let cell = |row, col| self.board.get(velha::Position { row, col }).map(mark_char);
         let status = self.board.status();
-        let winning = table::velha::winning_cells(&self.board);
+        let winning = opponents::velha::winning_cells(&self.board);
         let marks = self.board.marks();
         BoardView {
             rows: n,
@@ -138,7 +138,7 @@ impl VelhaTable {
             },
             result: velha::program::result_line(status),
             computer: self.computer.map(|(level, mark)| Opponent {
-                level: table::name(level),
+                level: opponents::name(level),
                 mark: mark_char(mark),
             }),
             last_move: self.last.map(|p| [p.row, p.col]),

@@ -1,4 +1,5 @@
-//! Each game's public function cases and the answers accepted for them,
+//! The calls made of each game's functions (the function cases' requests),
+//! and the answers accepted for them,
 //! computed with the reference. Kit-only: starters get the cases as data
 //! (`fixtures/<game>/functions/`). The registry points here; this module
 //! imports only the games, their harnesses and the cases' format, so
@@ -8,7 +9,7 @@ pub(crate) mod connect4;
 pub(crate) mod mastermind;
 pub(crate) mod velha;
 
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::level::Level;
 
 /// A public case: `function` on each of `arguments`, the accepted answers

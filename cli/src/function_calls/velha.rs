@@ -3,13 +3,13 @@
 //! reference in the grader's process. Kit-only.
 
 use super::case;
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::harness::velha::{answer, grid};
 use boardkit::level::Level;
 use boardkit::velha::ai::Searcher;
 use boardkit::velha::board::{Board, Mark, Status};
 
-use crate::exercise::CallFilter;
+use crate::exercise_data::CallFilter;
 
 /// Every answer accepted for a request: a best move may be any of several.
 /// Computed with the reference, in the grader's process.

@@ -1,4 +1,6 @@
-//! Fixtures: scripted sessions, one per file, the single source of truth for
+//! Session fixtures (not the function fixtures of `function_fixture.rs`,
+//! nor the graded cases the `boardkit` binary makes of both): scripted
+//! sessions, one per file, the single source of truth for
 //! what a game program does.
 //!
 //! A fixture lives in `fixtures/<game>/<name>.toml` and says how to run the

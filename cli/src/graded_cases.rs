@@ -1,4 +1,7 @@
-//! Each exercise's cases and points, defined once: what the grader runs,
+//! The cases a grading run grades, with their answers and points, defined
+//! once (not the fixture files they are read from, the library's
+//! `session_fixture.rs` and `function_fixture.rs`, nor the calls made of the
+//! functions, `function_calls/`). Each exercise's cases and points: what the grader runs,
 //! what a starter ships (its public ones) and what every README, the
 //! starter's README and the reports count. Grader, starter and check read
 //! them here.
@@ -9,12 +12,12 @@
 //! grader's process, by running the reference: a fixture's stdin through the
 //! reference game, a request through the reference driver.
 
-use crate::exercise::{CallFilter, PythonVariant};
+use crate::exercise_data::{CallFilter, PythonVariant};
 use crate::registry::GameInfo;
 use boardkit::compare::Reads;
-use boardkit::fixture::{Fixture, Visibility};
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::level::{EventsFn, Level};
+use boardkit::session_fixture::{Fixture, Visibility};
 
 /// What a case runs.
 #[derive(Debug, Clone)]
@@ -58,7 +61,7 @@ pub(crate) struct Case {
     pub rule: String,
     /// The line the program must print before anything else, where the
     /// statement says so (the jogo da velha exam's rule 5).
-    pub first_line: Option<crate::exercise::FirstLine>,
+    pub first_line: Option<crate::exercise_data::FirstLine>,
     pub description: String,
     pub kind: CaseKind,
     pub expected: Expected,
@@ -210,7 +213,7 @@ fn answer_function_cases(game: &GameInfo) -> Vec<FunctionCase> {
             call.extend((game.accepted)(request));
         }
     }
-    boardkit::function_cases::sort(&mut cases);
+    boardkit::function_fixture::sort(&mut cases);
     cases
 }
 
@@ -496,7 +499,7 @@ mod tests {
     #[test]
     fn a_python_form_names_only_cases_that_exist_and_grades_each_of_its_levels() {
         for game in crate::registry::GAMES {
-            let Some(variant) = crate::exercise::manifest(game.id).unwrap().python else {
+            let Some(variant) = crate::exercise_data::manifest(game.id).unwrap().python else {
                 continue;
             };
             let functions = public_function_cases(game);
@@ -544,7 +547,10 @@ mod tests {
         let keep = |line: &str| (velha.keeps_call)(CallFilter::LetterDigitSpaces, line);
         let stdin = b"\" D9 \"\n D9 \nA4\nAA\n\n c 1 \nx\nA1";
         assert_eq!(promised_lines(stdin, keep), b" D9 \nA4\n c 1 \nA1");
-        let variant = crate::exercise::manifest("velha").unwrap().python.unwrap();
+        let variant = crate::exercise_data::manifest("velha")
+            .unwrap()
+            .python
+            .unwrap();
         let python = cases(velha, Grading::Python(&variant));
         let spec = python
             .iter()

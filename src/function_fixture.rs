@@ -1,4 +1,5 @@
-//! The public function cases of a game, as data: one file per case in
+//! Function fixtures (not the session fixtures of `session_fixture.rs`):
+//! the public function cases of a game, as data: one file per case in
 //! `fixtures/<game>/functions/<name>.toml`, each a function of the
 //! statement called on many arguments, with every answer accepted for each.
 //!
@@ -260,7 +261,7 @@ mod tests {
         assert_eq!(caught.message, "at 7");
         let place = caught.location.clone().unwrap();
         assert!(
-            place.starts_with(&format!("src/function_cases.rs:{line}:")),
+            place.starts_with(&format!("src/function_fixture.rs:{line}:")),
             "{place}"
         );
         assert_eq!(caught.to_string(), format!("panicked at {place}: at 7"));

@@ -5,7 +5,7 @@
 use super::case;
 use boardkit::connect4::board::Board;
 use boardkit::connect4::solver::{Position, Shape, Solver};
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::harness::connect4::{answer, standard_board};
 use boardkit::level::Level;
 

@@ -1,4 +1,5 @@
-//! What every game's command line shares: running a game on the terminal
+//! A game as a terminal program (not the `boardkit` binary's crate, `cli/`):
+//! what every game's command line shares: running a game on the terminal
 //! and turning its end into an exit status. Used by the `boardkit` binary and
 //! by the `main.rs` of every generated starter, so both behave alike.
 //!

@@ -1,4 +1,5 @@
-//! Each exercise's data, in `exercises/<game>/`: who owns which file
+//! Each exercise's data, in `exercises/<game>/` (not its statement, which
+//! is EXERCISE.md): who owns which file
 //! (`exercise.toml`), the stub of the student's folder (`stub/`), the seeded
 //! mutations its tests must catch (`mutations.toml`), and a corpus of
 //! independent solutions (`solutions/<name>/`). Read from the copy embedded

@@ -1,4 +1,5 @@
-//! The table layer: each game described once for every front end (the
+//! Each game's computer opponents and modes (not its rules, which are the
+//! library's): the table layer, each game described once for every front end (the
 //! terminal's `play`, the full screen, the network and the browser). What
 //! a game offers and how its names read lives here; each front end keeps
 //! only its drawing.

@@ -3,7 +3,7 @@
 //! reference in the grader's process. Kit-only.
 
 use super::case;
-use boardkit::function_cases::FunctionCase;
+use boardkit::function_fixture::FunctionCase;
 use boardkit::harness::mastermind::answer;
 use boardkit::level::Level;
 use boardkit::mastermind::Rules;
