@@ -322,14 +322,25 @@ const ENTRIES: &[(&str, &[&str], &str)] = &[
         &["velha", "connect4"],
         "the board sizes' bounds",
     ),
-    // The wire names the games it plays (SPEC 7), and the screen over it.
-    ("net/", &["velha", "connect4"], "the network's games"),
+    // Network play: the wire's names of its games (SPEC 7), the one place
+    // its sessions take each game's rules and board flags from, and the
+    // full screen's boards over it. Its session, connection and the other
+    // screens name no game.
     (
-        "tui/network.rs",
+        "net/protocol.rs",
+        &["velha", "connect4"],
+        "the wire's game names",
+    ),
+    (
+        "net/games/mod.rs",
         &["velha", "connect4"],
         "the network's games",
     ),
-    ("tui/ui.rs", &["velha", "connect4"], "the network's boards"),
+    (
+        "tui/network.rs",
+        &["velha", "connect4"],
+        "the network screen's boards",
+    ),
     // Tools that exist for the games with a solver, not for every game.
     (
         "commands/solve.rs",

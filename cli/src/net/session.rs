@@ -30,7 +30,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use super::games::{Connect4, Round, Rules, Velha};
+use super::games::{Round, Rules, WithRules};
 use super::protocol::{Fault, Game, Message, MessageReader, ReadError, Side, shown_long};
 use crate::play::paint::{Emphasis, Palette};
 use crate::play::session::{Language, Terminal, ask_again};
@@ -294,15 +294,30 @@ fn host_games<R: BufRead, W: Write>(
         Message::Hello { .. } => {}
         other => return Err(unexpected("hello", &other)),
     }
-    match game {
-        Game::Velha { size } => {
-            let rules = Velha::new(size).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, person, timeouts).host()
-        }
-        Game::Connect4 { rows, cols } => {
-            let rules = Connect4::new(rows, cols).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, person, timeouts).host()
-        }
+    let seat = Seating {
+        link,
+        person,
+        timeouts,
+        host: true,
+    };
+    game.with_rules(seat).ok_or_else(|| bad_board(game))?
+}
+
+/// One end's seat at a game whose rules [`Game::with_rules`] gives: the
+/// host's or the joiner's loop, written once for every game.
+struct Seating<'s, R, W, P> {
+    link: &'s mut Link<R, W>,
+    person: &'s mut P,
+    timeouts: Timeouts,
+    host: bool,
+}
+
+impl<R: BufRead, W: Write, P: Person> WithRules for Seating<'_, R, W, P> {
+    type Output = Result<Tally, SessionError>;
+
+    fn with<G: Rules>(self, rules: G) -> Self::Output {
+        let seat = Seat::new(rules, self.link, self.person, self.timeouts);
+        if self.host { seat.host() } else { seat.join() }
     }
 }
 
@@ -348,16 +363,13 @@ fn join_games<R: BufRead, W: Write>(
         other => return Err(unexpected("hello", &other)),
     };
     link.send(&game.hello())?;
-    let tally = match game {
-        Game::Velha { size } => {
-            let rules = Velha::new(size).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, person, timeouts).join()
-        }
-        Game::Connect4 { rows, cols } => {
-            let rules = Connect4::new(rows, cols).ok_or_else(|| bad_board(game))?;
-            Seat::new(rules, link, person, timeouts).join()
-        }
-    }?;
+    let seat = Seating {
+        link,
+        person,
+        timeouts,
+        host: false,
+    };
+    let tally = game.with_rules(seat).ok_or_else(|| bad_board(game))??;
     Ok((game, tally))
 }
 

@@ -103,21 +103,7 @@ pub(crate) struct HostArgs {
 impl HostArgs {
     /// The game and board the options ask for.
     pub(crate) fn game(&self) -> Result<Game, NetError> {
-        match self.game {
-            GameName::Velha if self.rows.is_some() || self.cols.is_some() => Err(NetError::Usage(
-                "--rows and --cols are connect4's: velha takes --size".into(),
-            )),
-            GameName::Velha => Ok(Game::Velha {
-                size: self.size.map_or(3, usize::from),
-            }),
-            GameName::Connect4 if self.size.is_some() => Err(NetError::Usage(
-                "--size is velha's: connect4 takes --rows and --cols".into(),
-            )),
-            GameName::Connect4 => Ok(Game::Connect4 {
-                rows: self.rows.map_or(6, usize::from),
-                cols: self.cols.map_or(7, usize::from),
-            }),
-        }
+        Game::from_flags(self.game, self.size, self.rows, self.cols).map_err(NetError::Usage)
     }
 }
 

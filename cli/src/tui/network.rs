@@ -199,6 +199,27 @@ impl NetBoard {
             NetBoard::Connect4(_) => super::connect4::GAME.title,
         }
     }
+
+    /// The board as the screen draws it, the cursor shown on `my_turn`.
+    pub(crate) fn lines(&self, my_turn: bool) -> Vec<ratatui::text::Line<'static>> {
+        match self {
+            NetBoard::Velha(g) => super::velha::draw::velha_board(g, my_turn),
+            NetBoard::Connect4(g) => super::connect4::draw::connect4_board(g, my_turn),
+        }
+    }
+
+    /// The hint asked for, as the move's notation (`B2`, a column from 1).
+    pub(crate) fn hint(&self) -> Option<String> {
+        match self {
+            NetBoard::Velha(g) => g.hint().map(|pos| pos.to_string()),
+            NetBoard::Connect4(g) => g.hint().map(|col| (col + 1).to_string()),
+        }
+    }
+}
+
+/// The full screen's title for the game `game` (before its board is set).
+pub(crate) fn title_of(game: NetGame) -> &'static str {
+    new_board(game).title()
 }
 
 /// The screen's side of a network session.

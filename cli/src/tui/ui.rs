@@ -12,13 +12,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Match, Screen, Tally};
-use super::connect4::draw::connect4_board;
 use super::game::Busy;
 use super::menu::{Menu, Row};
 use super::network::{NetBoard, NetMatch, Phase, Role};
 use super::paint::{BLUE, CURSOR, GREY, HINT, RED, bold, help};
-use super::velha::draw::velha_board;
-use crate::net::protocol::{Game as NetGame, Side};
+use crate::net::protocol::Side;
 use crate::play::session::Language;
 
 /// Draws the whole screen.
@@ -235,17 +233,10 @@ fn network_screen(net: &NetMatch, busy: Option<Busy>) -> Layout {
     screen.centred(network_heading(net, portuguese));
     screen.blank();
     let my_turn = net.phase() == Phase::MyTurn && busy.is_none();
-    let hint = match net.board() {
-        Some(NetBoard::Velha(g)) => {
-            screen.block(velha_board(g, my_turn));
-            g.hint().map(|pos| pos.to_string())
-        }
-        Some(NetBoard::Connect4(g)) => {
-            screen.block(connect4_board(g, my_turn));
-            g.hint().map(|col| (col + 1).to_string())
-        }
-        None => None,
-    };
+    let hint = net.board().and_then(|board| {
+        screen.block(board.lines(my_turn));
+        board.hint()
+    });
     screen.blank();
     screen.centred(network_status(net, busy, portuguese));
     screen.centred(
@@ -290,11 +281,7 @@ fn network_heading(net: &NetMatch, portuguese: bool) -> Line<'static> {
         Span::styled(side.as_char().to_string(), style)
     };
     let title = match net.role() {
-        Role::Host {
-            game: NetGame::Velha { .. },
-            ..
-        } => crate::tui::velha::GAME.title,
-        Role::Host { .. } => crate::tui::connect4::GAME.title,
+        Role::Host { game, .. } => super::network::title_of(*game),
         Role::Join { .. } => net.board().map_or("boardkit", NetBoard::title),
     };
     let subtitle = match (net.game().is_some(), portuguese) {

@@ -16,7 +16,7 @@ pub(crate) use velha::Velha;
 
 use std::fmt::Debug;
 
-use super::protocol::{Fault, Game, Message, Side, Status, shown};
+use super::protocol::{Fault, Game, GameName, Message, Side, Status, shown};
 use crate::play::paint::Palette;
 use crate::play::session::Language;
 use boardkit::console::{Console, InputError};
@@ -72,7 +72,48 @@ pub(crate) trait Rules: Copy {
     fn announce(&self, play: Self::Move) -> String;
 }
 
+/// What runs with a game's rules, whichever game it is (the session's
+/// host and join loops): network play names its games here alone.
+pub(crate) trait WithRules {
+    type Output;
+    fn with<G: Rules>(self, rules: G) -> Self::Output;
+}
+
 impl Game {
+    /// Runs `task` with this game's rules; `None` when its board is not one
+    /// the library plays.
+    pub(crate) fn with_rules<T: WithRules>(self, task: T) -> Option<T::Output> {
+        match self {
+            Game::Velha { size } => Some(task.with(Velha::new(size)?)),
+            Game::Connect4 { rows, cols } => Some(task.with(Connect4::new(rows, cols)?)),
+        }
+    }
+
+    /// The game and board `host`'s flags ask for (`--size`; `--rows`,
+    /// `--cols`), or why they ask for none.
+    pub(crate) fn from_flags(
+        name: GameName,
+        size: Option<u8>,
+        rows: Option<u8>,
+        cols: Option<u8>,
+    ) -> Result<Game, String> {
+        match name {
+            GameName::Velha if rows.is_some() || cols.is_some() => {
+                Err("--rows and --cols are connect4's: velha takes --size".into())
+            }
+            GameName::Velha => Ok(Game::Velha {
+                size: size.map_or(3, usize::from),
+            }),
+            GameName::Connect4 if size.is_some() => {
+                Err("--size is velha's: connect4 takes --rows and --cols".into())
+            }
+            GameName::Connect4 => Ok(Game::Connect4 {
+                rows: rows.map_or(6, usize::from),
+                cols: cols.map_or(7, usize::from),
+            }),
+        }
+    }
+
     /// The language of the game's messages.
     pub(crate) fn language(self) -> Language {
         match self {
