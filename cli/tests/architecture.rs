@@ -451,3 +451,22 @@ fn no_code_below_main_ends_the_process() {
     assert!(ends_the_process("    Cli::command().error(kind, m).exit()"));
     assert!(!ends_the_process("    // std::process::exit(2)"));
 }
+
+/// Every module opens with a `//!` line saying what it is (ripgrep's way):
+/// a newcomer reads the folder as a map.
+#[test]
+fn every_module_says_what_it_is() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut silent = Vec::new();
+    for src in [root.join("src"), root.join("../src")] {
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            if !text.starts_with("//!") {
+                silent.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(silent.is_empty(), "modules without a //! line: {silent:?}");
+}
