@@ -49,6 +49,9 @@ pub struct GameInfo {
     pub(crate) tui: Option<&'static crate::tui::TuiGame>,
     /// Its browser table, if `boardkit serve` has it.
     pub(crate) web: Option<&'static crate::web::WebTable>,
+    /// Its rules for network play, if two people play it over the network
+    /// (`boardkit host` and `join`).
+    pub(crate) network: Option<&'static crate::net::NetworkGame>,
 }
 
 impl std::fmt::Debug for GameInfo {
@@ -89,6 +92,7 @@ pub const GAMES: &[GameInfo] = &[
         terminal: &crate::play::velha::GAME,
         tui: Some(&crate::tui::velha::GAME),
         web: Some(&crate::web::games::velha::GAME),
+        network: Some(&crate::net::games::velha::NETWORK),
     },
     GameInfo {
         id: "connect4",
@@ -111,6 +115,7 @@ pub const GAMES: &[GameInfo] = &[
         terminal: &crate::play::connect4::GAME,
         tui: Some(&crate::tui::connect4::GAME),
         web: Some(&crate::web::games::connect4::GAME),
+        network: Some(&crate::net::games::connect4::NETWORK),
     },
     GameInfo {
         id: "mastermind",
@@ -133,6 +138,7 @@ pub const GAMES: &[GameInfo] = &[
         terminal: &crate::play::mastermind::GAME,
         tui: Some(&crate::tui::mastermind::GAME),
         web: Some(&crate::web::games::mastermind::GAME),
+        network: None,
     },
 ];
 
@@ -144,6 +150,11 @@ pub(crate) fn tui_games() -> Vec<&'static crate::tui::TuiGame> {
 /// The games `boardkit serve` has, in the page's order.
 pub(crate) fn web_games() -> Vec<&'static crate::web::WebTable> {
     GAMES.iter().filter_map(|g| g.web).collect()
+}
+
+/// The games `boardkit host` and `join` play, in the registry's order.
+pub(crate) fn network_games() -> Vec<&'static crate::net::NetworkGame> {
+    GAMES.iter().filter_map(|g| g.network).collect()
 }
 
 /// The game named `id`, if the kit has it.

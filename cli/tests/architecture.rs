@@ -293,8 +293,9 @@ fn paths_resolve_from_their_file() {
 }
 
 /// The places outside a game's own files that may name it, and why: each
-/// front end's list of games (next to the game's `mod` line), the registry,
-/// the network's two-player protocol, and the solvers' subcommands.
+/// front end's list of games (next to the game's `mod` line), the registry
+/// (network play included: it names no game of its own), and the solvers'
+/// subcommands.
 const ENTRIES: &[(&str, &[&str], &str)] = &[
     (
         "registry.rs",
@@ -321,25 +322,6 @@ const ENTRIES: &[(&str, &[&str], &str)] = &[
         "tui/mod.rs",
         &["velha", "connect4"],
         "the board sizes' bounds",
-    ),
-    // Network play: the wire's names of its games (SPEC 7), the one place
-    // its sessions take each game's rules and board flags from, and the
-    // full screen's boards over it. Its session, connection and the other
-    // screens name no game.
-    (
-        "net/protocol.rs",
-        &["velha", "connect4"],
-        "the wire's game names",
-    ),
-    (
-        "net/games/mod.rs",
-        &["velha", "connect4"],
-        "the network's games",
-    ),
-    (
-        "tui/network.rs",
-        &["velha", "connect4"],
-        "the network screen's boards",
     ),
     // Tools that exist for the games with a solver, not for every game.
     (

@@ -144,6 +144,7 @@ pub(crate) enum Command {
     /// Prints the address it waits on (127.0.0.1 unless --bind), takes the
     /// first opponent and stops listening; you play X and start the first
     /// game. The protocol is in docs/players.md, "Network play".
+    #[command(mut_arg("game", |game| game.value_parser(crate::net::game_parser(crate::registry::network_games()))))]
     Host(crate::net::HostArgs),
     /// Join a game hosted with `boardkit host`, at the address it printed.
     Join(crate::net::JoinArgs),
@@ -219,8 +220,14 @@ pub(crate) enum Command {
 fn dispatch(command: Command) -> Outcome {
     match command {
         Command::Play { game } => said(play::run(game)),
-        Command::Host(args) if args.peer.tui => said(crate::tui::host(&args)),
-        Command::Join(args) if args.peer.tui => said(crate::tui::join(&args)),
+        Command::Host(args) if args.peer.tui => {
+            said(crate::tui::host(&args, &crate::registry::tui_games()))
+        }
+        Command::Join(args) if args.peer.tui => said(crate::tui::join(
+            &args,
+            &crate::registry::tui_games(),
+            &crate::registry::network_games(),
+        )),
         Command::Host(args) => {
             args.peer.apply_color_choice();
             said(crate::net::run(|input, output, color| {
@@ -230,7 +237,13 @@ fn dispatch(command: Command) -> Outcome {
         Command::Join(args) => {
             args.peer.apply_color_choice();
             said(crate::net::run(|input, output, color| {
-                crate::net::join(&args, input, output, color)
+                crate::net::join(
+                    &args,
+                    &crate::registry::network_games(),
+                    input,
+                    output,
+                    color,
+                )
             }))
         }
         Command::Serve(args) => {

@@ -1,6 +1,7 @@
 //! Network play (SPEC 7, "Network"): `boardkit host <GAME>` and
-//! `boardkit join <HOST:PORT>`, two people over TCP, velha or connect four
-//! (Mastermind has one player and is not played over the network).
+//! `boardkit join <HOST:PORT>`, two people over TCP, playing the
+//! two-player games of the registry (each its [`NetworkGame`]; the
+//! commands hand them over, as to every front end).
 //!
 //! - [`protocol`]: the messages (line-delimited JSON, a versioned hello),
 //!   the bounded reader, the faults a peer can commit.
@@ -23,7 +24,8 @@ pub(crate) mod tcp;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-pub(crate) use tcp::{HostArgs, JoinArgs, NetError, host, join};
+pub(crate) use games::NetworkGame;
+pub(crate) use tcp::{HostArgs, JoinArgs, NetError, game_parser, host, join};
 
 /// Runs `host` or `join` on stdin and stdout and turns its end into an
 /// exit status, the error on stderr. `command` gets the input, the output

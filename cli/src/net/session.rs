@@ -30,8 +30,8 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use super::games::{Round, Rules, WithRules};
-use super::protocol::{Fault, Game, Message, MessageReader, ReadError, Side, shown_long};
+use super::games::{Game, NetworkGame, Round, Rules};
+use super::protocol::{Fault, Message, MessageReader, ReadError, Side, shown, shown_long};
 use crate::play::paint::{Emphasis, Palette};
 use crate::play::session::{Language, Terminal, ask_again};
 use boardkit::console::{Console, InputError};
@@ -284,9 +284,9 @@ fn host_games<R: BufRead, W: Write>(
         } if name != game.name() || options != game.options() => {
             return Err(Fault::Mismatch(format!(
                 "{} {} instead of {} {}",
-                name.id(),
+                shown(&name),
                 serde_json::to_string(&options).unwrap_or_default(),
-                game.name().id(),
+                game.name(),
                 serde_json::to_string(&game.options()).unwrap_or_default(),
             ))
             .into());
@@ -294,40 +294,7 @@ fn host_games<R: BufRead, W: Write>(
         Message::Hello { .. } => {}
         other => return Err(unexpected("hello", &other)),
     }
-    let seat = Seating {
-        link,
-        person,
-        timeouts,
-        host: true,
-    };
-    game.with_rules(seat).ok_or_else(|| bad_board(game))?
-}
-
-/// One end's seat at a game whose rules [`Game::with_rules`] gives: the
-/// host's or the joiner's loop, written once for every game.
-struct Seating<'s, R, W, P> {
-    link: &'s mut Link<R, W>,
-    person: &'s mut P,
-    timeouts: Timeouts,
-    host: bool,
-}
-
-impl<R: BufRead, W: Write, P: Person> WithRules for Seating<'_, R, W, P> {
-    type Output = Result<Tally, SessionError>;
-
-    fn with<G: Rules>(self, rules: G) -> Self::Output {
-        let seat = Seat::new(rules, self.link, self.person, self.timeouts);
-        if self.host { seat.host() } else { seat.join() }
-    }
-}
-
-/// A board the library does not play, offered by this end (a caller's bug:
-/// the command line and [`Game::from_hello`] check sizes).
-fn bad_board(game: Game) -> SessionError {
-    SessionError::Local(io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("{game:?} is not a board the library plays"),
-    ))
+    Seat::new(game.rules(), link, person, timeouts).host()
 }
 
 /// Plays as the joiner: accepts the host's hello (a game and board this
@@ -335,41 +302,43 @@ fn bad_board(game: Game) -> SessionError {
 /// Returns the game played and the tally.
 pub(crate) fn join<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
+    games: &[&'static NetworkGame],
     console: &mut Console<'_>,
     terminal: Terminal,
     timeouts: Timeouts,
 ) -> Result<(Game, Tally), SessionError> {
-    join_for(link, &mut ConsolePerson::new(console, terminal), timeouts)
+    join_for(
+        link,
+        games,
+        &mut ConsolePerson::new(console, terminal),
+        timeouts,
+    )
 }
 
 /// [`join`] for any [`Person`].
 pub(crate) fn join_for<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
+    games: &[&'static NetworkGame],
     person: &mut impl Person,
     timeouts: Timeouts,
 ) -> Result<(Game, Tally), SessionError> {
-    let result = join_games(link, person, timeouts);
+    let result = join_games(link, games, person, timeouts);
     link.farewell(&result);
     result
 }
 
 fn join_games<R: BufRead, W: Write>(
     link: &mut Link<R, W>,
+    games: &[&'static NetworkGame],
     person: &mut impl Person,
     timeouts: Timeouts,
 ) -> Result<(Game, Tally), SessionError> {
     let game = match link.receive(timeouts.hello)? {
-        Message::Hello { game, options, .. } => Game::from_hello(game, options)?,
+        Message::Hello { game, options, .. } => Game::from_hello(games, &game, options)?,
         other => return Err(unexpected("hello", &other)),
     };
     link.send(&game.hello())?;
-    let seat = Seating {
-        link,
-        person,
-        timeouts,
-        host: false,
-    };
-    let tally = game.with_rules(seat).ok_or_else(|| bad_board(game))??;
+    let tally = Seat::new(game.rules(), link, person, timeouts).join()?;
     Ok((game, tally))
 }
 
@@ -746,6 +715,7 @@ impl Words {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::games::{connect4, velha};
     use crate::net::protocol::{Options, Status, decode, encode};
 
     const SHORT: Timeouts = Timeouts {
@@ -756,7 +726,15 @@ mod tests {
         color: false,
         interactive: false,
     };
-    const VELHA: Game = Game::Velha { size: 3 };
+    const GAMES: [&NetworkGame; 2] = [&velha::NETWORK, &connect4::NETWORK];
+
+    fn velha(size: u32) -> Game {
+        let options = Options {
+            size: Some(size),
+            ..Options::default()
+        };
+        Game::new(&velha::NETWORK, options).unwrap()
+    }
 
     fn script(messages: &[Message]) -> Vec<u8> {
         messages.iter().map(encode).collect::<String>().into_bytes()
@@ -815,7 +793,7 @@ mod tests {
         let mut input = input.as_bytes();
         let mut screen = Vec::new();
         let mut console = Console::new(&mut input, &mut screen);
-        let result = join(&mut link, &mut console, PLAIN, SHORT);
+        let result = join(&mut link, &GAMES, &mut console, PLAIN, SHORT);
         (
             result,
             String::from_utf8(screen).unwrap(),
@@ -825,12 +803,12 @@ mod tests {
 
     /// The joiner's side of a velha game that X wins on row A.
     fn honest_joiner() -> Vec<Message> {
-        vec![VELHA.hello(), play("1:B1"), play("3:B2")]
+        vec![velha(3).hello(), play("1:B1"), play("3:B2")]
     }
 
     #[test]
     fn the_host_plays_a_whole_game_and_sends_every_state() {
-        let (result, screen, sent) = host_against(VELHA, &honest_joiner(), "A1\nA2\nA3\n");
+        let (result, screen, sent) = host_against(velha(3), &honest_joiner(), "A1\nA2\nA3\n");
         assert_eq!(
             result.unwrap(),
             Tally {
@@ -844,7 +822,7 @@ mod tests {
             screen.contains("aguardando a jogada do adversário...\nO adversário jogou em B1.\n")
         );
         assert!(screen.ends_with("Vencedor: X\n"), "{screen}");
-        assert_eq!(sent[0], VELHA.hello());
+        assert_eq!(sent[0], velha(3).hello());
         assert_eq!(
             sent[1],
             Message::Start {
@@ -864,7 +842,7 @@ mod tests {
     #[test]
     fn the_joiner_follows_a_whole_game() {
         let host = script(&[
-            VELHA.hello(),
+            velha(3).hello(),
             Message::Start {
                 round: 1,
                 joiner: Side::O,
@@ -880,12 +858,12 @@ mod tests {
         // An occupied cell is refused with the game's message, then B2.
         let (result, screen, sent) = join_against(&host, "B1\nA1\nB2\n");
         let (game, tally) = result.unwrap();
-        assert_eq!(game, VELHA);
+        assert_eq!(game, velha(3));
         assert_eq!(tally.lost, 1);
         assert!(screen.contains("Você joga com O; o adversário começa.\n"));
         assert!(screen.contains("Jogador O, digite a posição (ex.: B2):\nPosição ocupada\n"));
         assert!(screen.ends_with("Vencedor: X\n"), "{screen}");
-        assert_eq!(sent, [VELHA.hello(), play("1:B1"), play("3:B2")]);
+        assert_eq!(sent, [velha(3).hello(), play("1:B1"), play("3:B2")]);
     }
 
     /// The host's error, and the `error` message it sent last.
@@ -896,7 +874,7 @@ mod tests {
         let mut input = input.as_bytes();
         let mut screen = Vec::new();
         let mut console = Console::new(&mut input, &mut screen);
-        let error = host(&mut link, VELHA, &mut console, PLAIN, SHORT).unwrap_err();
+        let error = host(&mut link, velha(3), &mut console, PLAIN, SHORT).unwrap_err();
         let last = match sent(&link.writer).pop() {
             Some(Message::Error { message }) => Some(message),
             _ => None,
@@ -906,7 +884,7 @@ mod tests {
 
     #[test]
     fn a_bad_joiner_is_refused_and_told_why() {
-        let hello = [VELHA.hello()];
+        let hello = [velha(3).hello()];
         let (error, told) = host_refuses(&[], b"GET / HTTP/1.1\r\n", "");
         assert!(matches!(error, SessionError::Fault(Fault::NotJson(_))));
         assert!(
@@ -925,7 +903,7 @@ mod tests {
             "this boardkit speaks protocol version 1, not version 0"
         );
 
-        let other = Game::Velha { size: 4 }.hello();
+        let other = velha(4).hello();
         let (error, _) = host_refuses(&[other], b"", "");
         assert!(
             matches!(error, SessionError::Fault(Fault::Mismatch(_))),
@@ -933,14 +911,14 @@ mod tests {
         );
 
         // A move before the host's first: out of turn once the host has played.
-        let (error, told) = host_refuses(&[VELHA.hello(), play("0:A1")], b"", "B2\n");
+        let (error, told) = host_refuses(&[velha(3).hello(), play("0:A1")], b"", "B2\n");
         assert_eq!(
             error.to_string(),
             "the opponent played out of turn: a move for ply 0 while ply 1 was next"
         );
         assert!(told.unwrap().starts_with("you played out of turn"));
 
-        let (error, told) = host_refuses(&[VELHA.hello(), play("1:B2")], b"", "B2\n");
+        let (error, told) = host_refuses(&[velha(3).hello(), play("1:B2")], b"", "B2\n");
         assert_eq!(
             error.to_string(),
             "the opponent played an illegal move \"B2\": position B2 is already taken"
@@ -950,11 +928,11 @@ mod tests {
             "your move \"B2\" is illegal: position B2 is already taken"
         );
 
-        let (error, _) = host_refuses(&[VELHA.hello(), play("1:Z9")], b"", "B2\n");
+        let (error, _) = host_refuses(&[velha(3).hello(), play("1:Z9")], b"", "B2\n");
         assert!(matches!(error, SessionError::Fault(Fault::Illegal { .. })));
 
         let (error, _) = host_refuses(
-            &[VELHA.hello(), Message::Again { answer: true }],
+            &[velha(3).hello(), Message::Again { answer: true }],
             b"",
             "B2\n",
         );
@@ -978,7 +956,7 @@ mod tests {
         let bye = Message::Error {
             message: "bye\x1b[2J".into(),
         };
-        let (error, told) = host_refuses(&[VELHA.hello(), bye], b"", "B2\n");
+        let (error, told) = host_refuses(&[velha(3).hello(), bye], b"", "B2\n");
         assert_eq!(
             error.to_string(),
             "the opponent ended the game: bye\\u{1b}[2J"
@@ -1011,7 +989,7 @@ mod tests {
 
         let huge = Message::Hello {
             version: 1,
-            game: crate::net::protocol::GameName::Connect4,
+            game: "connect4".into(),
             options: Options {
                 size: None,
                 rows: Some(6),
@@ -1023,7 +1001,7 @@ mod tests {
 
         // A host that plays the joiner's move somewhere else.
         let liar = script(&[
-            VELHA.hello(),
+            velha(3).hello(),
             Message::Start {
                 round: 1,
                 joiner: Side::O,
@@ -1044,7 +1022,7 @@ mod tests {
 
         // Two moves at once.
         let hasty = script(&[
-            VELHA.hello(),
+            velha(3).hello(),
             Message::Start {
                 round: 1,
                 joiner: Side::X,
@@ -1087,9 +1065,9 @@ mod tests {
                 let mut screen = Vec::new();
                 let mut console = Console::new(&mut input, &mut screen);
                 let tally = if hosting {
-                    host(&mut link, VELHA, &mut console, people, SHORT)
+                    host(&mut link, velha(3), &mut console, people, SHORT)
                 } else {
-                    join(&mut link, &mut console, people, SHORT).map(|(_, tally)| tally)
+                    join(&mut link, &GAMES, &mut console, people, SHORT).map(|(_, tally)| tally)
                 };
                 crate::net::tcp::close(&stream);
                 (

@@ -6,7 +6,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Game, GameName, MessageReader};
+use super::games::{BoardFlags, Game, NetworkGame};
+use super::protocol::MessageReader;
 use super::session::{self, Link, SessionError, Tally, Timeouts};
 use crate::play::session::{ColorWhen, Terminal};
 use boardkit::console::Console;
@@ -76,9 +77,12 @@ impl PeerArgs {
 /// `boardkit host`'s options.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct HostArgs {
-    /// velha or connect4 (Mastermind cannot be played over the network).
-    #[arg(value_parser = parse_game)]
-    pub game: GameName,
+    /// A two-player game: velha or connect4 (Mastermind cannot be played
+    /// over the network).
+    // The games are the registry's: the command sets this parser
+    // (`game_parser`); this one takes none.
+    #[arg(value_parser = game_parser(Vec::new()))]
+    pub game: &'static NetworkGame,
     /// The port to listen on; 0 picks a free one (printed).
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
@@ -103,7 +107,12 @@ pub(crate) struct HostArgs {
 impl HostArgs {
     /// The game and board the options ask for.
     pub(crate) fn game(&self) -> Result<Game, NetError> {
-        Game::from_flags(self.game, self.size, self.rows, self.cols).map_err(NetError::Usage)
+        let flags = BoardFlags {
+            size: self.size,
+            rows: self.rows,
+            cols: self.cols,
+        };
+        Game::from_flags(self.game, flags).map_err(NetError::Usage)
     }
 }
 
@@ -120,8 +129,8 @@ pub(crate) struct JoinArgs {
 /// An option value `host` or `join` cannot take.
 #[derive(Debug, thiserror::Error)]
 enum BadValue {
-    #[error("{0:?} is not played over the network: host {names}", names = GameName::names())]
-    NotNetworked(String),
+    #[error("{0:?} is not played over the network: host {1}")]
+    NotNetworked(String, String),
     #[error("{0:?} is not a number of seconds")]
     NotSeconds(String),
     #[error("the timeout must be above 0 and at most 86400 seconds")]
@@ -130,11 +139,20 @@ enum BadValue {
     NotAnAddress(String),
 }
 
-fn parse_game(text: &str) -> Result<GameName, BadValue> {
-    GameName::ALL
-        .into_iter()
-        .find(|game| game.id() == text)
-        .ok_or_else(|| BadValue::NotNetworked(text.to_owned()))
+/// The parser of `host`'s game: one of `games` (the registry's), by name.
+pub(crate) fn game_parser(
+    games: Vec<&'static NetworkGame>,
+) -> impl clap::builder::TypedValueParser<Value = &'static NetworkGame> {
+    move |text: &str| {
+        games
+            .iter()
+            .copied()
+            .find(|game| game.id == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = games.iter().map(|g| g.id).collect();
+                BadValue::NotNetworked(text.to_owned(), names.join(" or "))
+            })
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, BadValue> {
@@ -215,6 +233,7 @@ pub(crate) fn host(
 /// `boardkit join`: connects to the host and plays what it offers.
 pub(crate) fn join(
     args: &JoinArgs,
+    games: &[&'static NetworkGame],
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     color: bool,
@@ -231,7 +250,7 @@ pub(crate) fn join(
     let mut link = link_over(&stream).map_err(SessionError::Connection)?;
     let mut console = Console::new(input, output);
     let terminal = args.peer.terminal(color);
-    let result = session::join(&mut link, &mut console, terminal, timeouts);
+    let result = session::join(&mut link, games, &mut console, terminal, timeouts);
     close(&stream);
     Ok(result?.1)
 }

@@ -194,3 +194,19 @@ pub(crate) type Parts = (
     Option<Line<'static>>,
     &'static str,
 );
+
+/// A game's board on the network screen: the full screen's game for two
+/// players, in the wire's notation. Each game that network play has gives
+/// one (its `TuiGame::network`); this screen names no game.
+pub(crate) trait NetworkBoard {
+    fn game(&self) -> &dyn Game;
+    fn game_mut(&mut self) -> &mut dyn Game;
+    /// The board as the screen draws it, the cursor shown on `my_turn`.
+    fn lines(&self, my_turn: bool) -> Vec<ratatui::text::Line<'static>>;
+    /// The hint asked for, in the wire's notation.
+    fn hint(&self) -> Option<String>;
+    /// The moves on the board, in the wire's notation.
+    fn moves(&self) -> Vec<String>;
+    /// Plays a move in the wire's notation, checked by the game's rules.
+    fn play(&mut self, notation: &str) -> Result<(), crate::net::games::IllegalMove>;
+}

@@ -6,6 +6,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use super::TuiArgs;
+use super::game::NetworkBoard;
 use super::game::{Key, Setup};
 
 /// A game as the full screen offers it: its name on the command line, its
@@ -16,7 +17,13 @@ pub(crate) struct TuiGame {
     pub id: &'static str,
     pub title: &'static str,
     pub menu: fn(&TuiArgs) -> Box<dyn GameMenu>,
+    /// Its board on the network screen, for the board a hello's options
+    /// make, if it is played over the network.
+    pub network: Option<NetworkBoardFn>,
 }
+
+/// Makes a game's board on the network screen, for a hello's options.
+pub(crate) type NetworkBoardFn = fn(crate::net::protocol::Options) -> Option<Box<dyn NetworkBoard>>;
 
 /// One game's choices on the menu (the mode, the level, who starts, the
 /// size...), kept while the person looks at another game.

@@ -120,13 +120,17 @@ pub(crate) fn run(args: &TuiArgs, games: &[&TuiGame]) -> ExitCode {
 }
 
 /// `boardkit host <GAME> --tui`.
-pub(crate) fn host(args: &crate::net::HostArgs) -> ExitCode {
-    network_exit_status(network_session::host(args))
+pub(crate) fn host(args: &crate::net::HostArgs, games: &[&'static TuiGame]) -> ExitCode {
+    network_exit_status(network_session::host(args, games))
 }
 
 /// `boardkit join <HOST:PORT> --tui`.
-pub(crate) fn join(args: &crate::net::JoinArgs) -> ExitCode {
-    network_exit_status(network_session::join(args))
+pub(crate) fn join(
+    args: &crate::net::JoinArgs,
+    games: &[&'static TuiGame],
+    network: &[&'static crate::net::NetworkGame],
+) -> ExitCode {
+    network_exit_status(network_session::join(args, games, network))
 }
 
 fn network_exit_status(result: Result<Option<i32>, crate::net::NetError>) -> ExitCode {

@@ -11,18 +11,16 @@
 //! of `boardkit tui`; keys reach it only on this end's turn, and every
 //! move of the session is replayed on it, checked by its rules.
 
-use crate::net::games::IllegalMove;
 use std::sync::mpsc::{Receiver, Sender};
 
-use crate::net::games::{Connect4, Round as NetRound, Rules, Velha};
-use crate::net::protocol::{Game as NetGame, Side, Status};
+use crate::net::games::{Game as NetGame, Round as NetRound, Rules};
+use crate::net::protocol::{Side, Status};
 use crate::net::session::{News, Person, SessionError, Tally, Words};
 use crate::net::tcp::NetError;
 use crate::play::session::Language;
 
-use super::connect4::{Connect4Game, Connect4Setup};
-use super::game::{Game, Key};
-use super::velha::{VelhaGame, VelhaSetup};
+use super::game::{Game, Key, NetworkBoard};
+use super::menu::TuiGame;
 
 /// What the session thread tells the screen.
 #[derive(Debug)]
@@ -170,56 +168,37 @@ pub(crate) enum Phase {
     Ended,
 }
 
-/// The screen's board over the network: a two-player game of the TUI, of
-/// one of the games the network plays.
-pub(crate) enum NetBoard {
-    Velha(VelhaGame),
-    Connect4(Connect4Game),
+/// The screen's board over the network.
+pub(crate) struct NetBoard {
+    board: Box<dyn NetworkBoard>,
 }
 
 impl NetBoard {
     pub(crate) fn game(&self) -> &dyn Game {
-        match self {
-            NetBoard::Velha(g) => g,
-            NetBoard::Connect4(g) => g,
-        }
+        self.board.game()
     }
 
     fn game_mut(&mut self) -> &mut dyn Game {
-        match self {
-            NetBoard::Velha(g) => g,
-            NetBoard::Connect4(g) => g,
-        }
-    }
-
-    /// The full screen's title for it.
-    pub(crate) fn title(&self) -> &'static str {
-        match self {
-            NetBoard::Velha(_) => super::velha::GAME.title,
-            NetBoard::Connect4(_) => super::connect4::GAME.title,
-        }
+        self.board.game_mut()
     }
 
     /// The board as the screen draws it, the cursor shown on `my_turn`.
     pub(crate) fn lines(&self, my_turn: bool) -> Vec<ratatui::text::Line<'static>> {
-        match self {
-            NetBoard::Velha(g) => super::velha::draw::velha_board(g, my_turn),
-            NetBoard::Connect4(g) => super::connect4::draw::connect4_board(g, my_turn),
-        }
+        self.board.lines(my_turn)
     }
 
     /// The hint asked for, as the move's notation (`B2`, a column from 1).
     pub(crate) fn hint(&self) -> Option<String> {
-        match self {
-            NetBoard::Velha(g) => g.hint().map(|pos| pos.to_string()),
-            NetBoard::Connect4(g) => g.hint().map(|col| (col + 1).to_string()),
-        }
+        self.board.hint()
     }
 }
 
-/// The full screen's title for the game `game` (before its board is set).
-pub(crate) fn title_of(game: NetGame) -> &'static str {
-    new_board(game).title()
+/// The screen's board for `game`, from the full screen's entry of the same
+/// name among `games`; none when no entry plays it over the network.
+fn new_board(games: &[&'static TuiGame], game: NetGame) -> Option<NetBoard> {
+    let entry = games.iter().find(|g| g.id == game.name())?;
+    let board = (entry.network?)(game.options())?;
+    Some(NetBoard { board })
 }
 
 /// The screen's side of a network session.
@@ -239,10 +218,16 @@ pub(crate) struct NetMatch {
     note: Option<String>,
     intents: Sender<Intent>,
     end: Option<Result<Tally, NetError>>,
+    /// The full screen's games, whose boards this screen shows.
+    games: Vec<&'static TuiGame>,
 }
 
 impl NetMatch {
-    pub(crate) fn new(role: Role, intents: Sender<Intent>) -> NetMatch {
+    pub(crate) fn new(
+        role: Role,
+        intents: Sender<Intent>,
+        games: Vec<&'static TuiGame>,
+    ) -> NetMatch {
         let net_game = match &role {
             Role::Host { game, .. } => Some(*game),
             Role::Join { .. } => None,
@@ -259,7 +244,14 @@ impl NetMatch {
             note: None,
             intents,
             end: None,
+            games,
         }
+    }
+
+    /// The full screen's title of the game, once it is known.
+    pub(crate) fn title(&self) -> Option<&'static str> {
+        let name = self.net_game?.name();
+        self.games.iter().find(|g| g.id == name).map(|g| g.title)
     }
 
     pub(crate) fn role(&self) -> &Role {
@@ -326,10 +318,7 @@ impl NetMatch {
     /// The exercise's result line of the last game (`Vencedor: X`).
     pub(crate) fn result_line(&self) -> Option<String> {
         let status = self.last_status?;
-        Some(match self.net_game? {
-            NetGame::Velha { size } => Velha::new(size)?.result_line(status),
-            NetGame::Connect4 { rows, cols } => Connect4::new(rows, cols)?.result_line(status),
-        })
+        Some(self.net_game?.rules().result_line(status))
     }
 
     /// What the session thread said.
@@ -343,9 +332,12 @@ impl NetMatch {
                 self.net_game = Some(game);
                 self.me = me;
                 self.number += 1;
-                self.game = Some(new_board(game));
+                self.game = new_board(&self.games, game);
                 self.last_status = None;
-                self.note = None;
+                self.note = match self.game {
+                    Some(_) => None,
+                    None => Some(format!("no board for {game:?} on this screen")),
+                };
                 self.phase = Phase::TheirTurn;
             }
             NetEvent::Moves(moves) => self.follow(&moves),
@@ -354,8 +346,8 @@ impl NetMatch {
             NetEvent::Refused(why) => {
                 // The screen's board took the move: take it back by
                 // replaying the others.
-                if let (Some(net_game), Some(game)) = (self.net_game, &self.game) {
-                    let mut moves = board_moves(game, net_game);
+                if let Some(game) = &self.game {
+                    let mut moves = game.board.moves();
                     moves.pop();
                     self.follow(&moves);
                 }
@@ -383,16 +375,19 @@ impl NetMatch {
         let (Some(net_game), Some(game)) = (self.net_game, &mut self.game) else {
             return;
         };
-        let known = board_moves(game, net_game);
+        let known = game.board.moves();
         let replay_from = if moves.starts_with(&known) {
             known.len()
         } else {
-            // Rebuild from the start: the board keeps its cursor.
-            *game = new_board(net_game);
+            // Rebuild from the start.
+            match new_board(&self.games, net_game) {
+                Some(fresh) => *game = fresh,
+                None => return,
+            }
             0
         };
         for notation in &moves[replay_from..] {
-            if let Err(why) = play_notation(game, net_game, notation) {
+            if let Err(why) = game.board.play(notation) {
                 // The session checked these moves already: only a bug
                 // lands here, and the screen says so rather than panic.
                 self.note = Some(format!("the board could not follow {notation}: {why}"));
@@ -437,12 +432,9 @@ impl NetMatch {
             self.note = Some(undo_refused(self.language()).to_owned());
             return;
         }
-        let Some(net_game) = self.net_game else {
-            return;
-        };
-        let before = board_moves(game, net_game).len();
+        let before = game.board.moves().len();
         game.game_mut().handle(key);
-        let mut after = board_moves(game, net_game);
+        let mut after = game.board.moves();
         if after.len() == before {
             return;
         }
@@ -461,65 +453,10 @@ impl NetMatch {
     }
 }
 
-/// The moves on the screen's board, in the wire's notation (the rules'
-/// own, as the session sends them).
-fn board_moves(game: &NetBoard, net_game: NetGame) -> Vec<String> {
-    match (game, net_game) {
-        (NetBoard::Velha(g), NetGame::Velha { size }) => Velha::new(size)
-            .map(|rules| g.moves().iter().map(|&p| rules.notation(p)).collect())
-            .unwrap_or_default(),
-        (NetBoard::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
-            .map(|rules| g.moves().iter().map(|&c| rules.notation(c)).collect())
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}
-
-/// Plays a move in the wire's notation on the screen's board, checked by
-/// its rules.
-fn play_notation(
-    game: &mut NetBoard,
-    net_game: NetGame,
-    notation: &str,
-) -> Result<(), IllegalMove> {
-    match (game, net_game) {
-        (NetBoard::Velha(g), NetGame::Velha { size }) => Velha::new(size)
-            .ok_or(IllegalMove::NoBoard)
-            .and_then(|rules| rules.parse(notation))
-            .and_then(|pos| g.play_move(pos)),
-        (NetBoard::Connect4(g), NetGame::Connect4 { rows, cols }) => Connect4::new(rows, cols)
-            .ok_or(IllegalMove::NoBoard)
-            .and_then(|rules| rules.parse(notation))
-            .and_then(|col| g.play_move(col)),
-        _ => Err(IllegalMove::OtherGame),
-    }
-}
-
 fn undo_refused(language: Language) -> &'static str {
     match language {
         Language::Portuguese => "não há como desfazer numa partida em rede",
         Language::English => "there is no undo over the network",
-    }
-}
-
-/// The screen's board for a game: two players at the TUI's board.
-fn new_board(game: NetGame) -> NetBoard {
-    match game {
-        NetGame::Velha { size } => NetBoard::Velha(VelhaGame::new(
-            VelhaSetup {
-                size,
-                opponent: None,
-            },
-            0,
-        )),
-        NetGame::Connect4 { rows, cols } => NetBoard::Connect4(Connect4Game::new(
-            Connect4Setup {
-                cols,
-                rows,
-                opponent: None,
-            },
-            0,
-        )),
     }
 }
 
@@ -539,6 +476,42 @@ mod tests {
     use crate::play::session::Terminal as Plain;
     use crate::tui::app::App;
     use boardkit::console::Console;
+
+    use crate::net::NetworkGame;
+    use crate::net::games::{connect4, velha};
+    use crate::net::protocol::Options;
+    use crate::tui::connect4::Connect4Game;
+    use crate::tui::velha::VelhaGame;
+
+    const NETWORK: [&NetworkGame; 2] = [&velha::NETWORK, &connect4::NETWORK];
+
+    /// The full screen's games that network play has.
+    fn screens() -> Vec<&'static TuiGame> {
+        vec![&crate::tui::velha::GAME, &crate::tui::connect4::GAME]
+    }
+
+    fn velha_game() -> NetGame {
+        let options = Options {
+            size: Some(3),
+            ..Options::default()
+        };
+        NetGame::new(&velha::NETWORK, options).unwrap()
+    }
+
+    fn connect4_game() -> NetGame {
+        let options = Options {
+            rows: Some(6),
+            cols: Some(7),
+            ..Options::default()
+        };
+        NetGame::new(&connect4::NETWORK, options).unwrap()
+    }
+
+    /// The network screen's board, as its game's own type.
+    fn board_of<G: 'static>(app: &App) -> &G {
+        let game: &dyn std::any::Any = net(app).board().expect("a board").game();
+        game.downcast_ref().expect("the board of that game")
+    }
 
     const WAIT: Duration = Duration::from_secs(20);
     const TIMEOUTS: Timeouts = Timeouts {
@@ -593,13 +566,7 @@ mod tests {
                 color: false,
                 interactive: false,
             };
-            let result = session::host(
-                &mut link,
-                NetGame::Velha { size: 3 },
-                &mut console,
-                plain,
-                TIMEOUTS,
-            );
+            let result = session::host(&mut link, velha_game(), &mut console, plain, TIMEOUTS);
             tcp::close(&stream);
             result.unwrap();
             String::from_utf8(screen).unwrap()
@@ -610,7 +577,7 @@ mod tests {
             let stream = TcpStream::connect(address).unwrap();
             let mut link = tcp::link_over(&stream).unwrap();
             let mut person = ScreenPerson::new(events_to.clone(), intents);
-            let result = session::join_for(&mut link, &mut person, TIMEOUTS);
+            let result = session::join_for(&mut link, &NETWORK, &mut person, TIMEOUTS);
             tcp::close(&stream);
             let _ = events_to.send(NetEvent::Ended(
                 result.map(|(_, tally)| tally).map_err(NetError::Session),
@@ -634,7 +601,7 @@ mod tests {
         let role = Role::Join {
             address: "the host".into(),
         };
-        let mut app = App::over_network(NetMatch::new(role, intents));
+        let mut app = App::over_network(NetMatch::new(role, intents, screens()));
         assert!(text(&app).contains("connecting to the host..."));
         pump(&mut app, &events, |net| net.phase() == Phase::MyTurn);
         assert_eq!(net(&app).me(), Side::O);
@@ -650,9 +617,7 @@ mod tests {
         app.handle(Key::Right);
         app.handle(Key::Enter);
         pump(&mut app, &events, |net| net.phase() == Phase::MyTurn);
-        let Some(NetBoard::Velha(game)) = net(&app).board() else {
-            panic!("velha")
-        };
+        let game: &VelhaGame = board_of(&app);
         let played: Vec<String> = game.moves().iter().map(|p| p.to_string()).collect();
         assert_eq!(
             played,
@@ -682,9 +647,7 @@ mod tests {
             screen.contains("O adversário não quer jogar de novo."),
             "{screen}"
         );
-        let Some(NetBoard::Velha(game)) = net(&app).board() else {
-            panic!("velha")
-        };
+        let game: &VelhaGame = board_of(&app);
         assert!(game.is_winning(boardkit::velha::board::Position { row: 0, col: 2 }));
         let end = app.network_end().expect("ended");
         assert_eq!(
@@ -708,7 +671,7 @@ mod tests {
         let (events_to, events) = mpsc::channel();
         let (intents_to, intents) = mpsc::channel();
         let mut person = ScreenPerson::new(events_to, intents);
-        let rules = Velha::new(3).unwrap();
+        let rules = velha_game().rules();
         let mut round = NetRound::new(rules, 1);
         round.play(rules.parse("B2").unwrap()).unwrap();
         for notation in ["B2", "Z9", "A1"] {
@@ -734,10 +697,10 @@ mod tests {
         let role = Role::Join {
             address: "the host".into(),
         };
-        let mut app = App::over_network(NetMatch::new(role, intents_to));
+        let mut app = App::over_network(NetMatch::new(role, intents_to, screens()));
         app.network(NetEvent::Connected("127.0.0.1:4774".into()));
         app.network(NetEvent::Introduce {
-            game: NetGame::Connect4 { rows: 6, cols: 7 },
+            game: connect4_game(),
             me: Side::O,
         });
         app.network(NetEvent::Moves(vec!["4".into()]));
@@ -747,25 +710,19 @@ mod tests {
         assert_eq!(intents.try_recv(), Ok(Intent::Move("7".into())));
         // Were the move refused, the screen's board would take it back.
         app.network(NetEvent::Refused("column 7 is full".into()));
-        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
-            panic!("connect four")
-        };
+        let game: &Connect4Game = board_of(&app);
         assert_eq!(game.moves(), [3]);
         assert_eq!(net(&app).phase(), Phase::MyTurn);
         assert_eq!(net(&app).note(), Some("column 7 is full"));
         app.network(NetEvent::Moves(vec!["4".into(), "7".into()]));
         app.network(NetEvent::WaitingMove);
         app.network(NetEvent::Moves(vec!["4".into(), "7".into(), "4".into()]));
-        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
-            panic!("connect four")
-        };
+        let game: &Connect4Game = board_of(&app);
         assert_eq!(game.moves(), [3, 6, 3]);
         assert_eq!(game.last_move(), Some((1, 3)));
         // A history the screen does not share is replayed from the start.
         app.network(NetEvent::Moves(vec!["1".into()]));
-        let Some(NetBoard::Connect4(game)) = net(&app).board() else {
-            panic!("connect four")
-        };
+        let game: &Connect4Game = board_of(&app);
         assert_eq!(game.moves(), [0]);
         let screen = text(&app);
         assert!(screen.contains("over the network, you play O"), "{screen}");
@@ -779,10 +736,10 @@ mod tests {
     fn a_failed_session_is_shown_and_any_key_leaves() {
         let (intents_to, _intents) = mpsc::channel();
         let role = Role::Host {
-            game: NetGame::Connect4 { rows: 6, cols: 7 },
+            game: connect4_game(),
             address: "127.0.0.1:4774".into(),
         };
-        let mut app = App::over_network(NetMatch::new(role, intents_to));
+        let mut app = App::over_network(NetMatch::new(role, intents_to, screens()));
         assert!(text(&app).contains("waiting for an opponent on 127.0.0.1:4774..."));
         app.network(NetEvent::Ended(Err(NetError::NoOpponent(300))));
         let screen = text(&app);

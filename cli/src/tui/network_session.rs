@@ -9,11 +9,13 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::Duration;
 
-use crate::net::protocol::Game as NetGame;
+use crate::net::NetworkGame;
+use crate::net::games::Game as NetGame;
 use crate::net::session::{self, SessionError, Tally, Timeouts};
 use crate::net::tcp::{self, HostArgs, JoinArgs, NetError};
 
 use super::app::App;
+use super::menu::TuiGame;
 use super::network::{NetEvent, NetMatch, Role, ScreenPerson};
 
 /// How long the screen waits, after the person left, for the session to
@@ -28,7 +30,7 @@ type SessionEnd = Result<(Tally, TcpStream), (NetError, Option<TcpStream>)>;
 /// `boardkit host <GAME> --tui`: listens (the address printed first, on
 /// the shell's screen), then plays full screen. Returns the signal that
 /// stopped it, if one did.
-pub(crate) fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
+pub(crate) fn host(args: &HostArgs, games: &[&'static TuiGame]) -> Result<Option<i32>, NetError> {
     let game = args.game()?;
     needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
@@ -47,21 +49,26 @@ pub(crate) fn host(args: &HostArgs) -> Result<Option<i32>, NetError> {
         game,
         address: local.to_string(),
     };
-    play(role, move |person, events| {
+    play(role, games, move |person, events| {
         host_session(listener, game, timeouts, person, events)
     })
 }
 
 /// `boardkit join <HOST:PORT> --tui`: connects and plays full screen.
-pub(crate) fn join(args: &JoinArgs) -> Result<Option<i32>, NetError> {
+pub(crate) fn join(
+    args: &JoinArgs,
+    games: &[&'static TuiGame],
+    network: &[&'static NetworkGame],
+) -> Result<Option<i32>, NetError> {
     needs_a_terminal()?;
     let timeouts = args.peer.timeouts();
     let address = args.address.clone();
     let role = Role::Join {
         address: address.clone(),
     };
-    play(role, move |person, events| {
-        join_session(&address, timeouts, person, events)
+    let network = network.to_vec();
+    play(role, games, move |person, events| {
+        join_session(&address, &network, timeouts, person, events)
     })
 }
 
@@ -110,6 +117,7 @@ fn host_session(
 /// The joiner's session thread: the connection, then the host's games.
 fn join_session(
     address: &str,
+    games: &[&'static NetworkGame],
     timeouts: Timeouts,
     mut person: ScreenPerson,
     events: Sender<NetEvent>,
@@ -127,7 +135,7 @@ fn join_session(
     let _ = events.send(NetEvent::Connected(peer));
     let result = tcp::link_over(&stream)
         .map_err(SessionError::Connection)
-        .and_then(|mut link| session::join_for(&mut link, &mut person, timeouts));
+        .and_then(|mut link| session::join_for(&mut link, games, &mut person, timeouts));
     match result {
         Ok((_, tally)) => Ok((tally, stream)),
         Err(error) => Err((error.into(), Some(stream))),
@@ -139,6 +147,7 @@ fn join_session(
 /// (exit status 1), the people done or the person leaving is `Ok`.
 fn play(
     role: Role,
+    games: &[&'static TuiGame],
     session: impl FnOnce(ScreenPerson, Sender<NetEvent>) -> SessionEnd + Send + 'static,
 ) -> Result<Option<i32>, NetError> {
     let (events_to, events) = mpsc::channel();
@@ -159,7 +168,7 @@ fn play(
         }
         let _ = closed_to.send(());
     });
-    let app = App::over_network(NetMatch::new(role, intents_to));
+    let app = App::over_network(NetMatch::new(role, intents_to, games.to_vec()));
     let stopped = super::terminal::run_with_events(app, Some(&events)).map_err(NetError::Output)?;
     let mut app = stopped.app;
     let mut end = app.network_end();

@@ -14,7 +14,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::app::{App, Match, Screen, Tally};
 use super::game::Busy;
 use super::menu::{Menu, Row};
-use super::network::{NetBoard, NetMatch, Phase, Role};
+use super::network::{NetMatch, Phase, Role};
 use super::paint::{BLUE, CURSOR, GREY, HINT, RED, bold, help};
 use crate::net::protocol::Side;
 use crate::play::session::Language;
@@ -280,10 +280,7 @@ fn network_heading(net: &NetMatch, portuguese: bool) -> Line<'static> {
         };
         Span::styled(side.as_char().to_string(), style)
     };
-    let title = match net.role() {
-        Role::Host { game, .. } => super::network::title_of(*game),
-        Role::Join { .. } => net.board().map_or("boardkit", NetBoard::title),
-    };
+    let title = net.title().unwrap_or("boardkit");
     let subtitle = match (net.game().is_some(), portuguese) {
         (false, _) => " · network play".to_owned(),
         (true, true) => " · em rede, você joga com ".to_owned(),

@@ -1,7 +1,7 @@
 //! Connect four over the network.
 
-use super::{IllegalMove, Rules};
-use crate::net::protocol::{Game, Side, Status};
+use super::{AnyRules, BoardFlags, IllegalMove, MoveCode, NetworkGame, Rules};
+use crate::net::protocol::{Options, Side, Status};
 use crate::play::paint::Palette;
 use crate::play::session::Language;
 use boardkit::connect4;
@@ -24,15 +24,54 @@ impl Connect4 {
     }
 }
 
+/// Connect four as network play has it (its registry entry's).
+pub(crate) static NETWORK: NetworkGame = NetworkGame {
+    id: "connect4",
+    language: Language::English,
+    options_of: |flags| match flags {
+        BoardFlags { size: Some(_), .. } => {
+            Err("connect4 takes --rows and --cols, not --size".into())
+        }
+        BoardFlags { rows, cols, .. } => Ok(Options {
+            rows: Some(rows.map_or(6, u32::from)),
+            cols: Some(cols.map_or(7, u32::from)),
+            ..Options::default()
+        }),
+    },
+    rules: |options| match options {
+        Options {
+            size: None,
+            rows: Some(rows),
+            cols: Some(cols),
+        } => Connect4::new(rows as usize, cols as usize).map(AnyRules::of),
+        _ => None,
+    },
+};
+
+/// A column, from 0.
+impl MoveCode for usize {
+    fn code(self) -> u32 {
+        self as u32
+    }
+    fn from_code(code: u32) -> Option<usize> {
+        Some(code as usize)
+    }
+}
+
 impl Rules for Connect4 {
     type Board = connect4::Board;
     /// The column, from 0.
     type Move = usize;
 
-    fn game(&self) -> Game {
-        Game::Connect4 {
-            rows: self.rows,
-            cols: self.cols,
+    fn network(&self) -> &'static NetworkGame {
+        &NETWORK
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            rows: Some(self.rows as u32),
+            cols: Some(self.cols as u32),
+            ..Options::default()
         }
     }
 
@@ -65,7 +104,9 @@ impl Rules for Connect4 {
 
     fn play(&self, board: &mut connect4::Board, col: usize) -> Result<Status, IllegalMove> {
         let disc = board.to_move();
-        let row = board.play(col)?;
+        let row = board
+            .play(col)
+            .map_err(|e| IllegalMove::Rule(e.to_string()))?;
         Ok(if board.connects_four(row, col) {
             Status::won_by(match disc {
                 connect4::Disc::One => Side::X,

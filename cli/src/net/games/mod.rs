@@ -8,15 +8,15 @@
 //! is in each game's file (`velha.rs`, `connect4.rs`), reusing its
 //! program and renderer.
 
-mod connect4;
-mod velha;
+pub(crate) mod connect4;
+pub(crate) mod velha;
 
-pub(crate) use connect4::Connect4;
-pub(crate) use velha::Velha;
-
+use std::any::Any;
+use std::collections::HashMap;
 use std::fmt::Debug;
+use std::sync::Mutex;
 
-use super::protocol::{Fault, Game, GameName, Message, Side, Status, shown};
+use super::protocol::{Fault, Message, Options, Side, Status, VERSION, shown};
 use crate::play::paint::Palette;
 use crate::play::session::Language;
 use boardkit::console::{Console, InputError};
@@ -24,12 +24,9 @@ use boardkit::console::{Console, InputError};
 /// Why a move is refused, on the wire or on the screen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum IllegalMove {
-    #[error(transparent)]
-    Position(#[from] boardkit::velha::board::InvalidPosition),
-    #[error(transparent)]
-    Velha(#[from] boardkit::velha::board::MoveError),
-    #[error(transparent)]
-    Connect4(#[from] boardkit::connect4::DropError),
+    /// The game's own reason, in its words.
+    #[error("{0}")]
+    Rule(String),
     #[error("column {column} does not exist: choose 1 to {cols}")]
     NoColumn { column: usize, cols: usize },
     #[error("not a column number")]
@@ -47,8 +44,14 @@ pub(crate) trait Rules: Copy {
     type Board: Clone;
     type Move: Copy + PartialEq + Debug;
 
-    /// The game and its board, as the hello says it.
-    fn game(&self) -> Game;
+    /// The game it is the rules of.
+    fn network(&self) -> &'static NetworkGame;
+    /// Its board, as the hello says it.
+    fn options(&self) -> Options;
+    /// The game and its board.
+    fn game(&self) -> Game {
+        Game::new(self.network(), self.options()).expect("rules of a board the library plays")
+    }
     /// The language of the game's messages.
     fn language(&self) -> Language;
     /// The line printed at the start of each game, if any.
@@ -72,54 +75,340 @@ pub(crate) trait Rules: Copy {
     fn announce(&self, play: Self::Move) -> String;
 }
 
-/// What runs with a game's rules, whichever game it is (the session's
-/// host and join loops): network play names its games here alone.
-pub(crate) trait WithRules {
-    type Output;
-    fn with<G: Rules>(self, rules: G) -> Self::Output;
+/// A game network play plays, as its registry entry gives it: network play
+/// names no game of its own; the commands hand it the registry's.
+pub(crate) struct NetworkGame {
+    /// Its name on the wire and on `host`'s command line.
+    pub id: &'static str,
+    /// The language of its messages.
+    pub language: Language,
+    /// The hello's options for `host`'s board flags, or why they ask for
+    /// no board of it.
+    pub options_of: fn(BoardFlags) -> Result<Options, String>,
+    /// Its rules on the board `options` make, if the library plays it.
+    pub rules: fn(Options) -> Option<AnyRules>,
+}
+
+impl Debug for NetworkGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// `host`'s board flags: `--size`, `--rows`, `--cols`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BoardFlags {
+    pub size: Option<u8>,
+    pub rows: Option<u8>,
+    pub cols: Option<u8>,
+}
+
+/// A game and its board, as both ends agree on it in the hello: one the
+/// library plays (made only through [`Game::new`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Game {
+    network: &'static NetworkGame,
+    options: Options,
+    rules: AnyRules,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.name() == other.name() && self.options == other.options
+    }
+}
+
+impl Eq for Game {}
+
+impl Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let options = serde_json::to_string(&self.options).unwrap_or_default();
+        write!(f, "{} {options}", self.name())
+    }
 }
 
 impl Game {
-    /// Runs `task` with this game's rules; `None` when its board is not one
-    /// the library plays.
-    pub(crate) fn with_rules<T: WithRules>(self, task: T) -> Option<T::Output> {
-        match self {
-            Game::Velha { size } => Some(task.with(Velha::new(size)?)),
-            Game::Connect4 { rows, cols } => Some(task.with(Connect4::new(rows, cols)?)),
-        }
+    /// `network`'s game on the board `options` make, if the library plays it.
+    pub(crate) fn new(network: &'static NetworkGame, options: Options) -> Option<Game> {
+        let rules = (network.rules)(options)?;
+        Some(Game {
+            network,
+            options,
+            rules,
+        })
     }
 
-    /// The game and board `host`'s flags ask for (`--size`; `--rows`,
-    /// `--cols`), or why they ask for none.
+    /// The game and board `host`'s flags ask for, or why they ask for none.
     pub(crate) fn from_flags(
-        name: GameName,
-        size: Option<u8>,
-        rows: Option<u8>,
-        cols: Option<u8>,
+        network: &'static NetworkGame,
+        flags: BoardFlags,
     ) -> Result<Game, String> {
-        match name {
-            GameName::Velha if rows.is_some() || cols.is_some() => {
-                Err("--rows and --cols are connect4's: velha takes --size".into())
-            }
-            GameName::Velha => Ok(Game::Velha {
-                size: size.map_or(3, usize::from),
-            }),
-            GameName::Connect4 if size.is_some() => {
-                Err("--size is velha's: connect4 takes --rows and --cols".into())
-            }
-            GameName::Connect4 => Ok(Game::Connect4 {
-                rows: rows.map_or(6, usize::from),
-                cols: cols.map_or(7, usize::from),
-            }),
-        }
+        let options = (network.options_of)(flags)?;
+        Game::new(network, options).ok_or_else(|| format!("no {} board of {options:?}", network.id))
+    }
+
+    /// The game a hello offers, if it is one of `games` on a board this
+    /// build plays.
+    pub(crate) fn from_hello(
+        games: &[&'static NetworkGame],
+        name: &str,
+        options: Options,
+    ) -> Result<Game, Fault> {
+        let Some(network) = games.iter().find(|g| g.id == name) else {
+            return Err(Fault::UnknownGame(shown(name)));
+        };
+        Game::new(network, options).ok_or_else(|| Fault::Options {
+            game: network.id,
+            options: serde_json::to_string(&options).unwrap_or_default(),
+        })
+    }
+
+    /// Its name on the wire.
+    pub(crate) fn name(self) -> &'static str {
+        self.network.id
+    }
+
+    pub(crate) fn options(self) -> Options {
+        self.options
     }
 
     /// The language of the game's messages.
     pub(crate) fn language(self) -> Language {
-        match self {
-            Game::Velha { .. } => Language::Portuguese,
-            Game::Connect4 { .. } => Language::English,
+        self.network.language
+    }
+
+    /// Its rules, whichever game it is: the session is written once over
+    /// them.
+    pub(crate) fn rules(self) -> AnyRules {
+        self.rules
+    }
+
+    /// The host's hello for this game.
+    pub(crate) fn hello(self) -> Message {
+        Message::Hello {
+            version: VERSION,
+            game: self.name().to_owned(),
+            options: self.options,
         }
+    }
+}
+
+/// A move as a number, so that the rules of every game are one type
+/// ([`AnyRules`]): a game's move type says how.
+pub(crate) trait MoveCode: Copy + PartialEq + Debug {
+    fn code(self) -> u32;
+    fn from_code(code: u32) -> Option<Self>;
+}
+
+/// A board of any game, for [`AnyRules`].
+pub(crate) struct AnyBoard(Box<dyn ErasedBoard>);
+
+trait ErasedBoard: Send {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn clone_box(&self) -> Box<dyn ErasedBoard>;
+}
+
+impl<B: Clone + Send + 'static> ErasedBoard for B {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn clone_box(&self) -> Box<dyn ErasedBoard> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for AnyBoard {
+    fn clone(&self) -> AnyBoard {
+        AnyBoard(self.0.clone_box())
+    }
+}
+
+impl Debug for AnyBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a board")
+    }
+}
+
+impl AnyBoard {
+    /// The board as its game's own type: a board of these rules always is.
+    fn of<B: 'static>(&self) -> &B {
+        self.0
+            .as_any()
+            .downcast_ref()
+            .expect("a board made by the same rules")
+    }
+
+    fn of_mut<B: 'static>(&mut self) -> &mut B {
+        self.0
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a board made by the same rules")
+    }
+}
+
+/// The erasure behind [`AnyRules`], in a room of its own: its methods share
+/// [`Rules`]' names, and code that has both in scope could not tell them
+/// apart.
+mod erased {
+    use super::*;
+
+    /// [`Rules`] with the board and the moves erased.
+    pub(super) trait ErasedRules: Send + Sync {
+        fn network(&self) -> &'static NetworkGame;
+        fn options(&self) -> Options;
+        fn language(&self) -> Language;
+        fn title(&self) -> Option<&'static str>;
+        fn empty(&self) -> AnyBoard;
+        fn parse(&self, notation: &str) -> Result<u32, IllegalMove>;
+        fn notation(&self, play: u32) -> String;
+        fn play(&self, board: &mut AnyBoard, play: u32) -> Result<Status, IllegalMove>;
+        fn ask(&self, board: &AnyBoard, console: &mut Console<'_>) -> Result<u32, InputError>;
+        fn draw(&self, board: &AnyBoard, last: Option<u32>, palette: Palette) -> String;
+        fn result_line(&self, status: Status) -> String;
+        fn announce(&self, play: u32) -> String;
+    }
+
+    /// A code no game made: a move of another game.
+    fn decoded<M: MoveCode>(code: u32) -> M {
+        M::from_code(code).expect("a move made by the same rules")
+    }
+
+    impl<G> ErasedRules for G
+    where
+        G: Rules + Send + Sync,
+        G::Board: Send + 'static,
+        G::Move: MoveCode,
+    {
+        fn network(&self) -> &'static NetworkGame {
+            Rules::network(self)
+        }
+        fn options(&self) -> Options {
+            Rules::options(self)
+        }
+        fn language(&self) -> Language {
+            Rules::language(self)
+        }
+        fn title(&self) -> Option<&'static str> {
+            Rules::title(self)
+        }
+        fn empty(&self) -> AnyBoard {
+            AnyBoard(Box::new(Rules::empty(self)))
+        }
+        fn parse(&self, notation: &str) -> Result<u32, IllegalMove> {
+            Rules::parse(self, notation).map(MoveCode::code)
+        }
+        fn notation(&self, play: u32) -> String {
+            Rules::notation(self, decoded(play))
+        }
+        fn play(&self, board: &mut AnyBoard, play: u32) -> Result<Status, IllegalMove> {
+            let play = G::Move::from_code(play).ok_or(IllegalMove::OtherGame)?;
+            Rules::play(self, board.of_mut::<G::Board>(), play)
+        }
+        fn ask(&self, board: &AnyBoard, console: &mut Console<'_>) -> Result<u32, InputError> {
+            Rules::ask(self, board.of::<G::Board>(), console).map(MoveCode::code)
+        }
+        fn draw(&self, board: &AnyBoard, last: Option<u32>, palette: Palette) -> String {
+            Rules::draw(self, board.of::<G::Board>(), last.map(decoded), palette)
+        }
+        fn result_line(&self, status: Status) -> String {
+            Rules::result_line(self, status)
+        }
+        fn announce(&self, play: u32) -> String {
+            Rules::announce(self, decoded(play))
+        }
+    }
+}
+
+/// The rules of any game the registry has, one type: what the session and
+/// the screens hold.
+#[derive(Clone, Copy)]
+pub(crate) struct AnyRules(&'static dyn erased::ErasedRules);
+
+impl AnyRules {
+    /// `rules`, erased. One each board for the whole process, kept: boards
+    /// are few (the library's sizes bound them).
+    pub(crate) fn of<G>(rules: G) -> AnyRules
+    where
+        G: Rules + Send + Sync + 'static,
+        G::Board: Send + 'static,
+        G::Move: MoveCode,
+    {
+        static KEPT: Mutex<Option<HashMap<(&'static str, Options), AnyRules>>> = Mutex::new(None);
+        let key = (rules.network().id, rules.options());
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *kept
+            .get_or_insert_with(HashMap::new)
+            .entry(key)
+            .or_insert_with(|| AnyRules(Box::leak(Box::new(rules))))
+    }
+}
+
+impl AnyRules {
+    /// The game these are the rules of, on their board.
+    pub(crate) fn game(self) -> Game {
+        Game {
+            network: self.0.network(),
+            options: self.0.options(),
+            rules: self,
+        }
+    }
+}
+
+impl Debug for AnyRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.game())
+    }
+}
+
+impl Rules for AnyRules {
+    type Board = AnyBoard;
+    type Move = u32;
+
+    fn game(&self) -> Game {
+        AnyRules::game(*self)
+    }
+
+    fn network(&self) -> &'static NetworkGame {
+        self.0.network()
+    }
+    fn options(&self) -> Options {
+        self.0.options()
+    }
+    fn language(&self) -> Language {
+        self.0.language()
+    }
+    fn title(&self) -> Option<&'static str> {
+        self.0.title()
+    }
+    fn empty(&self) -> AnyBoard {
+        self.0.empty()
+    }
+    fn parse(&self, notation: &str) -> Result<u32, IllegalMove> {
+        self.0.parse(notation)
+    }
+    fn notation(&self, play: u32) -> String {
+        self.0.notation(play)
+    }
+    fn play(&self, board: &mut AnyBoard, play: u32) -> Result<Status, IllegalMove> {
+        self.0.play(board, play)
+    }
+    fn ask(&self, board: &AnyBoard, console: &mut Console<'_>) -> Result<u32, InputError> {
+        self.0.ask(board, console)
+    }
+    fn draw(&self, board: &AnyBoard, last: Option<u32>, palette: Palette) -> String {
+        self.0.draw(board, last, palette)
+    }
+    fn result_line(&self, status: Status) -> String {
+        self.0.result_line(status)
+    }
+    fn announce(&self, play: u32) -> String {
+        self.0.announce(play)
     }
 }
 
@@ -264,6 +553,8 @@ impl<G: Rules> Round<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use connect4::Connect4;
+    use velha::Velha;
 
     fn velha() -> Velha {
         Velha::new(3).unwrap()
@@ -285,10 +576,11 @@ mod tests {
         assert_eq!(round.turn(), Some(Side::X));
         assert_eq!(
             round.play(velha().parse("B1").unwrap()),
-            Err(IllegalMove::Velha(
+            Err(IllegalMove::Rule(
                 boardkit::velha::board::MoveError::Occupied(
                     boardkit::velha::parse_position("B1", 3).unwrap()
                 )
+                .to_string()
             ))
         );
         round.play(velha().parse("A3").unwrap()).unwrap();
@@ -369,5 +661,72 @@ mod tests {
             joiner.follow(&Message::Again { answer: true }),
             Err(Fault::Unexpected { .. })
         ));
+    }
+
+    const GAMES: [&NetworkGame; 2] = [&velha::NETWORK, &connect4::NETWORK];
+
+    #[test]
+    fn hellos_offer_only_games_and_boards_this_build_plays() {
+        let options = |size, rows, cols| Options { size, rows, cols };
+        let velha_4 = Game::from_hello(&GAMES, "velha", options(Some(4), None, None)).unwrap();
+        assert_eq!((velha_4.name(), velha_4.options().size), ("velha", Some(4)));
+        let c4 = Game::from_hello(&GAMES, "connect4", options(None, Some(6), Some(7))).unwrap();
+        assert_eq!((c4.name(), c4.options().cols), ("connect4", Some(7)));
+        for (game, o) in [
+            ("velha", options(Some(2), None, None)),
+            ("velha", options(None, None, None)),
+            ("velha", options(Some(3), Some(6), None)),
+            ("connect4", options(None, Some(6), Some(21))),
+            ("connect4", options(Some(3), Some(6), Some(7))),
+            ("connect4", options(None, Some(u32::MAX), Some(7))),
+        ] {
+            assert!(
+                matches!(
+                    Game::from_hello(&GAMES, game, o),
+                    Err(Fault::Options { .. })
+                ),
+                "{game} {o:?}"
+            );
+        }
+        assert_eq!(
+            Game::from_hello(&GAMES, "mastermind", Options::default()),
+            Err(Fault::UnknownGame("mastermind".into()))
+        );
+    }
+
+    #[test]
+    fn host_flags_make_each_games_board() {
+        let flags = |size, rows, cols| BoardFlags { size, rows, cols };
+        let velha = Game::from_flags(&velha::NETWORK, flags(None, None, None)).unwrap();
+        assert_eq!(velha.options().size, Some(3));
+        assert!(Game::from_flags(&velha::NETWORK, flags(None, Some(6), None)).is_err());
+        let c4 = Game::from_flags(&connect4::NETWORK, flags(None, None, Some(9))).unwrap();
+        assert_eq!((c4.options().rows, c4.options().cols), (Some(6), Some(9)));
+        assert!(Game::from_flags(&connect4::NETWORK, flags(Some(3), None, None)).is_err());
+    }
+
+    #[test]
+    fn the_erased_rules_play_as_the_games_own() {
+        let game = Game::new(
+            &velha::NETWORK,
+            Options {
+                size: Some(3),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let rules = game.rules();
+        assert_eq!(rules.game(), game);
+        let mut round = Round::new(rules, 1);
+        for notation in ["A1", "B1", "A2", "B2", "A3"] {
+            round.play(rules.parse(notation).unwrap()).unwrap();
+        }
+        assert_eq!(round.status(), Status::XWon);
+        assert_eq!(rules.result_line(round.status()), "Vencedor: X");
+        let moves: Vec<String> = round.moves().iter().map(|&m| rules.notation(m)).collect();
+        assert_eq!(moves, ["A1", "B1", "A2", "B2", "A3"]);
+        // One board of one game: the same rules, kept once.
+        let again = Game::new(&velha::NETWORK, game.options()).unwrap();
+        assert!(std::ptr::addr_eq(again.rules().0, rules.0));
     }
 }

@@ -1,7 +1,7 @@
 //! Jogo da velha over the network.
 
-use super::{IllegalMove, Rules};
-use crate::net::protocol::{Game, Status};
+use super::{AnyRules, BoardFlags, IllegalMove, MoveCode, NetworkGame, Rules};
+use crate::net::protocol::{Options, Status};
 use crate::play::paint::Palette;
 use crate::play::session::Language;
 use boardkit::console::{Console, InputError};
@@ -30,12 +30,57 @@ fn velha_status(status: velha::Status) -> Status {
     }
 }
 
+/// Jogo da velha as network play has it (its registry entry's).
+pub(crate) static NETWORK: NetworkGame = NetworkGame {
+    id: "velha",
+    language: Language::Portuguese,
+    options_of: |flags| match flags {
+        BoardFlags {
+            rows: None,
+            cols: None,
+            size,
+        } => Ok(Options {
+            size: Some(size.map_or(3, u32::from)),
+            ..Options::default()
+        }),
+        _ => Err("velha takes --size, not --rows or --cols".into()),
+    },
+    rules: |options| match options {
+        Options {
+            size: Some(size),
+            rows: None,
+            cols: None,
+        } => Velha::new(size as usize).map(AnyRules::of),
+        _ => None,
+    },
+};
+
+/// A cell as row and column, a byte each.
+impl MoveCode for velha::Position {
+    fn code(self) -> u32 {
+        (self.row as u32) << 8 | self.col as u32
+    }
+    fn from_code(code: u32) -> Option<velha::Position> {
+        Some(velha::Position {
+            row: (code >> 8) as usize,
+            col: (code & 0xff) as usize,
+        })
+    }
+}
+
 impl Rules for Velha {
     type Board = velha::Board;
     type Move = velha::Position;
 
-    fn game(&self) -> Game {
-        Game::Velha { size: self.size }
+    fn network(&self) -> &'static NetworkGame {
+        &NETWORK
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            size: Some(self.size as u32),
+            ..Options::default()
+        }
     }
 
     fn language(&self) -> Language {
@@ -51,7 +96,7 @@ impl Rules for Velha {
     }
 
     fn parse(&self, notation: &str) -> Result<velha::Position, IllegalMove> {
-        Ok(velha::parse_position(notation, self.size)?)
+        velha::parse_position(notation, self.size).map_err(|e| IllegalMove::Rule(e.to_string()))
     }
 
     fn notation(&self, play: velha::Position) -> String {
@@ -59,7 +104,9 @@ impl Rules for Velha {
     }
 
     fn play(&self, board: &mut velha::Board, play: velha::Position) -> Result<Status, IllegalMove> {
-        board.play(play)?;
+        board
+            .play(play)
+            .map_err(|e| IllegalMove::Rule(e.to_string()))?;
         Ok(velha_status(board.status()))
     }
 

@@ -3,6 +3,7 @@
 //! keys in, state out; [`draw`] draws its board, [`crate::tui::ui`] the screen around it.
 
 pub(crate) mod draw;
+pub(crate) mod network;
 
 use crate::net::games::IllegalMove;
 use std::any::Any;
@@ -38,6 +39,7 @@ pub(crate) const GAME: TuiGame = TuiGame {
             ..Connect4Menu::default()
         })
     },
+    network: Some(network::board),
 };
 
 /// Connect four's choices on the menu.
@@ -248,7 +250,10 @@ impl Connect4Game {
             return Err(IllegalMove::Over);
         }
         // The board says why a column cannot take a disc.
-        self.board.clone().play(col)?;
+        self.board
+            .clone()
+            .play(col)
+            .map_err(|e| IllegalMove::Rule(e.to_string()))?;
         self.play(col);
         Ok(())
     }

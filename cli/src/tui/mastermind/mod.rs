@@ -38,6 +38,7 @@ pub(crate) const GAME: TuiGame = TuiGame {
     id: "mastermind",
     title: "Mastermind",
     menu: |_| Box::new(MastermindSetup { watch: false }),
+    network: None,
 };
 
 /// Mastermind's one choice, to break the code or watch, is its setup.

@@ -3,6 +3,7 @@
 //! state out; [`draw`] draws its board, [`crate::tui::ui`] the screen around it.
 
 pub(crate) mod draw;
+pub(crate) mod network;
 
 use crate::net::games::IllegalMove;
 use std::any::Any;
@@ -40,6 +41,7 @@ pub(crate) const GAME: TuiGame = TuiGame {
             ..VelhaMenu::default()
         })
     },
+    network: Some(network::board),
 };
 
 /// Velha's choices on the menu.
@@ -236,7 +238,10 @@ impl VelhaGame {
         if self.board.status() != Status::InProgress {
             return Err(IllegalMove::Over);
         }
-        self.board.clone().play(pos)?;
+        self.board
+            .clone()
+            .play(pos)
+            .map_err(|e| IllegalMove::Rule(e.to_string()))?;
         self.play(pos);
         Ok(())
     }
