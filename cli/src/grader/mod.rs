@@ -177,45 +177,34 @@ fn grade_submission(
     };
     // The build's warnings on the student's folder, if it built.
     let mut lints = Vec::new();
-    let results = match (&planned.opened, &options.program, class) {
-        (Err(e), _, _) => not_run(&e.to_string()),
-        (Ok(s), Some(command), _) => {
-            let runner = Runner::Program {
-                command: command.clone(),
-                root: s.root.clone(),
-                adapter: plan.adapter.clone(),
-            };
-            run::run_cases(
-                game,
-                cases,
-                &runner,
-                sandbox,
-                &options.limits,
-                &progress.bar,
-            )
-        }
+    let runner = match (&planned.opened, &options.program, class) {
+        (Err(e), _, _) => Err(not_run(&e.to_string())),
+        (Ok(s), Some(command), _) => Ok(Runner::Program {
+            command: command.clone(),
+            root: s.root.clone(),
+            adapter: plan.adapter.clone(),
+        }),
         (Ok(s), None, Some(class)) => {
             match class.build(sandbox, &planned.name, &s.root, options.compile_timeout) {
                 Ok(mut built) => {
                     lints = std::mem::take(&mut built.lints);
-                    let runner = Runner::Rust(built);
-                    run::run_cases(
-                        game,
-                        cases,
-                        &runner,
-                        sandbox,
-                        &options.limits,
-                        &progress.bar,
-                    )
+                    Ok(Runner::Rust(built))
                 }
-                Err(BuildError::Failed(e)) => not_run(&e),
-                Err(BuildError::TimedOut(e)) => Results {
+                Err(BuildError::Failed(e)) => Err(not_run(&e)),
+                Err(BuildError::TimedOut(e)) => Err(Results {
                     incomplete: true,
                     ..not_run(&e)
-                },
+                }),
             }
         }
         (Ok(_), None, None) => unreachable!("a class is prepared for Rust submissions"),
+    };
+    let results = match runner {
+        Ok(runner) => {
+            let limits = &options.limits;
+            run::run_cases(game, cases, &runner, sandbox, limits, &progress.bar)
+        }
+        Err(never_run) => never_run,
     };
     let mut results = Results {
         unsandboxed: options.isolation == Isolation::None,
