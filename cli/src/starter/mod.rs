@@ -181,6 +181,34 @@ fn level_points(game: &GameInfo) -> (Points, Points) {
     )
 }
 
+/// A kit file as a starter ships it: without its unit tests (the kit's
+/// own, which its CI runs), so that a student's `cargo test` runs only the
+/// exercise's tests and their own, and compiles less. A test module is
+/// the last item of a kit file; a file where it is not is shipped whole.
+fn without_unit_tests(bytes: &[u8]) -> Vec<u8> {
+    const TESTS: &str = "\n#[cfg(test)]\nmod tests {\n";
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return bytes.to_vec();
+    };
+    let Some(at) = text.find(TESTS) else {
+        return bytes.to_vec();
+    };
+    // Past its first line the module has only indented or blank lines,
+    // and its closing brace, the file's last line.
+    let module = &text[at + TESTS.len()..];
+    let to_the_end = module.ends_with("}\n")
+        && module.lines().filter(|line| *line == "}").count() == 1
+        && module
+            .lines()
+            .all(|line| line.is_empty() || line.starts_with(' ') || line == "}");
+    if !to_the_end {
+        return bytes.to_vec();
+    }
+    let mut kept = text[..at].trim_end().to_owned();
+    kept.push('\n');
+    kept.into_bytes()
+}
+
 /// The files of a starter that are the kit's and never the student's: the
 /// shipped kit code, the generated `lib.rs`, `main.rs` and module lists, the
 /// manifest and the lock file. The grader builds every submission from these
@@ -194,7 +222,7 @@ pub(crate) fn kit_owned_files(
     let mut root_modules = BTreeSet::new();
     let mut folders: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for path in &manifest.files.kit {
-        files.push((path.clone(), kit_file(path)?.to_vec()));
+        files.push((path.clone(), without_unit_tests(kit_file(path)?)));
         let module = path
             .strip_prefix("src/")
             .and_then(|p| p.strip_suffix(".rs"))
@@ -431,6 +459,10 @@ struct Package {
 struct Target {
     name: String,
     path: String,
+    /// `false` for the binary: `main.rs` only dispatches, and a test
+    /// target of it would print `running 0 tests` to every student.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -522,10 +554,12 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         lib: Target {
             name: "boardkit".into(),
             path: "src/lib.rs".into(),
+            test: None,
         },
         bin: vec![Target {
             name: "boardkit".into(),
             path: "src/main.rs".into(),
+            test: Some(false),
         }],
         dependencies,
         dev_dependencies,
@@ -830,6 +864,28 @@ mod tests {
             .collect();
         let depth = |prefix: &str| text.lines().filter(|l| l.starts_with(prefix)).count();
         (blocks, spans, depth("# "), depth("## "))
+    }
+
+    #[test]
+    fn a_starter_runs_no_unit_test_of_the_kit_and_no_test_of_its_binary() {
+        for game in crate::registry::GAMES {
+            let dir = tempfile::tempdir().unwrap();
+            write_starter(game.id, dir.path(), None).unwrap();
+            let manifest = exercise_data::manifest(game.id).unwrap();
+            for path in &manifest.files.kit {
+                let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+                assert!(!text.contains("#[cfg(test)]"), "{}: {path}", game.id);
+                assert!(text.ends_with("}\n") || text.ends_with(";\n"), "{path}");
+            }
+            let cargo_toml = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
+            let bin = cargo_toml.split("[[bin]]").nth(1).unwrap_or_default();
+            assert!(bin.contains("test = false"), "{cargo_toml}");
+        }
+        // A module that is not last, or not a test module, stays.
+        let not_last = b"fn a() {}\n\n#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n\nfn b() {}\n";
+        assert_eq!(without_unit_tests(not_last), not_last.to_vec());
+        let last = b"fn a() {}\n\n#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n";
+        assert_eq!(without_unit_tests(last), b"fn a() {}\n".to_vec());
     }
 
     #[test]
