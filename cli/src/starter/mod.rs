@@ -271,7 +271,8 @@ pub(crate) fn write_starter(
 ) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
-    check_locale(id, None, locale)?;
+    let locale = check_locale(id, None, locale)?;
+    let locale = locale.as_deref();
     if dir.exists()
         && std::fs::read_dir(dir)
             .map(|mut d| d.next().is_some())
@@ -282,20 +283,26 @@ pub(crate) fn write_starter(
     write_files(dir, &starter_files(game, locale)?)
 }
 
-/// Refuses a locale `id`'s statement is not written in.
+/// The locale `id`'s statement is written in that `locale` names, in any
+/// case and with `-` or `_` (`pt-br`, `pt_BR` are `pt-BR`); refuses one it
+/// is not written in.
 fn check_locale(
     id: &str,
     python: Option<&exercise_data::PythonVariant>,
     locale: Option<&str>,
-) -> Result<(), StarterError> {
+) -> Result<Option<String>, StarterError> {
+    let Some(asked) = locale else {
+        return Ok(None);
+    };
     let locales = exercise_data::locales(id, python);
-    match locale {
-        Some(locale) if !locales.iter().any(|l| l == locale) => Err(StarterError::NoLocale(
+    let same = |known: &str| known.eq_ignore_ascii_case(&asked.replace('_', "-"));
+    match locales.iter().find(|known| same(known)) {
+        Some(known) => Ok(Some(known.clone())),
+        None => Err(StarterError::NoLocale(
             id.to_owned(),
-            locale.to_owned(),
+            asked.to_owned(),
             locales.join(", "),
         )),
-        _ => Ok(()),
     }
 }
 
@@ -310,7 +317,8 @@ pub(crate) fn write_python_starter(
     let variant = exercise_data::manifest(id)?
         .python
         .ok_or_else(|| StarterError::NoPython(id.to_owned()))?;
-    check_locale(id, Some(&variant), locale)?;
+    let locale = check_locale(id, Some(&variant), locale)?;
+    let locale = locale.as_deref();
     if dir.exists()
         && std::fs::read_dir(dir)
             .map(|mut d| d.next().is_some())
@@ -864,6 +872,38 @@ mod tests {
             .collect();
         let depth = |prefix: &str| text.lines().filter(|l| l.starts_with(prefix)).count();
         (blocks, spans, depth("# "), depth("## "))
+    }
+
+    #[test]
+    fn a_locale_is_taken_in_any_case() {
+        assert_eq!(
+            check_locale("velha", None, Some("pt-br"))
+                .unwrap()
+                .as_deref(),
+            Some("pt-BR")
+        );
+        assert_eq!(
+            check_locale("velha", None, Some("PT_BR"))
+                .unwrap()
+                .as_deref(),
+            Some("pt-BR")
+        );
+        assert_eq!(
+            check_locale("connect4", None, Some("FR"))
+                .unwrap()
+                .as_deref(),
+            Some("fr")
+        );
+        assert_eq!(check_locale("velha", None, None).unwrap(), None);
+        assert!(matches!(
+            check_locale("velha", None, Some("fr")),
+            Err(StarterError::NoLocale(..))
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        write_starter("velha", dir.path(), Some("pt-br")).unwrap();
+        let statement = std::fs::read_to_string(dir.path().join("EXERCISE.md")).unwrap();
+        let english = exercise_md(crate::registry::find("velha").unwrap(), None).unwrap();
+        assert_ne!(statement, english, "the translation, not the English");
     }
 
     #[test]
