@@ -267,7 +267,10 @@ impl Reads {
                 Some((number, _, written)) if missed < written => {
                     (format!("before input line {number} was read"), number - 1)
                 }
-                Some((number, line, _)) => (format!("on input line {number}: {line:?}"), number),
+                Some((number, line, _)) => (
+                    format!("on input line {number}: {}", shown_line(&line)),
+                    number,
+                ),
                 None => ("after the last input line".to_owned(), usize::MAX),
             }
         } else {
@@ -276,13 +279,16 @@ impl Reads {
                 None => expected.len(),
             };
             match self.line_before(stdin, at) {
-                Some((number, line)) => (format!("after input line {number}: {line:?}"), number),
+                Some((number, line)) => (
+                    format!("after input line {number}: {}", shown_line(&line)),
+                    number,
+                ),
                 None => ("before any input was read".to_owned(), 0),
             }
         };
         // The moves that led there, as typed.
         let typed = String::from_utf8_lossy(stdin);
-        let lines: Vec<&str> = typed.lines().take(number).collect();
+        let lines: Vec<String> = typed.lines().take(number).map(clipped_line).collect();
         let moves = match lines.len() {
             0 => String::new(),
             n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
@@ -293,6 +299,36 @@ impl Reads {
         };
         format!("{input}{moves}")
     }
+}
+
+/// The most bytes of one input line a student is shown.
+const LINE_SHOWN: usize = 200;
+
+/// An input line as a failure quotes it: whole when short, else its start
+/// and its length (a megabyte line is one of the robustness cases).
+fn shown_line(line: &str) -> String {
+    if line.len() <= LINE_SHOWN {
+        return format!("{line:?}");
+    }
+    format!("{:?}… ({} bytes)", start_of(line), line.len())
+}
+
+/// An input line as the moves up to a failure list it: clipped as
+/// [`shown_line`] clips it, unquoted.
+fn clipped_line(line: &str) -> String {
+    if line.len() <= LINE_SHOWN {
+        return line.to_owned();
+    }
+    format!("{}… ({} bytes)", start_of(line), line.len())
+}
+
+/// The first [`LINE_SHOWN`] bytes of `line`, at a character's boundary.
+fn start_of(line: &str) -> &str {
+    let mut end = LINE_SHOWN.min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[..end]
 }
 
 /// As a snapshot's header holds them: `read:written` pairs, space-separated.
@@ -567,6 +603,33 @@ mod tests {
         assert_eq!(
             locate(expected, true).lines().next(),
             Some("after input line 3: \"C\"")
+        );
+    }
+
+    #[test]
+    fn a_megabyte_line_is_quoted_by_its_start_and_its_length() {
+        let long = "A".repeat(1 << 20);
+        let stdin = format!("{long}\nB\nC\n");
+        let reads: Reads = format!(
+            "{}:6 {}:12 {}:18",
+            long.len() + 1,
+            long.len() + 3,
+            long.len() + 5
+        )
+        .parse()
+        .unwrap();
+        let expected = "title\ngot A\ngot B\ngot C\n";
+        let difference = compare(lines, expected, false, "title\ngot X\n", false).unwrap_err();
+        let said = reads.locate(lines, expected, stdin.as_bytes(), &difference, false);
+        assert!(said.len() < 600, "{} bytes", said.len());
+        assert!(
+            said.contains(&format!("… ({} bytes)", long.len())),
+            "{said}"
+        );
+        assert_eq!(shown_line("B"), "\"B\"");
+        assert_eq!(
+            clipped_line(&"é".repeat(150)).len(),
+            200 + "… (300 bytes)".len()
         );
     }
 }
