@@ -674,7 +674,8 @@ fn readme_md(
     }
     out.push_str(&format!(
         "\nA failing session shows where your transcript first differs from the expected\n\
-         one; prompts and other text of your own are not compared. A failing function\n\
+         one, on the lines EXERCISE.md says are compared (what it leaves to you is not:\n\
+         its opening section says which, game by game). A failing function\n\
          test names the call with its arguments, the expected and the actual value;\n\
          a panic, its file, line and message (`todo!()`: not yet implemented). Backtraces\n\
          stay off even with `RUST_BACKTRACE` set: `BOARDKIT_BACKTRACE=1 cargo test` shows them.\n\n\
@@ -872,6 +873,28 @@ mod tests {
             .collect();
         let depth = |prefix: &str| text.lines().filter(|l| l.starts_with(prefix)).count();
         (blocks, spans, depth("# "), depth("## "))
+    }
+
+    #[test]
+    fn a_starters_readme_claims_no_free_text_its_statement_compares() {
+        // Connect four compares its prompt (EXERCISE.md's opening section):
+        // no starter's README may say prompts are free.
+        for game in crate::registry::GAMES {
+            let dir = tempfile::tempdir().unwrap();
+            write_starter(game.id, dir.path(), None).unwrap();
+            let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+            assert!(
+                !readme.contains("prompts and other text of your own are not compared"),
+                "{}",
+                game.id
+            );
+            assert!(readme.contains("on the lines EXERCISE.md says are compared"));
+        }
+        let statement = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../EXERCISE.md"),
+        )
+        .unwrap();
+        assert!(statement.contains("its prompt is one of the compared lines"));
     }
 
     #[test]
