@@ -168,37 +168,11 @@ pub(crate) enum Phase {
     Ended,
 }
 
-/// The screen's board over the network.
-pub(crate) struct NetBoard {
-    board: Box<dyn NetworkBoard>,
-}
-
-impl NetBoard {
-    pub(crate) fn game(&self) -> &dyn Game {
-        self.board.game()
-    }
-
-    fn game_mut(&mut self) -> &mut dyn Game {
-        self.board.game_mut()
-    }
-
-    /// The board as the screen draws it, the cursor shown on `my_turn`.
-    pub(crate) fn lines(&self, my_turn: bool) -> Vec<ratatui::text::Line<'static>> {
-        self.board.lines(my_turn)
-    }
-
-    /// The hint asked for, as the move's notation (`B2`, a column from 1).
-    pub(crate) fn hint(&self) -> Option<String> {
-        self.board.hint()
-    }
-}
-
 /// The screen's board for `game`, from the full screen's entry of the same
 /// name among `games`; none when no entry plays it over the network.
-fn new_board(games: &[&'static TuiGame], game: NetGame) -> Option<NetBoard> {
+fn new_board(games: &[&'static TuiGame], game: NetGame) -> Option<Box<dyn NetworkBoard>> {
     let entry = games.iter().find(|g| g.id == game.name())?;
-    let board = (entry.network?)(game.options())?;
-    Some(NetBoard { board })
+    (entry.network?)(game.options())
 }
 
 /// The screen's side of a network session.
@@ -207,7 +181,7 @@ pub(crate) struct NetMatch {
     /// The game as the hello set it; the host's from the start.
     net_game: Option<NetGame>,
     /// The board, once a game began: a two-player game of the TUI.
-    game: Option<NetBoard>,
+    game: Option<Box<dyn NetworkBoard>>,
     /// Games begun, so that an answer (a hint) for a game left is dropped.
     number: u64,
     me: Side,
@@ -263,11 +237,11 @@ impl NetMatch {
     }
 
     pub(crate) fn game(&self) -> Option<&dyn Game> {
-        self.game.as_ref().map(NetBoard::game)
+        self.game.as_deref().map(NetworkBoard::game)
     }
 
-    pub(crate) fn board(&self) -> Option<&NetBoard> {
-        self.game.as_ref()
+    pub(crate) fn board(&self) -> Option<&dyn NetworkBoard> {
+        self.game.as_deref()
     }
 
     pub(crate) fn number(&self) -> u64 {
@@ -275,7 +249,7 @@ impl NetMatch {
     }
 
     pub(crate) fn game_mut(&mut self) -> Option<&mut dyn Game> {
-        self.game.as_mut().map(NetBoard::game_mut)
+        self.game.as_deref_mut().map(NetworkBoard::game_mut)
     }
 
     /// The mark this end plays in the current game.
@@ -347,7 +321,7 @@ impl NetMatch {
                 // The screen's board took the move: take it back by
                 // replaying the others.
                 if let Some(game) = &self.game {
-                    let mut moves = game.board.moves();
+                    let mut moves = game.moves();
                     moves.pop();
                     self.follow(&moves);
                 }
@@ -375,7 +349,7 @@ impl NetMatch {
         let (Some(net_game), Some(game)) = (self.net_game, &mut self.game) else {
             return;
         };
-        let known = game.board.moves();
+        let known = game.moves();
         let replay_from = if moves.starts_with(&known) {
             known.len()
         } else {
@@ -387,7 +361,7 @@ impl NetMatch {
             0
         };
         for notation in &moves[replay_from..] {
-            if let Err(why) = game.board.play(notation) {
+            if let Err(why) = game.play(notation) {
                 // The session checked these moves already: only a bug
                 // lands here, and the screen says so rather than panic.
                 self.note = Some(format!("the board could not follow {notation}: {why}"));
@@ -432,9 +406,9 @@ impl NetMatch {
             self.note = Some(undo_refused(self.language()).to_owned());
             return;
         }
-        let before = game.board.moves().len();
+        let before = game.moves().len();
         game.game_mut().handle(key);
-        let mut after = game.board.moves();
+        let mut after = game.moves();
         if after.len() == before {
             return;
         }
