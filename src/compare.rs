@@ -51,6 +51,15 @@ pub fn compare(
                 }
             }
         }
+        if let Some(line) = at.and_then(|at| expected_events.get(at)) {
+            if let Some(printed) = near_miss(events, line, actual) {
+                text.push_str(&format!(
+                    "you printed `{}`; the statement's line is `{}`\n",
+                    clipped_line(&printed),
+                    clipped_line(line)
+                ));
+            }
+        }
         return Err(Difference { event: at, text });
     }
     let ending = |text: &str| {
@@ -66,6 +75,70 @@ pub fn compare(
         (false, true) => ending("the program failed (non-zero exit status) after a whole game"),
         _ => Ok(()),
     }
+}
+
+/// A line of `actual` close to the graded line `expected` without being
+/// it: the same letters apart from accents, case, punctuation or spacing
+/// (`Posicao invalida` for `Posição inválida`), or a letter or two apart
+/// when the line is not itself a graded event (a misspelt result, not
+/// another result). `None` for boards and when no line is close.
+pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<String> {
+    if expected.contains('\n') || expected.starts_with("board ") {
+        return None;
+    }
+    let want = folded(expected);
+    if want.is_empty() {
+        return None;
+    }
+    let slack = (want.chars().count() / 8).max(1);
+    actual
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.contains(expected))
+        .find(|line| {
+            let have = folded(line);
+            have == want
+                || (events(line) != [line.to_string()] && edit_distance(&have, &want) <= slack)
+        })
+        .map(str::to_owned)
+}
+
+/// A line's letters and digits, lower case and without accents: what a
+/// near miss keeps. Accents are folded by a table of the letters the
+/// kit's languages write (Portuguese, French): a student's line is short,
+/// and a Unicode normalisation crate would weigh on every starter's build.
+fn folded(line: &str) -> String {
+    line.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            'ÿ' => 'y',
+            other => other,
+        })
+        .collect()
+}
+
+/// Levenshtein's distance between two short strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// The widest line shown side by side; wider events are shown one block
@@ -402,28 +475,33 @@ pub fn crash_message(stderr: &str) -> Option<String> {
     Some(traceback[traceback.len().saturating_sub(6)..].join("\n"))
 }
 
-/// A signal by its name, as a student looks it up: `SIGABRT`.
+/// A signal by its name, as a student looks it up: `SIGABRT`. The numbers
+/// POSIX fixes, and Linux's or macOS's for the rest: no `libc`, so a
+/// starter builds on Windows too (where no signal ends a program).
 pub fn signal_name(signal: i32) -> String {
+    #[cfg(target_os = "linux")]
+    const OWN: [(i32, &str); 2] = [(7, "SIGBUS"), (31, "SIGSYS")];
+    #[cfg(not(target_os = "linux"))]
+    const OWN: [(i32, &str); 2] = [(10, "SIGBUS"), (12, "SIGSYS")];
     let names = [
-        (libc::SIGHUP, "SIGHUP"),
-        (libc::SIGINT, "SIGINT"),
-        (libc::SIGQUIT, "SIGQUIT"),
-        (libc::SIGILL, "SIGILL"),
-        (libc::SIGTRAP, "SIGTRAP"),
-        (libc::SIGABRT, "SIGABRT"),
-        (libc::SIGBUS, "SIGBUS"),
-        (libc::SIGFPE, "SIGFPE"),
-        (libc::SIGKILL, "SIGKILL"),
-        (libc::SIGSEGV, "SIGSEGV"),
-        (libc::SIGPIPE, "SIGPIPE"),
-        (libc::SIGALRM, "SIGALRM"),
-        (libc::SIGTERM, "SIGTERM"),
-        (libc::SIGXCPU, "SIGXCPU"),
-        (libc::SIGXFSZ, "SIGXFSZ"),
-        (libc::SIGSYS, "SIGSYS"),
+        (1, "SIGHUP"),
+        (2, "SIGINT"),
+        (3, "SIGQUIT"),
+        (4, "SIGILL"),
+        (5, "SIGTRAP"),
+        (6, "SIGABRT"),
+        (8, "SIGFPE"),
+        (9, "SIGKILL"),
+        (11, "SIGSEGV"),
+        (13, "SIGPIPE"),
+        (14, "SIGALRM"),
+        (15, "SIGTERM"),
+        (24, "SIGXCPU"),
+        (25, "SIGXFSZ"),
     ];
     names
         .iter()
+        .chain(OWN.iter())
         .find(|(number, _)| *number == signal)
         .map_or_else(
             || format!("signal {signal}"),
@@ -434,6 +512,35 @@ pub fn signal_name(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_close_to_a_graded_line_is_named() {
+        let velha = crate::harness::velha::events;
+        let near = |expected, actual| near_miss(velha, expected, actual);
+        assert_eq!(
+            near("Posição inválida", "Jogador X:\nPosicao invalida\n").as_deref(),
+            Some("Posicao invalida")
+        );
+        assert_eq!(near("Empate", "EMPATE!\n").as_deref(), Some("EMPATE!"));
+        assert_eq!(
+            near("Posição ocupada", "Posiçao ocupda\n").as_deref(),
+            Some("Posiçao ocupda")
+        );
+        // Another result is not a misspelt one; a prompt is not close.
+        assert_eq!(near("Vencedor: X", "Vencedor: O\n"), None);
+        assert_eq!(near("Empate", "Jogador O:\n"), None);
+        assert_eq!(near("Posição inválida", "Posição inválida\n"), None);
+        let expected = "Jogo da Velha\nPosição inválida\nEmpate\n";
+        let actual = "Jogo da Velha\nPosicao invalida\nEmpate\n";
+        let difference = compare(velha, expected, false, actual, false).unwrap_err();
+        assert!(
+            difference.text.contains(
+                "you printed `Posicao invalida`; the statement's line is `Posição inválida`"
+            ),
+            "{difference}"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()

@@ -14,29 +14,63 @@
 //! the binary turns into a message on stderr and exit status 1.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::io::{self, BufRead, Write};
 
 /// The longest line a game accepts, in bytes, without its line ending.
 pub const MAX_LINE_BYTES: usize = 4096;
 
 /// Why a line read from the input cannot be a move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InvalidLine {
-    #[error("the line is longer than {MAX_LINE_BYTES} bytes")]
     TooLong,
-    #[error("the line is not valid UTF-8")]
     NotUtf8,
-    #[error("the line holds a control character")]
     ControlCharacter,
 }
 
+// Display by hand, here and across the crates a starter ships: a derive
+// (thiserror) would cost every student's first build its proc macros.
+impl fmt::Display for InvalidLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidLine::TooLong => write!(f, "the line is longer than {MAX_LINE_BYTES} bytes"),
+            InvalidLine::NotUtf8 => f.write_str("the line is not valid UTF-8"),
+            InvalidLine::ControlCharacter => f.write_str("the line holds a control character"),
+        }
+    }
+}
+
+impl std::error::Error for InvalidLine {}
+
 /// What stops a game before its end.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum InputError {
-    #[error("input ended before the game was over")]
     EndOfInput,
-    #[error("input/output error: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::EndOfInput => f.write_str("input ended before the game was over"),
+            InputError::Io(e) => write!(f, "input/output error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Io(e) => Some(e),
+            InputError::EndOfInput => None,
+        }
+    }
+}
+
+impl From<io::Error> for InputError {
+    fn from(e: io::Error) -> Self {
+        InputError::Io(e)
+    }
 }
 
 impl InputError {

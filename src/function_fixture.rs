@@ -14,17 +14,14 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use crate::level::Level;
+use crate::session_fixture::Fields;
 
 /// One public function case: a function of the statement on many arguments.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionCase {
     /// Its name in test runs and reports is `<level>::<name>` (the name is
     /// the file's, without `.toml`).
-    #[serde(skip)]
     pub name: String,
     pub level: Level,
     /// What it checks, in one line.
@@ -36,16 +33,30 @@ pub struct FunctionCase {
 }
 
 /// Why the cases could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum FunctionCaseError {
-    #[error("cannot read {path}: {source}")]
     Read {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path} is malformed: {message}")]
-    Malformed { path: String, message: String },
+    Malformed {
+        path: String,
+        message: String,
+    },
 }
+
+impl std::fmt::Display for FunctionCaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FunctionCaseError::Read { path, source } => write!(f, "cannot read {path}: {source}"),
+            FunctionCaseError::Malformed { path, message } => {
+                write!(f, "{path} is malformed: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FunctionCaseError {}
 
 impl FunctionCase {
     /// The case's name in test runs and reports: `<level>::<name>`.
@@ -77,23 +88,47 @@ impl FunctionCase {
 
     /// Reads one case from its file's text.
     pub fn parse(text: &str, name: &str) -> Result<FunctionCase, FunctionCaseError> {
-        let mut case: FunctionCase =
-            toml::from_str(text).map_err(|e| FunctionCaseError::Malformed {
-                path: format!("{name}.toml"),
-                message: e.to_string(),
-            })?;
-        case.name = name.to_owned();
-        Ok(case)
+        let read = || -> Result<FunctionCase, String> {
+            let mut fields = Fields::parse(text)?;
+            let calls = match fields.take("calls") {
+                Some(toml::Value::Array(calls)) => calls
+                    .iter()
+                    .map(crate::session_fixture::texts)
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| "`calls` must be a list of lists of texts".to_owned())?,
+                _ => return Err("missing field `calls`, a list of lists of texts".to_owned()),
+            };
+            let case = FunctionCase {
+                name: name.to_owned(),
+                level: fields.level("level")?,
+                description: fields.required_text("description")?,
+                function: fields.required_text("function")?,
+                calls,
+            };
+            fields.finish()?;
+            Ok(case)
+        };
+        read().map_err(|message| FunctionCaseError::Malformed {
+            path: format!("{name}.toml"),
+            message,
+        })
     }
 
     /// The file's text: one call a line, so a change reads as a diff.
     pub fn to_toml(&self) -> String {
+        format!(
+            "# Generated from the reference (`BOARDKIT_BLESS=1 cargo test --lib public_function_cases`).\n\
+             # Each call: the arguments of `{function}`, then every answer accepted.\n{body}",
+            function = self.function,
+            body = self.fields_toml()
+        )
+    }
+
+    /// The file's fields, without its comment.
+    pub fn fields_toml(&self) -> String {
         let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
         let mut text = format!(
-            "# Generated from the reference (`BOARDKIT_BLESS=1 cargo test --lib public_function_cases`).\n\
-             # Each call: the arguments of `{function}`, then every answer accepted.\n\
-             level = {level}\ndescription = {description}\nfunction = {function_quoted}\ncalls = [\n",
-            function = self.function,
+            "level = {level}\ndescription = {description}\nfunction = {function_quoted}\ncalls = [\n",
             level = quoted(self.level.name()),
             description = quoted(&self.description),
             function_quoted = quoted(&self.function),
@@ -218,6 +253,36 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Panic> {
         location: LAST_PANIC_AT.with(|last| last.borrow_mut().take()),
         message: panic_message(&*panic),
     })
+}
+
+/// The function driver: one request a line from `input`, one answer a line
+/// to `output`, through `answer` (a game's `harness::<game>::answer`, linked
+/// to the student's code). A panic answers `panicked at <file:line:column>:
+/// <message>` for its request, and ends the run: no answer is needed after
+/// it (a stub's thousands of panics would only fill the output limit). The
+/// grader's driver and a starter's tests run this, in a process of its own
+/// that a time and an output limit can stop.
+pub fn drive(
+    answer: fn(&str) -> String,
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+) -> std::io::Result<()> {
+    quiet_panics();
+    for line in input.lines() {
+        let line = line?;
+        let (text, last) = match catch(|| answer(&line)) {
+            Ok(answer) => (answer, false),
+            Err(panic) => (panic.to_string(), true),
+        };
+        writeln!(output, "{}", text.replace('\n', " "))?;
+        // Each answer at once: a call that then runs forever is named by
+        // the answers before it.
+        output.flush()?;
+        if last {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// A driver's request as the student reads a call: `extrai_linha(" A 1 ")`

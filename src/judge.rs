@@ -9,14 +9,13 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
 use crate::compare::{Difference, Reads};
 use crate::level::EventsFn;
 
 /// A case's verdict (SPEC 5.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "kit", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "kit", serde(rename_all = "snake_case"))]
 pub enum Verdict {
     Passed,
     WrongOutput,
@@ -180,7 +179,24 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
 /// The verdict of a function case's run through a driver (one answer a
 /// line), and what it says.
 pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
-    let code = match stopped(run, &String::new) {
+    // A run stopped by a limit: the call it was in, after the answers it gave.
+    // A flood: its first lines, clipped (a print left in a function).
+    let text = String::from_utf8_lossy(run.stdout);
+    let answered = text.lines().count();
+    let in_call = || match (&run.ending, calls.requests.get(answered)) {
+        (Ending::TimedOut(_), Some(request)) => format!(
+            "\nin call {} of {}: {}",
+            answered + 1,
+            calls.requests.len(),
+            crate::function_fixture::call_text(request)
+        ),
+        (Ending::OutputLimit, _) => {
+            let first: Vec<String> = text.lines().take(3).map(clipped).collect();
+            format!("\nits output began:\n{}", first.join("\n"))
+        }
+        _ => String::new(),
+    };
+    let code = match stopped(run, &in_call) {
         Ok(code) => code,
         Err(judged) => return judged,
     };
@@ -329,6 +345,18 @@ pub fn clip(text: &str, max: usize) -> String {
         tail - head,
         &text[tail..]
     )
+}
+
+/// A line as a student reads it: at most 200 bytes, then its length.
+fn clipped(line: &str) -> String {
+    if line.len() <= 200 {
+        return line.to_owned();
+    }
+    let mut end = 200;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &line[..end], line.len())
 }
 
 /// The input as text, cut short when long.

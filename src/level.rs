@@ -7,12 +7,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 /// A proficiency level (SPEC 2). A submission reaches a level when it passes
 /// every case of that level and of every level below it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+// Serde only for the kit's own crate (its reports): a starter compiles no
+// derive macro.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "kit", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "kit", serde(rename_all = "lowercase"))]
 pub enum Level {
     Basic,
     Proficient,

@@ -12,13 +12,35 @@ use std::process::ExitCode;
 use crate::console::InputError;
 
 /// Why a game could not be played to its end.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum PlayError {
     /// The options do not make a game (exit status 2).
-    #[error("{0}")]
     Usage(String),
-    #[error(transparent)]
-    Input(#[from] InputError),
+    Input(InputError),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::Usage(message) => f.write_str(message),
+            PlayError::Input(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayError::Input(e) => e.source(),
+            PlayError::Usage(_) => None,
+        }
+    }
+}
+
+impl From<InputError> for PlayError {
+    fn from(e: InputError) -> Self {
+        PlayError::Input(e)
+    }
 }
 
 impl PlayError {
@@ -32,8 +54,58 @@ impl PlayError {
     }
 }
 
+/// A game's options, read from the words after `play <game>` (a starter's
+/// `main.rs`, and the grader running the reference on a fixture). Read
+/// with lexopt, not clap: a starter's first build compiles no derive macro.
+/// The kit's own `boardkit play` parses the same options with clap, for
+/// its `--help`; a kit test holds both readings equal on every fixture.
+pub trait Options: Sized {
+    /// The options, as `--help` lists them.
+    const HELP: &'static str;
+
+    /// Reads the options; a usage error says what is wrong.
+    fn from_words(words: &[String]) -> Result<Self, PlayError>;
+}
+
+/// A usage error, from the option reader's.
+impl From<lexopt::Error> for PlayError {
+    fn from(error: lexopt::Error) -> Self {
+        PlayError::Usage(error.to_string())
+    }
+}
+
+/// The value of an option, parsed as a number within `range`.
+pub fn number_in<T>(
+    parser: &mut lexopt::Parser,
+    option: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, PlayError>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    let value = parser.value()?;
+    let text = value.to_string_lossy();
+    match text.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(PlayError::Usage(format!(
+            "invalid value '{text}' for '--{option}': expected a number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// The value of an option, as text.
+pub fn text(parser: &mut lexopt::Parser) -> Result<String, PlayError> {
+    parser
+        .value()?
+        .into_string()
+        .map_err(|v| PlayError::Usage(format!("invalid value {v:?}: not UTF-8")))
+}
+
 /// Parses the words after `play <game>` into that game's options, as the
-/// command line would (how the grader runs the reference on a fixture).
+/// kit's command line would (`boardkit play`, with clap).
+#[cfg(feature = "kit")]
 pub fn parse_play_args<A: clap::Args + clap::FromArgMatches>(
     game: &'static str,
     words: &[String],
@@ -49,6 +121,7 @@ pub fn parse_play_args<A: clap::Args + clap::FromArgMatches>(
 pub type Play<A> = fn(&A, &mut dyn BufRead, &mut dyn Write, bool) -> Result<(), PlayError>;
 
 /// Plays `game` from the words after `play <game>`, parsed into its options.
+#[cfg(feature = "kit")]
 pub fn play_from_words<A: clap::Args + clap::FromArgMatches>(
     game: &'static str,
     play: Play<A>,
@@ -97,6 +170,46 @@ pub fn run_play_in(
         Err(PlayError::Input(InputError::Io(e))) => {
             eprintln!("boardkit: cannot read input or write output: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// A starter's `main`: `boardkit play <game> [OPTIONS]` runs the student's
+/// program through `play`; `--help` says so. What the kit's `boardkit play
+/// <game>` does for the exercise's options, without its other commands.
+pub fn starter_main<A: Options>(
+    title: &str,
+    game: &str,
+    play: fn(&A, &mut dyn BufRead, &mut dyn Write) -> Result<(), PlayError>,
+) -> ExitCode {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let help = format!(
+        "{title}\n\nUsage: cargo run -- play {game} [OPTIONS]\n\n{}\n  -h, --help  Print help",
+        A::HELP
+    );
+    let wants_help = |w: &[String]| w.iter().any(|w| w == "--help" || w == "-h");
+    match words.as_slice() {
+        [] => {
+            println!("{help}");
+            ExitCode::SUCCESS
+        }
+        [play_word, named, rest @ ..] if play_word == "play" && named == game => {
+            if wants_help(rest) {
+                println!("{help}");
+                return ExitCode::SUCCESS;
+            }
+            run_play(|input, output, _color| play(&A::from_words(rest)?, input, output))
+        }
+        _ if wants_help(&words) => {
+            println!("{help}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!(
+                "error: unexpected arguments {:?}\n\nUsage: cargo run -- play {game} [OPTIONS]\n\nFor more information, try '--help'.",
+                words.join(" ")
+            );
+            ExitCode::from(2)
         }
     }
 }

@@ -30,8 +30,6 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use crate::level::Level;
 
 /// The name of the robustness part in test names and reports.
@@ -41,8 +39,7 @@ pub const ROBUSTNESS: &str = "robustness";
 pub const MAX_STDIN_BYTES: usize = 16 << 20;
 
 /// Who may see a fixture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Visibility {
     /// Shipped in the student starter.
     #[default]
@@ -52,8 +49,7 @@ pub enum Visibility {
 }
 
 /// One piece of a fixture's stdin.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StdinPart {
     Text(String),
     Bytes { bytes: Vec<u8> },
@@ -61,79 +57,213 @@ pub enum StdinPart {
 }
 
 /// A fixture's stdin, as written in its file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stdin {
     Text(String),
     Parts(Vec<StdinPart>),
 }
 
 /// A scripted session.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Fixture {
     /// The file name without `.toml`: the case's name in tests and reports.
-    #[serde(skip)]
     pub name: String,
     /// The game folder the file was found in.
-    #[serde(skip)]
     pub game: String,
     pub description: String,
     pub level: Level,
-    #[serde(default = "one")]
+    /// 1 unless it says.
     pub points: u32,
-    #[serde(default)]
     pub visibility: Visibility,
-    #[serde(default)]
     pub args: Vec<String>,
     /// A session that pins the reference itself: its seeded random draws or
     /// an option the statement does not ask for (`--size`, velha's `--ai`).
     /// Only the kit's own tests replay it; starters and the grader never do.
-    #[serde(default)]
     pub reference_only: bool,
     /// A hidden fixture: the public fixture of its level whose inputs it
     /// varies.
-    #[serde(default)]
     pub varies: Option<String>,
     /// A rule of the kit's own, not the course's (the 4,096-byte line
     /// bound, lines that are not UTF-8, control characters, megabyte lines,
     /// end of input, CR LF): the robustness part of the grade, counted in
     /// the score and never in a level. Its comparison is its level's.
-    #[serde(default)]
     pub robustness: bool,
     stdin: Stdin,
 }
 
-fn one() -> u32 {
-    1
-}
-
 /// Why fixtures could not be loaded.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum FixtureError {
-    #[error("cannot read {path}: {source}")]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{} is not a valid fixture: {problem}", path.display())]
     Invalid {
         path: PathBuf,
         problem: InvalidFixture,
     },
 }
 
+impl fmt::Display for FixtureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FixtureError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            FixtureError::Invalid { path, problem } => {
+                write!(f, "{} is not a valid fixture: {problem}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FixtureError {}
+
 /// What is wrong with a fixture's text.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum InvalidFixture {
-    #[error("the file name is not UTF-8")]
     FileName,
-    #[error(transparent)]
-    Toml(#[from] toml::de::Error),
-    #[error("the description must be one line")]
+    /// Not TOML, or not a fixture's fields: what is wrong, in words.
+    Malformed(String),
     MultilineDescription,
-    #[error("stdin expands past {MAX_STDIN_BYTES} bytes")]
     StdinTooLong,
+}
+
+impl fmt::Display for InvalidFixture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidFixture::FileName => f.write_str("the file name is not UTF-8"),
+            InvalidFixture::Malformed(problem) => f.write_str(problem),
+            InvalidFixture::MultilineDescription => f.write_str("the description must be one line"),
+            InvalidFixture::StdinTooLong => write!(f, "stdin expands past {MAX_STDIN_BYTES} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for InvalidFixture {}
+
+/// A fixture file's fields, read one by one from its TOML table (the
+/// `toml` crate's parser, without serde's derive: a starter's first build
+/// compiles no proc macro). Every field taken; what is left is unknown.
+pub struct Fields(toml::Table);
+
+impl Fields {
+    /// Parses `text` as a TOML table.
+    pub fn parse(text: &str) -> Result<Fields, String> {
+        text.parse::<toml::Table>()
+            .map(Fields)
+            .map_err(|e| e.to_string().trim_end().to_owned())
+    }
+
+    /// The value of `key`, taken out of the table.
+    pub fn take(&mut self, key: &str) -> Option<toml::Value> {
+        self.0.remove(key)
+    }
+
+    /// A text field, if there.
+    pub fn text(&mut self, key: &str) -> Result<Option<String>, String> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(format!("`{key}` must be text, not {}", other.type_str())),
+        }
+    }
+
+    /// A text field that must be there.
+    pub fn required_text(&mut self, key: &str) -> Result<String, String> {
+        self.text(key)?
+            .ok_or_else(|| format!("missing field `{key}`"))
+    }
+
+    /// A true-or-false field, `false` when missing.
+    pub fn flag(&mut self, key: &str) -> Result<bool, String> {
+        match self.take(key) {
+            None => Ok(false),
+            Some(toml::Value::Boolean(b)) => Ok(b),
+            Some(other) => Err(format!(
+                "`{key}` must be true or false, not {}",
+                other.type_str()
+            )),
+        }
+    }
+
+    /// A whole number field, if there.
+    pub fn number(&mut self, key: &str) -> Result<Option<u64>, String> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(toml::Value::Integer(n)) if n >= 0 => Ok(Some(n as u64)),
+            Some(other) => Err(format!("`{key}` must be a whole number, not {other}")),
+        }
+    }
+
+    /// A list of texts, empty when missing.
+    pub fn texts(&mut self, key: &str) -> Result<Vec<String>, String> {
+        match self.take(key) {
+            None => Ok(Vec::new()),
+            Some(value) => texts(&value).ok_or_else(|| format!("`{key}` must be a list of texts")),
+        }
+    }
+
+    /// The level a field names.
+    pub fn level(&mut self, key: &str) -> Result<Level, String> {
+        let name = self.required_text(key)?;
+        name.parse()
+            .map_err(|_| format!("`{key}`: unknown level {name:?}"))
+    }
+
+    /// Refuses any field not taken.
+    pub fn finish(self) -> Result<(), String> {
+        match self.0.keys().next() {
+            None => Ok(()),
+            Some(key) => Err(format!("unknown field `{key}`")),
+        }
+    }
+}
+
+/// A list of texts, if `value` is one.
+pub fn texts(value: &toml::Value) -> Option<Vec<String>> {
+    value
+        .as_array()?
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A fixture's stdin from its TOML value: text, or a list of parts.
+fn stdin_of(value: toml::Value) -> Result<Stdin, String> {
+    let part = |value: &toml::Value| -> Option<StdinPart> {
+        if let Some(text) = value.as_str() {
+            return Some(StdinPart::Text(text.to_owned()));
+        }
+        let table = value.as_table()?;
+        match (table.get("bytes"), table.get("repeat"), table.get("times")) {
+            (Some(bytes), None, None) if table.len() == 1 => Some(StdinPart::Bytes {
+                bytes: bytes
+                    .as_array()?
+                    .iter()
+                    .map(|b| b.as_integer().and_then(|b| u8::try_from(b).ok()))
+                    .collect::<Option<_>>()?,
+            }),
+            (None, Some(repeat), Some(times)) if table.len() == 2 => Some(StdinPart::Repeat {
+                repeat: repeat.as_str()?.to_owned(),
+                times: usize::try_from(times.as_integer()?).ok()?,
+            }),
+            _ => None,
+        }
+    };
+    match value {
+        toml::Value::String(text) => Ok(Stdin::Text(text)),
+        toml::Value::Array(parts) => parts
+            .iter()
+            .map(part)
+            .collect::<Option<_>>()
+            .map(Stdin::Parts)
+            .ok_or_else(|| {
+                "`stdin`: each part is text, { bytes = [...] } or { repeat = \"...\", times = N }"
+                    .to_owned()
+            }),
+        _ => Err("`stdin` must be text or a list of parts".to_owned()),
+    }
 }
 
 impl Fixture {
@@ -163,13 +293,42 @@ impl Fixture {
 
     /// Parses a fixture's text; `name` and `game` are what its path says.
     pub fn parse(text: &str, name: &str, game: &str) -> Result<Fixture, InvalidFixture> {
-        let mut fixture: Fixture = toml::from_str(text)?;
-        fixture.name = name.to_owned();
-        fixture.game = game.to_owned();
+        let fixture = Fixture::from_fields(text, name, game).map_err(InvalidFixture::Malformed)?;
         if fixture.description.contains('\n') {
             return Err(InvalidFixture::MultilineDescription);
         }
         fixture.stdin_size()?;
+        Ok(fixture)
+    }
+
+    fn from_fields(text: &str, name: &str, game: &str) -> Result<Fixture, String> {
+        let mut fields = Fields::parse(text)?;
+        let points = fields.number("points")?.unwrap_or(1);
+        let visibility = match fields.text("visibility")?.as_deref() {
+            None | Some("public") => Visibility::Public,
+            Some("hidden") => Visibility::Hidden,
+            Some(other) => {
+                return Err(format!("`visibility`: unknown {other:?}, public or hidden"));
+            }
+        };
+        let fixture = Fixture {
+            name: name.to_owned(),
+            game: game.to_owned(),
+            description: fields.required_text("description")?,
+            level: fields.level("level")?,
+            points: u32::try_from(points).map_err(|_| "`points` is too large".to_owned())?,
+            visibility,
+            args: fields.texts("args")?,
+            reference_only: fields.flag("reference_only")?,
+            varies: fields.text("varies")?,
+            robustness: fields.flag("robustness")?,
+            stdin: stdin_of(
+                fields
+                    .take("stdin")
+                    .ok_or_else(|| "missing field `stdin`".to_owned())?,
+            )?,
+        };
+        fields.finish()?;
         Ok(fixture)
     }
 
@@ -248,6 +407,25 @@ impl Fixture {
     }
 }
 
+/// A file's fingerprint in a starter's `tests/cases.lock`: 64-bit FNV-1a
+/// of its bytes, CR LF read as LF (a Windows checkout's line ends change
+/// nothing). Stable on any toolchain, which std's `DefaultHasher` is not
+/// promised to be.
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (i, &byte) in bytes.iter().enumerate() {
+        if byte == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// The file that pins a starter's public cases.
+pub const CASES_LOCK: &str = "tests/cases.lock";
+
 /// What one run of a program produced: the text a snapshot holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transcript {
@@ -286,12 +464,14 @@ mod tests {
 
     #[test]
     fn stdin_parts_expand_to_bytes() {
-        let fixture: Fixture = toml::from_str(
+        let fixture = Fixture::parse(
             r#"
             description = "parts"
             level = "advanced"
             stdin = ["A1\r\n", { bytes = [255, 10] }, { repeat = "ab", times = 3 }]
             "#,
+            "parts",
+            "velha",
         )
         .unwrap();
         assert_eq!(fixture.stdin_bytes(), b"A1\r\n\xff\nababab");
@@ -301,9 +481,20 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_huge_stdin_are_refused() {
-        assert!(
-            toml::from_str::<Fixture>("description='x'\nlevel='basic'\nstdin=''\nextra=1").is_err()
+        let refused = |text: &str| Fixture::parse(text, "x", "velha").unwrap_err().to_string();
+        assert_eq!(
+            refused("description='x'\nlevel='basic'\nstdin=''\nextra=1"),
+            "unknown field `extra`"
         );
+        assert_eq!(
+            refused("description='x'\nstdin=''"),
+            "missing field `level`"
+        );
+        assert!(refused("description='x'\nlevel='top'\nstdin=''").contains("unknown level"));
+        assert!(
+            refused("description='x'\nlevel='basic'\nstdin=[{ bytes = [256] }]").contains("bytes")
+        );
+        assert!(refused("description=1\nlevel='basic'\nstdin=''").contains("must be text"));
         let dir = std::env::temp_dir().join(format!("boardkit-fixture-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("huge.toml");

@@ -179,6 +179,86 @@ pub fn names_parser() -> clap::builder::PossibleValuesParser {
 mod tests {
     use super::*;
 
+    /// Both readings of a game's options agree: the kit's clap (`boardkit
+    /// play`) and a starter's lexopt (`Options::from_words`), on every
+    /// fixture's words and on words both refuse.
+    fn same_reading<A>(game: &'static str, refused: &[&str])
+    where
+        A: clap::Args + clap::FromArgMatches + boardkit::program::Options + std::fmt::Debug,
+    {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures")
+            .join(game);
+        let fixtures = boardkit::session_fixture::Fixture::discover(&dir).unwrap();
+        // Not the kit's own sessions: their options are `boardkit play`'s.
+        let mut words: Vec<Vec<String>> = fixtures
+            .into_iter()
+            .filter(|f| !f.reference_only)
+            .map(|f| f.args)
+            .collect();
+        words.push(Vec::new());
+        for args in &words {
+            let clap = boardkit::program::parse_play_args::<A>(game, args);
+            let lexopt = A::from_words(args);
+            match (&clap, &lexopt) {
+                (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{game} {args:?}"),
+                _ => panic!("{game} {args:?}: clap {clap:?}, lexopt {lexopt:?}"),
+            }
+        }
+        for line in refused {
+            let args: Vec<String> = line.split(' ').map(str::to_owned).collect();
+            assert!(
+                boardkit::program::parse_play_args::<A>(game, &args).is_err(),
+                "clap {line}"
+            );
+            assert!(A::from_words(&args).is_err(), "lexopt {line}");
+        }
+    }
+
+    #[test]
+    fn a_starter_reads_a_games_options_as_boardkit_play_does() {
+        same_reading::<boardkit::harness::velha::PlayArgs>("velha", &["--ai", "x", "--size 4"]);
+        same_reading::<boardkit::harness::connect4::PlayArgs>(
+            "connect4",
+            &[
+                "--rows 3",
+                "--cols 21",
+                "--rows x",
+                "--ai clever",
+                "--seed -1",
+                "--computer-columns 1,2 --ai smart",
+                "--bogus",
+                "extra",
+            ],
+        );
+        same_reading::<boardkit::harness::mastermind::PlayArgs>(
+            "mastermind",
+            &[
+                "--turns 0",
+                "--turns 101",
+                "--secret ABCD --seed 1",
+                "--pegs",
+                "--colours 3",
+            ],
+        );
+        let ok = |words: &str| {
+            let args: Vec<String> = words.split(' ').map(str::to_owned).collect();
+            let clap = boardkit::program::parse_play_args::<boardkit::harness::connect4::PlayArgs>(
+                "connect4", &args,
+            )
+            .unwrap();
+            let lexopt =
+                <boardkit::harness::connect4::PlayArgs as boardkit::program::Options>::from_words(
+                    &args,
+                )
+                .unwrap();
+            assert_eq!(format!("{clap:?}"), format!("{lexopt:?}"), "{words}");
+        };
+        ok("--rows 4 --cols 20 --ai perfect --seed 7");
+        ok("--rows=5 --ai=random");
+        ok("--computer-columns 1,7,3");
+    }
+
     #[test]
     fn each_front_end_calls_a_game_by_its_registry_name() {
         for game in GAMES {

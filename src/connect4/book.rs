@@ -30,20 +30,47 @@ static STANDARD_BYTES: &[u8] = include_bytes!("7x6.book");
 const MAGIC: &str = "boardkit connect4 book v1";
 
 /// Why a book file cannot be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum BookError {
-    #[error("not a boardkit connect4 book (bad header)")]
     Header,
-    #[error(transparent)]
-    Shape(#[from] SolverError),
-    #[error("the book holds {found} scores, but {expected} positions have up to {depth} discs")]
+    Shape(SolverError),
     Count {
         found: usize,
         expected: usize,
         depth: u32,
     },
-    #[error("score {score} is out of range for position {index}")]
-    Score { index: usize, score: i8 },
+    Score {
+        index: usize,
+        score: i8,
+    },
+}
+
+impl std::fmt::Display for BookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BookError::Header => f.write_str("not a boardkit connect4 book (bad header)"),
+            BookError::Shape(e) => e.fmt(f),
+            BookError::Count {
+                found,
+                expected,
+                depth,
+            } => write!(
+                f,
+                "the book holds {found} scores, but {expected} positions have up to {depth} discs"
+            ),
+            BookError::Score { index, score } => {
+                write!(f, "score {score} is out of range for position {index}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+impl From<SolverError> for BookError {
+    fn from(e: SolverError) -> Self {
+        BookError::Shape(e)
+    }
 }
 
 /// Exact scores of every position of up to [`Book::depth`] discs.

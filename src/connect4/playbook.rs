@@ -33,15 +33,28 @@ static STANDARD_BYTES: &[u8] = include_bytes!("7x6.playbook");
 const MAGIC: &str = "boardkit connect4 playbook v1";
 
 /// Why a repertoire file cannot be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum PlaybookError {
-    #[error("not a boardkit connect4 playbook (bad header)")]
     Header,
-    #[error("the playbook is cut short: {0} positions announced")]
     Truncated(usize),
-    #[error("column {column} is not on a board of {width} columns")]
     Column { column: u8, width: usize },
 }
+
+impl std::fmt::Display for PlaybookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlaybookError::Header => f.write_str("not a boardkit connect4 playbook (bad header)"),
+            PlaybookError::Truncated(n) => {
+                write!(f, "the playbook is cut short: {n} positions announced")
+            }
+            PlaybookError::Column { column, width } => {
+                write!(f, "column {column} is not on a board of {width} columns")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlaybookError {}
 
 /// The column the perfect player plays in each position it can meet early.
 pub struct Playbook {

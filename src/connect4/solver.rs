@@ -27,21 +27,38 @@ use std::sync::Arc;
 use super::book::Book;
 
 /// Why a board or a position cannot be solved.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolverError {
-    #[error(
-        "a {width} x {height} board does not fit a 64-bit bitboard: width x (height + 1) must be at most 64"
-    )]
     TooLarge { width: usize, height: usize },
-    #[error("'{0}' is not a column")]
     NotAColumn(char),
-    #[error("move {index}: column {col} is full")]
     ColumnFull { index: usize, col: usize },
-    #[error("move {index}: the game was already won")]
     AlreadyWon { index: usize },
-    #[error("move {index} (column {col}) wins the game: a finished position has no score")]
     WinningMove { index: usize, col: usize },
 }
+
+impl std::fmt::Display for SolverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolverError::TooLarge { width, height } => write!(
+                f,
+                "a {width} x {height} board does not fit a 64-bit bitboard: width x (height + 1) must be at most 64"
+            ),
+            SolverError::NotAColumn(c) => write!(f, "'{c}' is not a column"),
+            SolverError::ColumnFull { index, col } => {
+                write!(f, "move {index}: column {col} is full")
+            }
+            SolverError::AlreadyWon { index } => {
+                write!(f, "move {index}: the game was already won")
+            }
+            SolverError::WinningMove { index, col } => write!(
+                f,
+                "move {index} (column {col}) wins the game: a finished position has no score"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolverError {}
 
 /// A board shape that fits a bitboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

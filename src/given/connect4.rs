@@ -40,22 +40,42 @@ impl fmt::Display for Disc {
 }
 
 /// Why a board cannot be made: a side outside [`MIN_SIDE`]..=[`MAX_SIDE`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "a board of {rows} rows and {cols} columns is not supported: each must be between {MIN_SIDE} and {MAX_SIDE}"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SizeError {
     pub rows: usize,
     pub cols: usize,
 }
 
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a board of {} rows and {} columns is not supported: each must be between {MIN_SIDE} and {MAX_SIDE}",
+            self.rows, self.cols
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
+
 /// Why a disc cannot be dropped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DropError {
     /// `col` (0-based) is not a column of this board.
-    #[error("column {} does not exist: choose 1 to {cols}", col + 1)]
     OutOfRange { col: usize, cols: usize },
     /// `col` (0-based) has no empty cell left.
-    #[error("column {} is full", col + 1)]
     ColumnFull { col: usize },
 }
+
+impl std::fmt::Display for DropError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DropError::OutOfRange { col, cols } => {
+                write!(f, "column {} does not exist: choose 1 to {cols}", col + 1)
+            }
+            DropError::ColumnFull { col } => write!(f, "column {} is full", col + 1),
+        }
+    }
+}
+
+impl std::error::Error for DropError {}

@@ -26,14 +26,23 @@ impl Default for Rules {
 }
 
 /// Why a game shape is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{pegs} pegs and {colors} colours are not supported: pegs must be 1 to {MAX_PEGS}, colours 2 to {MAX_COLORS}"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RulesError {
     pub pegs: usize,
     pub colors: usize,
 }
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} pegs and {} colours are not supported: pegs must be 1 to {MAX_PEGS}, colours 2 to {MAX_COLORS}",
+            self.pegs, self.colors
+        )
+    }
+}
+
+impl std::error::Error for RulesError {}
 
 impl Rules {
     /// A game of `pegs` pegs (1 to 10) and `colors` colours (2 to 26).
@@ -109,15 +118,28 @@ impl fmt::Display for Code {
 }
 
 /// Why a text is not a guess.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GuessError {
     /// Not as many pegs as the rules say.
-    #[error("expected {expected} colours, got {got}")]
     WrongLength { expected: usize, got: usize },
     /// A character that is not one of the game's colour letters.
-    #[error("'{found}' is not a colour: use the letters A to {last}")]
     UnknownColor { found: char, last: char },
 }
+
+impl std::fmt::Display for GuessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GuessError::WrongLength { expected, got } => {
+                write!(f, "expected {expected} colours, got {got}")
+            }
+            GuessError::UnknownColor { found, last } => {
+                write!(f, "'{found}' is not a colour: use the letters A to {last}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GuessError {}
 
 /// The feedback for one guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -43,32 +43,38 @@ pub const LEVELS: &[LevelInfo] = &[
 /// Printed before each human move, exactly.
 pub const PROMPT: &str = "Column number? (starts at 1):";
 
+#[cfg(feature = "kit")]
 const SIDE_RANGE: std::ops::RangeInclusive<i64> = MIN_SIDE as i64..=MAX_SIDE as i64;
 
 /// The options of `play connect4`.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "kit", derive(clap::Args))]
 pub struct PlayArgs {
     /// Number of rows (4 to 20).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    #[cfg_attr(feature = "kit", arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(SIDE_RANGE)))]
     pub rows: u8,
     /// Number of columns (4 to 20).
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE))]
+    #[cfg_attr(feature = "kit", arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(SIDE_RANGE)))]
     pub cols: u8,
     /// Play against the computer, which plays O; you are player one.
-    #[arg(long, value_enum)]
+    #[cfg_attr(feature = "kit", arg(long, value_enum))]
     pub ai: Option<AiKind>,
     /// Seed for the computer's random choices, so a game can be replayed.
-    #[arg(long)]
+    #[cfg_attr(feature = "kit", arg(long))]
     pub seed: Option<u64>,
     /// For the kit's tests: a computer opponent that plays these columns
     /// (from 1) in turn, so a game against a computer is the same for every
     /// correct program.
-    #[arg(long, hide = true, value_delimiter = ',', conflicts_with = "ai")]
+    #[cfg_attr(
+        feature = "kit",
+        arg(long, hide = true, value_delimiter = ',', conflicts_with = "ai")
+    )]
     pub computer_columns: Vec<usize>,
 }
 
 /// The computer opponents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "kit", derive(clap::ValueEnum))]
 pub enum AiKind {
     /// A uniformly random legal column.
     Random,
@@ -77,6 +83,63 @@ pub enum AiKind {
     /// A move of best exact score: at once on 7 x 6 (its early moves are
     /// stored), slower on larger boards; columns x (rows + 1) at most 64.
     Perfect,
+}
+
+impl crate::program::Options for PlayArgs {
+    const HELP: &'static str = "Options:
+  --rows <ROWS>    Number of rows (4 to 20) [default: 6]
+  --cols <COLS>    Number of columns (4 to 20) [default: 7]
+  --ai <AI>        Play against the computer, which plays O [possible values: random, smart, perfect]
+  --seed <SEED>    Seed for the computer's random choices, so a game can be replayed";
+
+    fn from_words(words: &[String]) -> Result<Self, PlayError> {
+        use crate::program::{number_in, text};
+        use lexopt::Arg::Long;
+        let mut args = PlayArgs {
+            rows: 6,
+            cols: 7,
+            ai: None,
+            seed: None,
+            computer_columns: Vec::new(),
+        };
+        let sides = MIN_SIDE as u8..=MAX_SIDE as u8;
+        let mut parser = lexopt::Parser::from_args(words);
+        while let Some(arg) = parser.next()? {
+            match arg {
+                Long("rows") => args.rows = number_in(&mut parser, "rows", sides.clone())?,
+                Long("cols") => args.cols = number_in(&mut parser, "cols", sides.clone())?,
+                Long("seed") => args.seed = Some(number_in(&mut parser, "seed", 0..=u64::MAX)?),
+                Long("ai") => {
+                    args.ai = Some(match text(&mut parser)?.as_str() {
+                        "random" => AiKind::Random,
+                        "smart" => AiKind::Smart,
+                        "perfect" => AiKind::Perfect,
+                        other => {
+                            return Err(PlayError::Usage(format!(
+                                "invalid value '{other}' for '--ai': expected random, smart or perfect"
+                            )));
+                        }
+                    });
+                }
+                Long("computer-columns") => {
+                    for column in text(&mut parser)?.split(',') {
+                        args.computer_columns.push(column.parse().map_err(|_| {
+                            PlayError::Usage(format!(
+                                "invalid value '{column}' for '--computer-columns'"
+                            ))
+                        })?);
+                    }
+                }
+                _ => return Err(arg.unexpected().into()),
+            }
+        }
+        if args.ai.is_some() && !args.computer_columns.is_empty() {
+            return Err(PlayError::Usage(
+                "the argument '--computer-columns' cannot be used with '--ai'".into(),
+            ));
+        }
+        Ok(args)
+    }
 }
 
 impl PlayArgs {

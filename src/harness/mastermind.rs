@@ -36,23 +36,62 @@ pub const LEVELS: &[LevelInfo] = &[
 ];
 
 /// The options of `play mastermind`.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "kit", derive(clap::Args))]
 pub struct PlayArgs {
     /// The secret code (letters, either case), instead of a random one.
-    #[arg(long, conflicts_with = "seed")]
+    #[cfg_attr(feature = "kit", arg(long, conflicts_with = "seed"))]
     pub secret: Option<String>,
     /// Seed for drawing the secret, so a game can be replayed.
-    #[arg(long)]
+    #[cfg_attr(feature = "kit", arg(long))]
     pub seed: Option<u64>,
     /// Pegs in a code (1 to 10).
-    #[arg(long, default_value_t = 4)]
+    #[cfg_attr(feature = "kit", arg(long, default_value_t = 4))]
     pub pegs: usize,
     /// Number of colours, letters from A (2 to 26).
-    #[arg(long, default_value_t = 6)]
+    #[cfg_attr(feature = "kit", arg(long, default_value_t = 6))]
     pub colors: usize,
     /// Guesses allowed (1 to 100).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=100))]
+    #[cfg_attr(feature = "kit", arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=100)))]
     pub turns: u8,
+}
+
+impl crate::program::Options for PlayArgs {
+    const HELP: &'static str = "Options:
+  --secret <SECRET>  The secret code (letters, either case), instead of a random one
+  --seed <SEED>      Seed for drawing the secret, so a game can be replayed
+  --pegs <PEGS>      Pegs in a code (1 to 10) [default: 4]
+  --colors <COLORS>  Number of colours, letters from A (2 to 26) [default: 6]
+  --turns <TURNS>    Guesses allowed (1 to 100) [default: 10]";
+
+    fn from_words(words: &[String]) -> Result<Self, PlayError> {
+        use crate::program::{number_in, text};
+        use lexopt::Arg::Long;
+        let mut args = PlayArgs {
+            secret: None,
+            seed: None,
+            pegs: 4,
+            colors: 6,
+            turns: 10,
+        };
+        let mut parser = lexopt::Parser::from_args(words);
+        while let Some(arg) = parser.next()? {
+            match arg {
+                Long("secret") => args.secret = Some(text(&mut parser)?),
+                Long("seed") => args.seed = Some(number_in(&mut parser, "seed", 0..=u64::MAX)?),
+                Long("pegs") => args.pegs = number_in(&mut parser, "pegs", 0..=usize::MAX)?,
+                Long("colors") => args.colors = number_in(&mut parser, "colors", 0..=usize::MAX)?,
+                Long("turns") => args.turns = number_in(&mut parser, "turns", 1..=100)?,
+                _ => return Err(arg.unexpected().into()),
+            }
+        }
+        if args.secret.is_some() && args.seed.is_some() {
+            return Err(PlayError::Usage(
+                "the argument '--secret' cannot be used with '--seed'".into(),
+            ));
+        }
+        Ok(args)
+    }
 }
 
 /// A code written as letters (either case, whitespace ignored), read by the

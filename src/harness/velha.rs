@@ -39,8 +39,21 @@ pub const LEVELS: &[LevelInfo] = &[
 ];
 
 /// The exercise's program takes no options: two people, one 3 x 3 board.
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, Default)]
+#[cfg_attr(feature = "kit", derive(clap::Args))]
 pub struct PlayArgs {}
+
+impl crate::program::Options for PlayArgs {
+    const HELP: &'static str = "Options: none (two people, one 3 x 3 board).";
+
+    fn from_words(words: &[String]) -> Result<Self, PlayError> {
+        let mut parser = lexopt::Parser::from_args(words);
+        match parser.next()? {
+            None => Ok(PlayArgs {}),
+            Some(arg) => Err(arg.unexpected().into()),
+        }
+    }
+}
 
 /// Plays the student's program ([`velha::jogar`]).
 pub fn play(

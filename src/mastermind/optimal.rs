@@ -68,43 +68,86 @@ const MAX_SYMMETRIES: usize = 50_000;
 const SYMMETRY_MIN_SET: usize = 12;
 
 /// Why a game cannot be searched or a tree cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TreeError {
-    #[error("{0} codes are too many for the optimal search: at most {MAX_CODES}")]
     TooLarge(u64),
-    #[error("not a boardkit mastermind tree (bad header)")]
     Header,
-    #[error("the tree is cut short")]
     Truncated,
-    #[error("the tree has {0} bytes past its end")]
     Trailing(usize),
-    #[error("code index {0} is not a code of the game")]
     BadCode(u16),
-    #[error("guess {0} does not split the codes still possible")]
     NoProgress(String),
-    #[error("the tree takes {found} guesses in all, its header says {expected}")]
     Total { found: u64, expected: u64 },
-    #[error("the first guess {0} is not a code of the game")]
     BadFirstGuess(String),
 }
 
+impl std::fmt::Display for TreeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TreeError::TooLarge(n) => write!(
+                f,
+                "{n} codes are too many for the optimal search: at most {MAX_CODES}"
+            ),
+            TreeError::Header => f.write_str("not a boardkit mastermind tree (bad header)"),
+            TreeError::Truncated => f.write_str("the tree is cut short"),
+            TreeError::Trailing(n) => write!(f, "the tree has {n} bytes past its end"),
+            TreeError::BadCode(i) => write!(f, "code index {i} is not a code of the game"),
+            TreeError::NoProgress(g) => {
+                write!(f, "guess {g} does not split the codes still possible")
+            }
+            TreeError::Total { found, expected } => write!(
+                f,
+                "the tree takes {found} guesses in all, its header says {expected}"
+            ),
+            TreeError::BadFirstGuess(g) => {
+                write!(f, "the first guess {g} is not a code of the game")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TreeError {}
+
 /// Why [`OptimalCodebreaker::next_guess`] has no answer: the game left the
 /// tree.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LeftTree {
-    #[error("guess {turn} was {found}, not the tree's {expected}")]
     OtherGuess {
         turn: usize,
         expected: String,
         found: String,
     },
-    #[error("score {score} of guess {turn} is not possible for any secret")]
-    ImpossibleScore { turn: usize, score: Score },
-    #[error("the tree is for {tree:?}, the game is {game:?}")]
-    OtherRules { tree: Rules, game: Rules },
-    #[error("the game is over: guess {0} found the secret")]
+    ImpossibleScore {
+        turn: usize,
+        score: Score,
+    },
+    OtherRules {
+        tree: Rules,
+        game: Rules,
+    },
     Over(usize),
 }
+
+impl std::fmt::Display for LeftTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LeftTree::OtherGuess {
+                turn,
+                expected,
+                found,
+            } => write!(f, "guess {turn} was {found}, not the tree's {expected}"),
+            LeftTree::ImpossibleScore { turn, score } => write!(
+                f,
+                "score {score} of guess {turn} is not possible for any secret"
+            ),
+            LeftTree::OtherRules { tree, game } => {
+                write!(f, "the tree is for {tree:?}, the game is {game:?}")
+            }
+            LeftTree::Over(turn) => write!(f, "the game is over: guess {turn} found the secret"),
+        }
+    }
+}
+
+impl std::error::Error for LeftTree {}
 
 /// The codes of a game, their scores against each other, and their
 /// symmetries.

@@ -93,9 +93,20 @@ pub struct Codebreaker {
 }
 
 /// Why a codebreaker refuses a game.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0} codes are too many for a codebreaker: at most {MAX_CODES}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TooLarge(pub u64);
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} codes are too many for a codebreaker: at most {MAX_CODES}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
 
 impl Codebreaker {
     pub fn new(rules: Rules, criterion: Criterion) -> Result<Codebreaker, TooLarge> {

@@ -57,12 +57,23 @@ impl fmt::Display for Position {
 }
 
 /// Why a text is not a position on the board.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not a position: expected a row letter A-{last_row} and a column 1-{size}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidPosition {
     last_row: char,
     size: usize,
 }
+
+impl std::fmt::Display for InvalidPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "not a position: expected a row letter A-{} and a column 1-{}",
+            self.last_row, self.size
+        )
+    }
+}
+
+impl std::error::Error for InvalidPosition {}
 
 /// Parses a position such as `C2` on a `size` x `size` board.
 ///
@@ -95,20 +106,40 @@ pub enum Status {
 }
 
 /// Why a move cannot be played.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MoveError {
-    #[error("position {0} is outside the board")]
     OffBoard(Position),
-    #[error("position {0} is already taken")]
     Occupied(Position),
-    #[error("the game is over")]
     GameOver,
 }
 
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::OffBoard(p) => write!(f, "position {p} is outside the board"),
+            MoveError::Occupied(p) => write!(f, "position {p} is already taken"),
+            MoveError::GameOver => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
 /// Why a board size is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("board size {0} is not supported: it must be between {MIN_SIZE} and {MAX_SIZE}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidSize(pub usize);
+
+impl std::fmt::Display for InvalidSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "board size {} is not supported: it must be between {MIN_SIZE} and {MAX_SIZE}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for InvalidSize {}
 
 /// A jogo da velha board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

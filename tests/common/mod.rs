@@ -9,16 +9,46 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::Mutex;
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use boardkit::compare::Reads;
-use boardkit::function_fixture::{FunctionCase, first_wrong};
+use boardkit::function_fixture::FunctionCase;
 use boardkit::judge::{Ending, Verdict};
 use boardkit::level::{EventsFn, Level, LevelInfo};
 use boardkit::session_fixture::{Fixture, Transcript};
-use libtest_mimic::{Arguments, Failed, Trial};
+
+/// A failed test's message.
+#[derive(Debug)]
+pub struct Failed(String);
+
+impl From<String> for Failed {
+    fn from(message: String) -> Self {
+        Failed(message)
+    }
+}
+
+impl From<&str> for Failed {
+    fn from(message: &str) -> Self {
+        Failed(message.to_owned())
+    }
+}
+
+/// One test: its name and what it runs.
+pub struct Trial {
+    name: String,
+    test: Box<dyn FnOnce() -> Result<(), Failed> + Send>,
+}
+
+impl Trial {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
 
 /// Per level: (tests run, tests passed), for the summary at the end.
 static RESULTS: Mutex<BTreeMap<Level, (u32, u32)>> = Mutex::new(BTreeMap::new());
@@ -34,33 +64,120 @@ pub fn trial(
     let part = name.split("::").next().unwrap_or_default();
     let robustness = part == boardkit::session_fixture::ROBUSTNESS;
     let level: Option<Level> = part.parse().ok();
-    Trial::test(name, move || {
-        let outcome = boardkit::function_fixture::catch(test);
-        let passed = matches!(outcome, Ok(Ok(())));
-        if let Some(level) = level {
-            let mut results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
-            let entry = results.entry(level).or_default();
-            entry.0 += 1;
-            entry.1 += u32::from(passed);
-        } else if robustness {
-            let mut part = ROBUSTNESS.lock().unwrap_or_else(|e| e.into_inner());
-            part.0 += 1;
-            part.1 += u32::from(passed);
-        }
-        match outcome {
-            Ok(result) => result,
-            Err(panic) => Err(panic.to_string().into()),
-        }
-    })
+    Trial {
+        name: name.clone(),
+        test: Box::new(move || {
+            let outcome = boardkit::function_fixture::catch(test);
+            let passed = matches!(outcome, Ok(Ok(())));
+            if let Some(level) = level {
+                let mut results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
+                let entry = results.entry(level).or_default();
+                entry.0 += 1;
+                entry.1 += u32::from(passed);
+            } else if robustness {
+                let mut part = ROBUSTNESS.lock().unwrap_or_else(|e| e.into_inner());
+                part.0 += 1;
+                part.1 += u32::from(passed);
+            }
+            match outcome {
+                Ok(result) => result,
+                Err(panic) => Err(panic.to_string().into()),
+            }
+        }),
+    }
 }
 
-/// Runs the tests, then prints one line per level: how many passed.
+/// What `cargo test -- <ARGS>` asks of the test runner: libtest's own
+/// arguments, those a student meets (filters, `--exact`, `--skip`,
+/// `--list`, `--test-threads`, `-q`); others are taken and ignored.
+#[derive(Default)]
+struct Arguments {
+    filters: Vec<String>,
+    skip: Vec<String>,
+    exact: bool,
+    list: bool,
+    quiet: bool,
+    ignored: bool,
+    threads: Option<usize>,
+}
+
+impl Arguments {
+    fn from_args() -> Arguments {
+        let mut arguments = Arguments::default();
+        let mut words = std::env::args().skip(1);
+        while let Some(word) = words.next() {
+            let (flag, inline) = match word.split_once('=') {
+                Some((flag, value)) if flag.starts_with("--") => {
+                    (flag.to_owned(), Some(value.to_owned()))
+                }
+                _ => (word.clone(), None),
+            };
+            let mut value = || inline.clone().or_else(|| words.next()).unwrap_or_default();
+            match flag.as_str() {
+                "--exact" => arguments.exact = true,
+                "--list" => arguments.list = true,
+                "-q" | "--quiet" => arguments.quiet = true,
+                "--ignored" => arguments.ignored = true,
+                "--skip" => arguments.skip.push(value()),
+                "--test-threads" => arguments.threads = value().parse().ok(),
+                "--color" | "--format" | "-Z" | "--logfile" | "--report-time" => {
+                    if inline.is_none() && flag != "--report-time" {
+                        value();
+                    }
+                }
+                other if other.starts_with('-') => {}
+                _ => arguments.filters.push(word),
+            }
+        }
+        arguments
+    }
+
+    fn selects(&self, name: &str) -> bool {
+        let matches = |pattern: &String| {
+            if self.exact {
+                name == pattern
+            } else {
+                name.contains(pattern.as_str())
+            }
+        };
+        !self.ignored
+            && (self.filters.is_empty() || self.filters.iter().any(matches))
+            && !self.skip.iter().any(matches)
+    }
+}
+
+/// The most lines a failing test prints: its start and end, around a line
+/// saying how many were cut.
+const FAILURE_LINES: usize = 60;
+
+/// `message` in at most [`FAILURE_LINES`] lines.
+pub fn clip_lines(message: &str) -> String {
+    let lines: Vec<&str> = message.lines().collect();
+    if lines.len() <= FAILURE_LINES {
+        return message.to_owned();
+    }
+    let head = FAILURE_LINES * 2 / 3;
+    let tail = FAILURE_LINES - head - 1;
+    format!(
+        "{}\n[... {} lines cut ...]\n{}",
+        lines[..head].join("\n"),
+        lines.len() - head - tail,
+        lines[lines.len() - tail..].join("\n")
+    )
+}
+
+/// Runs the tests (libtest's way: in parallel, each told as it ends, the
+/// failures at the end), then prints one line per level: how many passed.
+/// Not libtest-mimic: it compiles clap and its derive into every
+/// student's first `cargo test`.
 pub fn run(trials: Vec<Trial>) -> ! {
     let args = Arguments::from_args();
     // Panics are reported once, as the failure of their test with their
     // file and line, not printed again by the default hook (nor with a
     // backtrace when RUST_BACKTRACE is set).
     boardkit::function_fixture::quiet_panics();
+    let mut trials = trials;
+    pin(&mut trials);
     // Every test of each level, before a filter picks some.
     let mut every: BTreeMap<Level, u32> = BTreeMap::new();
     for trial in &trials {
@@ -68,54 +185,213 @@ pub fn run(trials: Vec<Trial>) -> ! {
             *every.entry(level).or_default() += 1;
         }
     }
-    let conclusion = libtest_mimic::run(&args, trials);
-    let results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
-    let robustness = *ROBUSTNESS.lock().unwrap_or_else(|e| e.into_inner());
-    if !results.is_empty() || robustness.0 > 0 {
-        println!("levels:");
-        for (level, (run, passed)) in results.iter() {
-            let mark = if passed == run { "" } else { "  <- not yet" };
-            println!("  {:<11} {passed:>3}/{run} passed{mark}", level.name());
+    let total = trials.len();
+    let chosen: Vec<Trial> = trials
+        .into_iter()
+        .filter(|t| args.selects(&t.name))
+        .collect();
+    if args.list {
+        for trial in &chosen {
+            println!("{}: test", trial.name);
         }
-        let (run, passed) = robustness;
-        if run > 0 {
-            println!(
-                "  {:<11} {passed:>3}/{run} passed (the kit's own rules: in the score, in no level)",
-                boardkit::session_fixture::ROBUSTNESS
-            );
-        }
-        // The grader's rule: a level counts when it and every level below
-        // passed whole. Said only when every test ran.
-        if every
-            .iter()
-            .all(|(level, n)| results.get(level).map(|r| r.0) == Some(*n))
-        {
-            let reached = results
-                .iter()
-                .take_while(|(_, (run, passed))| passed == run)
-                .last()
-                .map_or("none", |(level, _)| level.name());
-            println!(
-                "level reached: {reached} (every level up to it passed, as the grader counts)"
-            );
-        }
-        println!();
+        std::process::exit(0);
     }
-    conclusion.exit()
+    let filtered = total - chosen.len();
+    println!(
+        "\nrunning {} test{}",
+        chosen.len(),
+        if chosen.len() == 1 { "" } else { "s" }
+    );
+    let started = Instant::now();
+    let failures = run_all(chosen, &args);
+    if !failures.is_empty() {
+        println!("\nfailures:\n");
+        for (name, message) in &failures {
+            println!("---- {name} ----\n{}\n", clip_lines(message));
+        }
+        println!("failures:");
+        for (name, _) in &failures {
+            println!("    {name}");
+        }
+    }
+    summary(&every);
+    let run = total - filtered;
+    println!(
+        "test result: {}. {} passed; {} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
+        if failures.is_empty() { "ok" } else { "FAILED" },
+        run - failures.len(),
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    std::process::exit(if failures.is_empty() { 0 } else { 101 })
 }
 
-/// How long one scripted session may run before it counts as hung.
-const SESSION_TIMEOUT: Duration = Duration::from_secs(30);
+/// In a starter, holds each case to the files `tests/cases.lock` pins
+/// (SPEC 5.1: the level means what the grader means): a case whose fixture
+/// or snapshot was changed or deleted fails, naming the file. The kit's own
+/// run (its fixtures are the source) has no lock.
+fn pin(trials: &mut Vec<Trial>) {
+    let root = crate_root();
+    if root != Path::new(env!("CARGO_MANIFEST_DIR")) {
+        return;
+    }
+    let lock = boardkit::session_fixture::CASES_LOCK;
+    let Ok(text) = std::fs::read_to_string(root.join(lock)) else {
+        for trial in trials.iter_mut() {
+            let message = format!(
+                "{lock} is missing: it pins the public cases the grader runs. Restore it \
+                 (`git checkout -- {lock}`, or copy it from a new starter)."
+            );
+            trial.test = Box::new(move || Err(message.into()));
+        }
+        return;
+    };
+    let mut broken: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut words = line.splitn(3, ' ');
+        let (Some(name), Some(pinned), Some(path)) = (words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        let problem = match std::fs::read(root.join(path)) {
+            Err(_) => "was deleted",
+            Ok(bytes)
+                if format!("{:016x}", boardkit::session_fixture::fingerprint(&bytes)) != pinned =>
+            {
+                "was changed"
+            }
+            Ok(_) => continue,
+        };
+        broken
+            .entry(name.to_owned())
+            .or_default()
+            .push(format!("{path} {problem} since the starter was made"));
+    }
+    for (name, problems) in broken {
+        let message = format!(
+            "{}\nThe grader runs its own copy of this case: restore the file \
+             (`git checkout -- <file>`, or copy it from a new starter).",
+            problems.join("\n")
+        );
+        let failing = trial(name.clone(), move || Err(message.into()));
+        match trials.iter_mut().find(|t| t.name == name) {
+            Some(trial) => *trial = failing,
+            None => trials.push(failing),
+        }
+    }
+}
 
-/// Runs `boardkit <args>` with `stdin` and captures everything it prints.
-pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
+/// Runs `trials` on as many threads as `--test-threads` (or the cores)
+/// allow; returns each failure, in name order.
+fn run_all(trials: Vec<Trial>, args: &Arguments) -> Vec<(String, String)> {
+    let threads = args
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
+        .unwrap_or(1)
+        .clamp(1, trials.len().max(1));
+    let queue = Mutex::new(trials.into_iter());
+    let failures = Mutex::new(Vec::new());
+    let quiet = args.quiet;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    let Some(trial) = next else { break };
+                    let result = (trial.test)();
+                    let mut out = std::io::stdout().lock();
+                    match &result {
+                        Ok(()) if quiet => {
+                            let _ = write!(out, ".");
+                        }
+                        Ok(()) => {
+                            let _ = writeln!(out, "test {} ... ok", trial.name);
+                        }
+                        Err(_) if quiet => {
+                            let _ = write!(out, "F");
+                        }
+                        Err(_) => {
+                            let _ = writeln!(out, "test {} ... FAILED", trial.name);
+                        }
+                    }
+                    let _ = out.flush();
+                    if let Err(Failed(message)) = result {
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((trial.name, message));
+                    }
+                }
+            });
+        }
+    });
+    if quiet {
+        println!();
+    }
+    let mut failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    failures.sort();
+    failures
+}
+
+/// One line per level: how many of its tests passed, and the level reached
+/// when every test ran.
+fn summary(every: &BTreeMap<Level, u32>) {
+    let results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
+    let robustness = *ROBUSTNESS.lock().unwrap_or_else(|e| e.into_inner());
+    if results.is_empty() && robustness.0 == 0 {
+        return;
+    }
+    println!("\nlevels:");
+    for (level, (run, passed)) in results.iter() {
+        let mark = if passed == run { "" } else { "  <- not yet" };
+        println!("  {:<11} {passed:>3}/{run} passed{mark}", level.name());
+    }
+    let (run, passed) = robustness;
+    if run > 0 {
+        println!(
+            "  {:<11} {passed:>3}/{run} passed (the kit's own rules: in the score, in no level)",
+            boardkit::session_fixture::ROBUSTNESS
+        );
+    }
+    // The grader's rule: a level counts when it and every level below
+    // passed whole. Said only when every test ran.
+    if every
+        .iter()
+        .all(|(level, n)| results.get(level).map(|r| r.0) == Some(*n))
+    {
+        let reached = results
+            .iter()
+            .take_while(|(_, (run, passed))| passed == run)
+            .last()
+            .map_or("none", |(level, _)| level.name());
+        println!("level reached: {reached} (every level up to it passed, as the grader counts)");
+    }
+    println!();
+}
+
+/// How long one case, a session or a function case's calls, may run before
+/// it counts as still running: the grader's 5 s, doubled, as a student's
+/// build is not optimised and the tests share the cores.
+pub const CASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most bytes kept of each output stream: the grader's limit. More
+/// stops the run.
+pub const OUTPUT_LIMIT: usize = 1 << 20;
+
+/// A program's run: how it ended, and what it printed (at most
+/// [`OUTPUT_LIMIT`] bytes of each stream).
+pub struct Ran {
+    pub ending: Ending,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Runs `command` with `stdin`, under the grader's limits: stopped when
+/// still running after [`CASE_TIMEOUT`], or past [`OUTPUT_LIMIT`] bytes.
+pub fn run_limited(mut command: Command, stdin: &[u8], timeout: Duration) -> Ran {
     use wait_timeout::ChildExt;
 
-    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
     command
-        .args(args)
         .env_remove("CLICOLOR_FORCE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -126,7 +402,8 @@ pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
     if std::env::var_os("BOARDKIT_BACKTRACE").is_none_or(|v| v == "0") {
         command.env("RUST_BACKTRACE", "0");
     }
-    let mut child = command.spawn().expect("boardkit runs");
+    let started = Instant::now();
+    let mut child = command.spawn().expect("the program runs");
     // Fed and read on threads of their own: a program that stops reading
     // or prints much never holds the test.
     let mut input = child.stdin.take().expect("a piped stdin");
@@ -134,31 +411,101 @@ pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
     let feeder = std::thread::spawn(move || {
         let _ = input.write_all(&bytes);
     });
-    fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    let flooded = Arc::new(AtomicBool::new(false));
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        let flooded = Arc::clone(&flooded);
         std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            bytes
+            let mut kept = Vec::new();
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = pipe.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                let room = OUTPUT_LIMIT - kept.len();
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+                if n > room {
+                    flooded.store(true, Ordering::SeqCst);
+                    break;
+                }
+            }
+            kept
         })
-    }
-    let stdout = drain(child.stdout.take().expect("a piped stdout"));
-    let stderr = drain(child.stderr.take().expect("a piped stderr"));
-    let waited = child.wait_timeout(SESSION_TIMEOUT).expect("boardkit runs");
-    let status = waited.unwrap_or_else(|| {
-        let _ = child.kill();
-        child.wait().expect("boardkit ends once killed")
-    });
-    let _ = feeder.join();
-    let text = |thread: std::thread::JoinHandle<Vec<u8>>| {
-        String::from_utf8_lossy(&thread.join().unwrap_or_default()).into_owned()
     };
-    Transcript {
-        args: args.to_vec(),
-        exit_code: status.code(),
-        signal: std::os::unix::process::ExitStatusExt::signal(&status),
-        stdout: text(stdout),
-        stderr: text(stderr),
+    let stdout = drain(Box::new(child.stdout.take().expect("a piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("a piped stderr")));
+    let ending = loop {
+        let waited = child
+            .wait_timeout(Duration::from_millis(20))
+            .expect("the program runs");
+        if let Some(status) = waited {
+            break exit_ending(status);
+        }
+        if flooded.load(Ordering::SeqCst) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break Ending::OutputLimit;
+        }
+        if started.elapsed() >= timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break Ending::TimedOut(started.elapsed());
+        }
+    };
+    let _ = feeder.join();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    // The run ended on its own, then its last bytes went past the limit.
+    let ending = if flooded.load(Ordering::SeqCst) {
+        Ending::OutputLimit
+    } else {
+        ending
+    };
+    Ran {
+        ending,
+        stdout,
+        stderr,
     }
+}
+
+/// How a program that ended by itself ended.
+fn exit_ending(status: std::process::ExitStatus) -> Ending {
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        return Ending::Signaled(signal);
+    }
+    Ending::Exited(status.code().unwrap_or(-1))
+}
+
+impl Ran {
+    /// As a snapshot holds it.
+    pub fn transcript(&self, args: &[String]) -> Transcript {
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        Transcript {
+            args: args.to_vec(),
+            exit_code: match self.ending {
+                Ending::Exited(code) => Some(code),
+                _ => None,
+            },
+            signal: match self.ending {
+                Ending::Signaled(signal) => Some(signal),
+                Ending::TimedOut(_) | Ending::OutputLimit => Some(9),
+                _ => None,
+            },
+            stdout: text(&self.stdout),
+            stderr: text(&self.stderr),
+        }
+    }
+}
+
+/// How long the kit's own runs of `boardkit` may take (a search, a whole
+/// game against the perfect player in a debug build).
+const KIT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs `boardkit <args>` with `stdin` and captures what it prints.
+pub fn run_boardkit(args: &[String], stdin: &[u8]) -> Transcript {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command.args(args);
+    run_limited(command, stdin, KIT_TIMEOUT).transcript(args)
 }
 
 /// `boardkit play <game> <args>` with `stdin`.
@@ -265,18 +612,14 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
         )
     })?;
     let stdin = fixture.stdin_bytes();
-    let started = std::time::Instant::now();
-    let actual = play(game, &fixture.args, &stdin);
-    let elapsed = started.elapsed();
+    let mut words = vec!["play".to_owned(), game.to_owned()];
+    words.extend(fixture.args.iter().cloned());
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command.args(&words);
+    let actual = run_limited(command, &stdin, CASE_TIMEOUT);
     // The input line that led to a difference, as the grader names it,
     // from the reference's reads the snapshot carries (a starter's do).
     let reads = expected_reads(game, &fixture.name);
-    let ending = match (actual.signal, actual.exit_code) {
-        // Killed at the session's limit: still running, as the grader says.
-        (Some(_), _) if elapsed >= SESSION_TIMEOUT => Ending::TimedOut(elapsed),
-        (Some(signal), _) => Ending::Signaled(signal),
-        (None, code) => Ending::Exited(code.unwrap_or(-1)),
-    };
     // The grader's own judge, and its words.
     let (verdict, message) = boardkit::judge::judge_session(
         &boardkit::judge::Session {
@@ -288,9 +631,9 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
             first_line: None,
         },
         &boardkit::judge::Run {
-            stdout: actual.stdout.as_bytes(),
-            stderr: actual.stderr.as_bytes(),
-            ending,
+            stdout: &actual.stdout,
+            stderr: &actual.stderr,
+            ending: actual.ending,
         },
     );
     match verdict {
@@ -299,48 +642,56 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
     }
 }
 
+/// The environment variable that makes a test binary the game's function
+/// driver, for one case's calls.
+const DRIVE: &str = "BOARDKIT_DRIVE";
+
 /// The public function cases of `game` (`fixtures/<game>/functions/`), the
-/// same the grader runs: one test each, every call sent through the game's
-/// driver (`answer`, the grader's too) and judged as the grader judges it.
+/// same the grader runs: one test each, its calls sent through the game's
+/// driver (`answer`, the grader's too) in a process of its own, this test
+/// binary run again as the driver, so a call that loops or floods is
+/// stopped at the grader's limits and named; judged as the grader judges.
+///
+/// In that process (`BOARDKIT_DRIVE` set), it answers the calls on stdin
+/// and ends: the driver's run is all the process does.
 pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Trial> {
+    if std::env::var_os(DRIVE).is_some() {
+        let stdin = std::io::stdin();
+        let status =
+            boardkit::function_fixture::drive(answer, stdin.lock(), std::io::stdout().lock());
+        std::process::exit(i32::from(status.is_err()));
+    }
     let dir = crate_root().join("fixtures").join(game).join("functions");
     let cases = FunctionCase::discover(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert!(!cases.is_empty(), "no function cases in {}", dir.display());
     cases
         .into_iter()
-        .map(|case| {
-            trial(case.test_name(), move || {
-                let requests = case.requests();
-                let mut answers = Vec::with_capacity(requests.len());
-                // Called in this process, judged and worded by the
-                // grader's judge.
-                for request in &requests {
-                    match boardkit::function_fixture::catch(|| answer(request)) {
-                        Ok(answer) => answers.push(answer),
-                        Err(panic) => {
-                            let said =
-                                boardkit::judge::call_crash(Some(request), &panic.to_string(), "");
-                            return Err(boardkit::judge::failure(
-                                Verdict::Crashed,
-                                &case.description,
-                                &said,
-                            )
-                            .into());
-                        }
-                    }
-                }
-                match first_wrong(&requests, &answers, &case.accepted()) {
-                    None => Ok(()),
-                    Some((_, message)) => Err(boardkit::judge::failure(
-                        Verdict::WrongOutput,
-                        &case.description,
-                        &message,
-                    )
-                    .into()),
-                }
-            })
-        })
+        .map(|case| trial(case.test_name(), move || call(&case)))
         .collect()
+}
+
+/// Runs a function case's calls through the driver, and judges them.
+fn call(case: &FunctionCase) -> Result<(), Failed> {
+    let requests = case.requests();
+    let stdin = format!("{}\n", requests.join("\n"));
+    let mut command = Command::new(std::env::current_exe().expect("the test binary's path"));
+    command.env(DRIVE, "1");
+    let run = run_limited(command, stdin.as_bytes(), CASE_TIMEOUT);
+    let (verdict, message) = boardkit::judge::judge_calls(
+        &boardkit::judge::Calls {
+            requests: &requests,
+            accepted: &case.accepted(),
+        },
+        &boardkit::judge::Run {
+            stdout: &run.stdout,
+            stderr: &run.stderr,
+            ending: run.ending,
+        },
+    );
+    match verdict {
+        Verdict::Passed => Ok(()),
+        _ => Err(boardkit::judge::failure(verdict, &case.description, &message).into()),
+    }
 }
 
 /// `Ok` when `ok`, else a failure with the message.

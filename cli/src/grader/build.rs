@@ -100,28 +100,14 @@ fn file_error(path: &Path) -> impl FnOnce(std::io::Error) -> PrepareError + '_ {
 }
 
 const DRIVER: &str = r#"//! The kit's function driver: one request a line on stdin, one answer a
-//! line on stdout, through the student's library. A panic answers
-//! `panicked at <file:line:column>: <message>` for that request, and ends
-//! the run: the grader needs no answer after it (a stub's thousands of
-//! panics would only fill the output limit).
-use std::io::{BufRead, Write};
-
+//! line on stdout, through the student's library (`function_fixture::drive`).
 fn main() {
-    boardkit::function_fixture::quiet_panics();
     let stdin = std::io::stdin();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let answer = boardkit::function_fixture::catch(|| boardkit::harness::GAME::answer(&line));
-        let (text, last) = match answer {
-            Ok(answer) => (answer, false),
-            Err(panic) => (panic.to_string(), true),
-        };
-        if writeln!(out, "{}", text.replace('\n', " ")).is_err() || last {
-            break;
-        }
-    }
-    let _ = out.flush();
+    let _ = boardkit::function_fixture::drive(
+        boardkit::harness::GAME::answer,
+        stdin.lock(),
+        std::io::stdout().lock(),
+    );
 }
 "#;
 

@@ -103,6 +103,10 @@ pub(crate) fn starter_files(
     for (path, bytes) in crate::embedded::under(&format!("fixtures/{id}/functions/")) {
         files.push((path.to_owned(), bytes.to_vec()));
     }
+    files.push((
+        boardkit::session_fixture::CASES_LOCK.into(),
+        cases_lock(game, &files, &fixtures)?.into_bytes(),
+    ));
     let (points, hidden) = level_points(game);
     files.push((
         "EXERCISE.md".into(),
@@ -127,6 +131,43 @@ pub(crate) fn starter_files(
         b"/target\n*.snap.new\n*.pending-snap\n".to_vec(),
     ));
     Ok(files)
+}
+
+/// `tests/cases.lock`: each public case's test name, then the fingerprint
+/// and path of each file it reads (its fixture, its snapshot). The tests
+/// read it (`tests/common`): a case whose file was deleted or changed
+/// fails, naming the file, so the level they report is the grader's.
+fn cases_lock(
+    game: &GameInfo,
+    files: &[(String, Vec<u8>)],
+    fixtures: &[ShippedFixture],
+) -> Result<String, StarterError> {
+    let mut lock = String::from(
+        "# The public cases as `boardkit starter` wrote them: a test name, then the\n\
+         # fingerprint and path of a file it reads. `cargo test` fails a case whose\n\
+         # file was deleted or changed, as the grader runs its own copy. Keep this file.\n",
+    );
+    let functions = format!("fixtures/{}/functions/", game.id);
+    for (path, bytes) in files {
+        let name = if let Some(file) = path.strip_prefix(&functions) {
+            let name = file.strip_suffix(".toml").unwrap_or(file);
+            let text = std::str::from_utf8(bytes).map_err(|e| malformed(path, e))?;
+            boardkit::function_fixture::FunctionCase::parse(text, name)
+                .map_err(|e| malformed(path, e))?
+                .test_name()
+        } else if let Some((_, _, fixture)) = fixtures.iter().find(|(p, _, f)| {
+            p == path || *path == format!("tests/snapshots/{}__{}.snap", game.id, f.name)
+        }) {
+            fixture.test_name()
+        } else {
+            continue;
+        };
+        lock.push_str(&format!(
+            "{name} {:016x} {path}\n",
+            boardkit::session_fixture::fingerprint(bytes)
+        ));
+    }
+    Ok(lock)
 }
 
 /// A snapshot with `reads: <reads>` last in its header (insta's `---`
@@ -374,39 +415,8 @@ fn main_rs(game: &GameInfo) -> String {
 //!
 //! The kit's: it reads the options and runs your program (`src/{id}/`).
 
-use std::process::ExitCode;
-
-use clap::{{Parser, Subcommand}};
-
-#[derive(Parser)]
-#[command(name = "boardkit", about = "{title}")]
-struct Cli {{
-    #[command(subcommand)]
-    command: Command,
-}}
-
-#[derive(Subcommand)]
-enum Command {{
-    /// Play the game in the terminal, or scripted over stdin.
-    Play {{
-        #[command(subcommand)]
-        game: Game,
-    }},
-}}
-
-#[derive(Subcommand)]
-enum Game {{
-    #[command(name = "{id}")]
-    Play(boardkit::harness::{id}::PlayArgs),
-}}
-
-fn main() -> ExitCode {{
-    let Command::Play {{
-        game: Game::Play(args),
-    }} = Cli::parse().command;
-    boardkit::program::run_play(|input, output, _color| {{
-        boardkit::harness::{id}::play(&args, input, output)
-    }})
+fn main() -> std::process::ExitCode {{
+    boardkit::program::starter_main("{title}", "{id}", boardkit::harness::{id}::play)
 }}
 "#,
         title = game.title,
@@ -471,6 +481,10 @@ struct Target {
     /// target of it would print `running 0 tests` to every student.
     #[serde(skip_serializing_if = "Option::is_none")]
     test: Option<bool>,
+    /// `false` for the library: its doc examples are the kit's, and
+    /// rustdoc would compile each one for a student's every `cargo test`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doctest: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -509,15 +523,41 @@ fn library_dependencies(
         .get("dependencies")
         .and_then(|d| d.as_table())
         .map(|own| {
+            // Not its optional ones: the `kit` feature's (clap's options,
+            // serde's reports) are the kit binary's alone.
+            let required = |name: &String| {
+                own.get(name)
+                    .is_some_and(|d| d.get("optional").and_then(|o| o.as_bool()) != Some(true))
+            };
             versions
                 .iter()
-                .filter(|(name, _)| own.contains_key(*name))
+                .filter(|(name, _)| required(name))
                 .map(|(name, value)| (name.clone(), value.clone()))
                 .collect()
         })
         .unwrap_or_default();
     let dependencies = used_dependencies(&library, &texts);
     Ok(dependencies)
+}
+
+/// The kit's lint set, and the `kit` feature its shipped files name: the
+/// kit's own crate turns it on (clap's options, serde's reports); a starter
+/// never does, and its compiler expects the name.
+fn starter_lints() -> Result<toml::Table, StarterError> {
+    let mut lints = exercise_data::code_notes()?.lints;
+    let rust = lints
+        .entry("rust")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let Some(rust) = rust.as_table_mut() {
+        let mut cfgs = toml::Table::new();
+        cfgs.insert("level".into(), "warn".into());
+        cfgs.insert(
+            "check-cfg".into(),
+            toml::Value::Array(vec![r#"cfg(feature, values("kit"))"#.into()]),
+        );
+        rust.insert("unexpected_cfgs".into(), toml::Value::Table(cfgs));
+    }
+    Ok(lints)
 }
 
 fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
@@ -562,12 +602,14 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         lib: Target {
             name: "boardkit".into(),
             path: "src/lib.rs".into(),
-            test: None,
+            test: Some(false),
+            doctest: Some(false),
         },
         bin: vec![Target {
             name: "boardkit".into(),
             path: "src/main.rs".into(),
             test: Some(false),
+            doctest: None,
         }],
         dependencies,
         dev_dependencies,
@@ -575,7 +617,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
             name: game.id.into(),
             harness: false,
         }],
-        lints: exercise_data::code_notes()?.lints,
+        lints: starter_lints()?,
         profile: Profiles {
             dev: DevProfile {
                 opt_level: 1,
@@ -1399,6 +1441,31 @@ mod tests {
                 "1",
                 "--quiet",
             ]);
+            // What a student's first `cargo test` compiles, on this
+            // platform: no proc macro (SPEC 8: no derive a student's crate
+            // compiles for nothing).
+            let tree = cargo_in(&[
+                "tree",
+                "--locked",
+                "-e",
+                "normal,build,dev",
+                "--prefix",
+                "none",
+            ]);
+            let tree = String::from_utf8_lossy(&tree.stdout);
+            for proc_macro in [
+                "syn ",
+                "proc-macro2 ",
+                "serde_derive ",
+                "clap ",
+                "thiserror ",
+            ] {
+                assert!(
+                    !tree.lines().any(|l| l.starts_with(proc_macro)),
+                    "{}: a starter compiles {proc_macro}:\n{tree}",
+                    game.id
+                );
+            }
             let text = std::fs::read_to_string(dir.path().join("Cargo.lock")).unwrap();
             let packages = text.matches("[[package]]").count();
             assert!(packages < 100, "{}: {packages} packages", game.id);
@@ -1410,8 +1477,9 @@ mod tests {
         let game = crate::registry::find("velha").unwrap();
         let manifest: toml::Table = cargo_toml(game).unwrap().parse().unwrap();
         let dev = manifest["dev-dependencies"].as_table().unwrap();
-        assert!(dev.contains_key("libtest-mimic"), "{dev:?}");
+        assert!(dev.contains_key("wait-timeout"), "{dev:?}");
         for kit_only in [
+            "libtest-mimic",
             "boon",
             "reqwest",
             "fantoccini",
@@ -1429,10 +1497,13 @@ mod tests {
             "zip",
             "http-body-util",
             "serde_json",
+            "clap",
+            "serde",
+            "thiserror",
         ] {
             assert!(!deps.contains_key(kit_only), "{kit_only}");
         }
-        for needed in ["clap", "rand", "rand_chacha", "serde", "toml", "thiserror"] {
+        for needed in ["lexopt", "rand", "rand_chacha", "toml"] {
             assert!(deps.contains_key(needed), "{needed}: {deps:?}");
         }
     }

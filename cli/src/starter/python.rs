@@ -60,7 +60,7 @@ pub(crate) fn starter_files(
         }
     }
     for case in graded_cases::python_function_cases(game, variant) {
-        let text = toml::to_string(&case).map_err(|e| super::malformed(&variant.stub, e))?;
+        let text = case.fields_toml();
         files.push((
             format!("fixtures/{}/functions/{}.toml", game.id, case.name),
             format!(
