@@ -193,6 +193,19 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
     Some(out)
 }
 
+/// An event as a student reads it: a board (`board X../.O./...`, its rows
+/// from the top) drawn as its grid, a row a line, `.` for an empty cell.
+fn shown_event(event: &str) -> String {
+    match event.strip_prefix("board ") {
+        Some(rows) if rows.contains('/') => rows
+            .split('/')
+            .map(|row| row.chars().map(String::from).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => event.to_owned(),
+    }
+}
+
 fn first_index(expected: &[String], actual: &[String]) -> Option<usize> {
     (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i))
 }
@@ -201,6 +214,9 @@ fn first_index(expected: &[String], actual: &[String]) -> Option<usize> {
 /// blocks with a little context; `None` when they are equal.
 pub fn first_difference(expected: &[String], actual: &[String]) -> Option<String> {
     let at = first_index(expected, actual)?;
+    let expected: Vec<String> = expected.iter().map(|e| shown_event(e)).collect();
+    let actual: Vec<String> = actual.iter().map(|e| shown_event(e)).collect();
+    let (expected, actual) = (expected.as_slice(), actual.as_slice());
     if let Some(text) = side_by_side(expected, actual, at) {
         return Some(text);
     }
@@ -388,7 +404,7 @@ fn shown_line(line: &str) -> String {
 
 /// An input line as the moves up to a failure list it: clipped as
 /// [`shown_line`] clips it, unquoted.
-fn clipped_line(line: &str) -> String {
+pub fn clipped_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return line.to_owned();
     }

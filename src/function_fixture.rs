@@ -182,14 +182,20 @@ pub fn first_wrong(
     requests: &[String],
     answers: &[String],
     accepted: &[Vec<String>],
+    shown: &dyn Fn(&str) -> String,
 ) -> Option<(usize, String)> {
     let i = (0..accepted.len()).find(|&i| {
         answers
             .get(i)
             .is_none_or(|answer| !accepted[i].contains(answer))
     })?;
-    let request = requests.get(i).map_or_else(String::new, |r| call_text(r));
-    let got = answers.get(i).map_or("(no answer)", String::as_str);
+    let request = requests.get(i).map_or_else(String::new, |r| shown(r));
+    // What it answered, or printed there, clipped: a print left in a
+    // function can be long.
+    let got = answers.get(i).map_or_else(
+        || "(no answer)".to_owned(),
+        |answer| crate::compare::clipped_line(answer),
+    );
     let wanted = match accepted[i].as_slice() {
         [one] => one.clone(),
         many => format!("one of: {}", many.join(", ")),
@@ -346,10 +352,11 @@ mod tests {
         let requests = vec!["f a".to_owned(), "f b".to_owned()];
         let accepted = vec![vec!["1".to_owned()], vec!["2".to_owned(), "3".to_owned()]];
         assert_eq!(
-            first_wrong(&requests, &["1".into(), "3".into()], &accepted),
+            first_wrong(&requests, &["1".into(), "3".into()], &accepted, &call_text),
             None
         );
-        let (i, message) = first_wrong(&requests, &["1".into(), "4".into()], &accepted).unwrap();
+        let (i, message) =
+            first_wrong(&requests, &["1".into(), "4".into()], &accepted, &call_text).unwrap();
         assert_eq!(i, 1);
         assert!(
             message.contains("call: f(\"b\")")
@@ -358,7 +365,9 @@ mod tests {
             "{message}"
         );
         assert_eq!(
-            first_wrong(&requests, &["1".into()], &accepted).unwrap().0,
+            first_wrong(&requests, &["1".into()], &accepted, &call_text)
+                .unwrap()
+                .0,
             1
         );
     }

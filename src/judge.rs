@@ -95,10 +95,13 @@ pub struct Session<'a> {
 }
 
 /// What a function case expected: each request's accepted answers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Calls<'a> {
     pub requests: &'a [String],
     pub accepted: &'a [Vec<String>],
+    /// A request as the student's code is called, in the student's
+    /// language (the game's `harness::<game>::shown_call`).
+    pub shown: &'a dyn Fn(&str) -> String,
 }
 
 /// The most bytes of one output stream a message keeps.
@@ -188,7 +191,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
             "\nin call {} of {}: {}",
             answered + 1,
             calls.requests.len(),
-            crate::function_fixture::call_text(request)
+            (calls.shown)(request)
         ),
         (Ending::OutputLimit, _) => {
             let first: Vec<String> = text.lines().take(3).map(clipped).collect();
@@ -207,7 +210,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
     if let Some(i) = answers.iter().position(|a| a.starts_with("panicked")) {
         return (
             Verdict::Crashed,
-            call_crash(calls.requests.get(i), &answers[i], ""),
+            call_crash(calls.requests.get(i), &answers[i], "", calls.shown),
         );
     }
     if code != 0 {
@@ -217,10 +220,16 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
                 calls.requests.get(answers.len()),
                 &crash_report(run.stderr),
                 &format!("exit status {code}\n"),
+                calls.shown,
             ),
         );
     }
-    match crate::function_fixture::first_wrong(calls.requests, &answers, calls.accepted) {
+    match crate::function_fixture::first_wrong(
+        calls.requests,
+        &answers,
+        calls.accepted,
+        calls.shown,
+    ) {
         Some((_, message)) => (Verdict::WrongOutput, message),
         None => (Verdict::Passed, String::new()),
     }
@@ -288,7 +297,12 @@ impl Session<'_> {
 /// it is (Rust's `todo!()`, the Python stub's `NotImplementedError`), then
 /// the call that broke and what it said (a panic's file, line and message,
 /// or a traceback's tail).
-pub fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String {
+pub fn call_crash(
+    request: Option<&String>,
+    said: &str,
+    ending: &str,
+    shown: &dyn Fn(&str) -> String,
+) -> String {
     let mut message = String::new();
     let unimplemented =
         said.contains("not yet implemented") || said.contains("NotImplementedError");
@@ -297,10 +311,7 @@ pub fn call_crash(request: Option<&String>, said: &str, ending: &str) -> String 
         message.push_str(&format!("not yet implemented: {function}\n"));
     }
     if let Some(request) = request {
-        message.push_str(&format!(
-            "call: {}\n",
-            crate::function_fixture::call_text(request)
-        ));
+        message.push_str(&format!("call: {}\n", shown(request)));
     }
     message.push_str(ending);
     message.push_str(said);
@@ -357,6 +368,30 @@ fn clipped(line: &str) -> String {
         end -= 1;
     }
     format!("{}... ({} bytes)", &line[..end], line.len())
+}
+
+/// The one shell command that replays a session: its stdin, as `printf`
+/// writes it, piped into `program` (`cargo run -q -- play velha`, `python3
+/// programa.py`). `None` for an input too long to type (over 400 bytes).
+pub fn replay_command(program: &str, stdin: &[u8]) -> Option<String> {
+    (stdin.len() <= 400).then(|| format!("printf '{}' | {program}", printf_text(stdin)))
+}
+
+/// `bytes` as the format of a single-quoted `printf`: `\n` for newlines,
+/// octal for other control bytes, `%%` and `\\` for printf's own.
+pub fn printf_text(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'%' => out.push_str("%%"),
+            b'\\' => out.push_str("\\\\"),
+            b'\'' => out.push_str("\\047"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out
 }
 
 /// The input as text, cut short when long.
@@ -429,9 +464,11 @@ mod tests {
     fn a_call_that_broke_is_named() {
         let requests = ["extrai_linha B1".to_owned(), "extrai_linha C3".to_owned()];
         let accepted = [vec!["1".to_owned()], vec!["2".to_owned()]];
+        let shown = |r: &str| crate::harness::velha::shown_call(r, false);
         let calls = Calls {
             requests: &requests,
             accepted: &accepted,
+            shown: &shown,
         };
         assert_eq!(
             judge_calls(&calls, &run("1\n2\n", "", Ending::Exited(0))).0,
@@ -443,8 +480,37 @@ mod tests {
         );
         assert_eq!(verdict, Verdict::Crashed);
         assert!(
-            said.starts_with("not yet implemented: extrai_linha\ncall: "),
+            said.starts_with("not yet implemented: extrai_linha\ncall: extrai_linha(\"C3\")"),
             "{said}"
         );
+        // Stopped at the time limit: the call it was in, in Rust, its
+        // board drawn.
+        let requests = vec!["verifica_vencedor X...O....".to_owned(); 2];
+        let accepted = [vec!["N".to_owned()], vec!["N".to_owned()]];
+        let calls = Calls {
+            requests: &requests,
+            accepted: &accepted,
+            shown: &shown,
+        };
+        let (verdict, said) = judge_calls(
+            &calls,
+            &run("N\n", "", Ending::TimedOut(Duration::from_secs(10))),
+        );
+        assert_eq!(verdict, Verdict::Timeout);
+        assert!(said.starts_with("still running after 10.0 s\nin call 2 of 2: verifica_vencedor(&[['X', ' ', ' '], [' ', 'O', ' '], [' ', ' ', ' ']])\n    1   2   3\n  A X |   |  "), "{said}");
+        // A flood: its first lines, clipped.
+        let flood = format!("{}\n", "debug ".repeat(100)).repeat(10);
+        let flooded = Run {
+            stdout: flood.as_bytes(),
+            stderr: b"",
+            ending: Ending::OutputLimit,
+        };
+        let (verdict, said) = judge_calls(&calls, &flooded);
+        assert_eq!(verdict, Verdict::OutputLimit);
+        assert!(
+            said.contains("its output began:\ndebug debug") && said.contains("... (600 bytes)"),
+            "{said}"
+        );
+        assert!(said.lines().count() < 8, "{said}");
     }
 }

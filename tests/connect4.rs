@@ -16,10 +16,10 @@
 
 mod common;
 
-use boardkit::harness::connect4::{LEVELS, answer};
+use boardkit::harness::connect4::{LEVELS, answer, shown_call};
 
 fn main() {
-    let mut trials = common::function_trials("connect4", answer);
+    let mut trials = common::function_trials("connect4", answer, shown_call);
     trials.extend(common::fixture_trials("connect4", LEVELS));
     common::run(trials);
 }

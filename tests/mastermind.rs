@@ -14,10 +14,10 @@
 
 mod common;
 
-use boardkit::harness::mastermind::{LEVELS, answer};
+use boardkit::harness::mastermind::{LEVELS, answer, shown_call};
 
 fn main() {
-    let mut trials = common::function_trials("mastermind", answer);
+    let mut trials = common::function_trials("mastermind", answer, shown_call);
     trials.extend(common::fixture_trials("mastermind", LEVELS));
     common::run(trials);
 }

@@ -13,10 +13,10 @@
 
 mod common;
 
-use boardkit::harness::velha::{LEVELS, answer};
+use boardkit::harness::velha::{LEVELS, answer, shown_call};
 
 fn main() {
-    let mut trials = common::function_trials("velha", answer);
+    let mut trials = common::function_trials("velha", answer, shown_call);
     trials.extend(common::fixture_trials("velha", LEVELS));
     common::run(trials);
 }

@@ -29,7 +29,13 @@ pub(crate) enum CaseKind {
         events: EventsFn,
     },
     /// The driver, one request a line.
-    Functions { requests: Vec<String> },
+    Functions {
+        requests: Vec<String>,
+        /// A request as the student's code is called (the game's
+        /// `harness::<game>::shown_call`), in Python or in Rust.
+        shown: fn(&str, bool) -> String,
+        python: bool,
+    },
 }
 
 /// What the reference did on a case.
@@ -391,6 +397,8 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
             description: case.description.clone(),
             kind: CaseKind::Functions {
                 requests: case.requests(),
+                shown: game.shown_call,
+                python: matches!(grading, Grading::Python(_)),
             },
             expected: Expected::Answers(case.accepted()),
         });
@@ -532,7 +540,7 @@ mod tests {
                 .iter()
                 .filter(|c| c.name.starts_with("basic::extrai_linha"))
                 .collect();
-            let CaseKind::Functions { requests } = &basic[0].kind else {
+            let CaseKind::Functions { requests, .. } = &basic[0].kind else {
                 panic!("a function case");
             };
             assert_eq!(requests.len(), 9, "{requests:?}");

@@ -34,6 +34,9 @@ pub struct GameInfo {
     /// Answers one function-level request (the shipped harness's driver,
     /// linked here to the reference).
     pub answer: fn(&str) -> String,
+    /// A request as the student's code is called, in Rust or (`true`) in
+    /// Python: what every failure of a function case names.
+    pub shown_call: fn(&str, bool) -> String,
     /// Every answer accepted for a request (several when any best move will
     /// do), computed with the reference.
     pub accepted: fn(&str) -> Vec<String>,
@@ -86,6 +89,7 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::velha::answer,
+        shown_call: boardkit::harness::velha::shown_call,
         accepted: crate::function_calls::velha::accepted,
         function_cases: crate::function_calls::velha::cases,
         keeps_call: crate::function_calls::velha::keeps_call,
@@ -109,6 +113,7 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::connect4::answer,
+        shown_call: boardkit::harness::connect4::shown_call,
         accepted: crate::function_calls::connect4::accepted,
         function_cases: crate::function_calls::connect4::cases,
         keeps_call: |_, _| true,
@@ -132,6 +137,7 @@ pub const GAMES: &[GameInfo] = &[
             )
         },
         answer: boardkit::harness::mastermind::answer,
+        shown_call: boardkit::harness::mastermind::shown_call,
         accepted: crate::function_calls::mastermind::accepted,
         function_cases: crate::function_calls::mastermind::cases,
         keeps_call: |_, _| true,

@@ -355,6 +355,121 @@ pub fn answer(request: &str) -> String {
     (col + 1).to_string()
 }
 
+/// A driver's request as the student's code is called, in Rust, and the
+/// board it is asked about drawn as its grid, at any size: never the
+/// driver's words (`game 6 7 7 8 100 3`).
+pub fn shown_call(request: &str, _python: bool) -> String {
+    let words: Vec<&str> = request.split_whitespace().collect();
+    let numbers = |from: usize| -> Vec<usize> {
+        words
+            .iter()
+            .skip(from)
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    };
+    // A position given as the columns played, from 1, on 6 x 7.
+    let played = |moves: Option<&&str>| -> Vec<usize> {
+        moves
+            .map(|m| {
+                m.chars()
+                    .filter_map(|c| c.to_digit(10))
+                    .map(|d| d as usize - 1)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match words.first().copied().unwrap_or_default() {
+        "game" => {
+            let n = numbers(1);
+            let (rows, cols, drops) = (
+                n.first().copied().unwrap_or(0),
+                n.get(1).copied().unwrap_or(0),
+                n.get(2..).unwrap_or_default(),
+            );
+            format!(
+                "Board::new({rows}, {cols}), then drop_piece(col, disc) in columns {drops:?} (0-based), \
+                 Disc::One first, then in turn; after each drop, connects_four of its cell and is_full()\n{}",
+                drawn(rows, cols, drops)
+            )
+        }
+        "four" => {
+            let n = numbers(1);
+            let (rows, cols, drops) = (
+                n.first().copied().unwrap_or(0),
+                n.get(1).copied().unwrap_or(0),
+                n.get(2..).unwrap_or_default(),
+            );
+            format!(
+                "Board::new({rows}, {cols}), drop_piece in columns {drops:?} (0-based, Disc::One first), \
+                 then connects_four(row, col) of every cell holding a disc\n{}",
+                drawn(rows, cols, drops)
+            )
+        }
+        kind @ ("smart" | "random") => {
+            let player = if kind == "smart" {
+                "SmartPlayer"
+            } else {
+                "RandomPlayer"
+            };
+            let drops = played(words.get(2));
+            format!(
+                "{player}::new({}).choose(&board), on this 6 x 7 board:\n{}",
+                words.get(1).copied().unwrap_or_default(),
+                drawn(6, 7, &drops)
+            )
+        }
+        "best_move" => format!(
+            "best_move(&board), on this 6 x 7 board:\n{}",
+            drawn(6, 7, &played(words.get(1)))
+        ),
+        kind @ ("random_uniform" | "smart_uniform") => {
+            let player = if kind == "smart_uniform" {
+                "SmartPlayer"
+            } else {
+                "RandomPlayer"
+            };
+            format!(
+                "{player}::choose(&board), drawn many times: each column it may play equally often, on:\n{}",
+                drawn(6, 7, &played(words.get(1)))
+            )
+        }
+        "random_replay" => format!(
+            "RandomPlayer::new({}) playing a whole game twice: the same seed plays the same game",
+            words.get(1).copied().unwrap_or_default()
+        ),
+        _ => crate::function_fixture::call_text(request),
+    }
+}
+
+/// A board after drops in `columns` (0-based), `X` (Disc::One) first, as
+/// rows from the top and the column numbers (from 1) under them.
+fn drawn(rows: usize, cols: usize, columns: &[usize]) -> String {
+    let (rows, cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
+    let mut cells = vec![vec!['.'; cols]; rows];
+    let mut heights = vec![0; cols];
+    for (i, &col) in columns.iter().enumerate() {
+        if col < cols && heights[col] < rows {
+            cells[heights[col]][col] = if i % 2 == 0 { 'X' } else { 'O' };
+            heights[col] += 1;
+        }
+    }
+    let mut out: Vec<String> = cells
+        .iter()
+        .rev()
+        .map(|row| {
+            format!(
+                "  {}",
+                row.iter().map(|c| format!("{c:>2}")).collect::<String>()
+            )
+        })
+        .collect();
+    out.push(format!(
+        "  {}",
+        (1..=cols).map(|c| format!("{c:>2}")).collect::<String>()
+    ));
+    out.join("\n")
+}
+
 /// The board after the drops of a `four` request, and `connects_four` of
 /// every cell.
 fn four<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<String> {

@@ -300,6 +300,40 @@ fn score_against_the_rules(pegs: usize, colors: usize, seed: Option<u64>) -> Str
     "agrees".to_owned()
 }
 
+/// A driver's request as the student's code is called, in Rust: never the
+/// driver's words (`score ABCD AABB`).
+pub fn shown_call(request: &str, _python: bool) -> String {
+    let (function, argument) = request.split_once(' ').unwrap_or((request, ""));
+    let words: Vec<&str> = argument.split_whitespace().collect();
+    let word = |i: usize| words.get(i).copied().unwrap_or_default();
+    match function {
+        "score" => format!(
+            "score(&secret, &guess), the secret {} and the guess {}",
+            word(0),
+            word(1)
+        ),
+        "parse" => format!("parse_guess({argument:?}, Rules::default()) (4 pegs, 6 colours)"),
+        "score_every_pair" => format!(
+            "score(&secret, &guess) on every pair of codes of {} pegs and {} colours, against the rules",
+            word(0),
+            word(1)
+        ),
+        "score_sample" => format!(
+            "score(&secret, &guess) on 20,000 pairs of codes of {} pegs and {} colours drawn from seed {}, against the rules",
+            word(0),
+            word(1),
+            word(2)
+        ),
+        "random_secret" => format!(
+            "random_secret(Rules::default(), &mut rng), 36,000 draws from seed {argument}: uniform, and the same again from the same seed"
+        ),
+        "codebreaker" => format!(
+            "codebreaker(Rules::default()), playing against the secret {argument}: at most 5 guesses"
+        ),
+        _ => crate::function_fixture::call_text(request),
+    }
+}
+
 /// The function driver: one request in, one answer out, through the
 /// statement's API only.
 ///

@@ -103,6 +103,52 @@ pub fn answer(request: &str) -> String {
     }
 }
 
+/// A driver's request as the student calls it, in Rust (`python` false) or
+/// in Python, then its board drawn as a grid: `verifica_vencedor(&[['X',
+/// ' ', ' '], ...])`, never the driver's nine cells.
+pub fn shown_call(request: &str, python: bool) -> String {
+    let (function, argument) = request.split_once(' ').unwrap_or((request, ""));
+    let Some(board) =
+        grid(argument).filter(|_| function != "extrai_linha" && function != "extrai_coluna")
+    else {
+        return format!("{function}({argument:?})");
+    };
+    let cell = |c: char| {
+        if python {
+            format!("\"{c}\"")
+        } else {
+            format!("'{c}'")
+        }
+    };
+    let rows: Vec<String> = board
+        .iter()
+        .map(|row| format!("[{}]", row.map(cell).join(", ")))
+        .collect();
+    let call = match (function, python) {
+        ("verifica_vencedor_9", _) => format!(
+            "verifica_vencedor_9({})",
+            board
+                .iter()
+                .flatten()
+                .map(|c| cell(*c))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ("verifica_vencedor_lista", true) => format!("verifica_vencedor([{}])", rows.join(", ")),
+        (_, true) => format!("{function}([{}])", rows.join(", ")),
+        (_, false) => format!("{function}(&[{}])", rows.join(", ")),
+    };
+    let drawn: Vec<String> = board
+        .iter()
+        .zip(['A', 'B', 'C'])
+        .map(|(row, letter)| format!("  {letter} {}", row.map(String::from).join(" | ")))
+        .collect();
+    format!(
+        "{call}\n    1   2   3\n{}",
+        drawn.join("\n   ---+---+---\n")
+    )
+}
+
 /// The graded events of a transcript (SPEC 3.1), in order: the title, each
 /// board cell by cell, the two messages and the result.
 ///

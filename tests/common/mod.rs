@@ -636,10 +636,28 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
             ending: actual.ending,
         },
     );
-    match verdict {
-        Verdict::Passed => Ok(()),
-        _ => Err(boardkit::judge::failure(verdict, &fixture.description, &message).into()),
+    if verdict == Verdict::Passed {
+        return Ok(());
     }
+    // The one command that replays it, as the grader says it.
+    let mut program = format!("cargo run -q -- play {game}");
+    for arg in &fixture.args {
+        program.push(' ');
+        program.push_str(arg);
+    }
+    let replay = match boardkit::judge::replay_command(&program, &stdin) {
+        Some(command) => format!("\nplay it: {command}"),
+        None => format!(
+            "\nplay it: {program}, with the input of fixtures/{game}/{}.toml ({} bytes)",
+            fixture.name,
+            stdin.len()
+        ),
+    };
+    Err(format!(
+        "{}{replay}",
+        boardkit::judge::failure(verdict, &fixture.description, &message)
+    )
+    .into())
 }
 
 /// The environment variable that makes a test binary the game's function
@@ -654,7 +672,11 @@ const DRIVE: &str = "BOARDKIT_DRIVE";
 ///
 /// In that process (`BOARDKIT_DRIVE` set), it answers the calls on stdin
 /// and ends: the driver's run is all the process does.
-pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Trial> {
+pub fn function_trials(
+    game: &'static str,
+    answer: fn(&str) -> String,
+    shown: fn(&str, bool) -> String,
+) -> Vec<Trial> {
     if std::env::var_os(DRIVE).is_some() {
         let stdin = std::io::stdin();
         let status =
@@ -666,12 +688,12 @@ pub fn function_trials(game: &'static str, answer: fn(&str) -> String) -> Vec<Tr
     assert!(!cases.is_empty(), "no function cases in {}", dir.display());
     cases
         .into_iter()
-        .map(|case| trial(case.test_name(), move || call(&case)))
+        .map(|case| trial(case.test_name(), move || call(&case, shown)))
         .collect()
 }
 
 /// Runs a function case's calls through the driver, and judges them.
-fn call(case: &FunctionCase) -> Result<(), Failed> {
+fn call(case: &FunctionCase, shown: fn(&str, bool) -> String) -> Result<(), Failed> {
     let requests = case.requests();
     let stdin = format!("{}\n", requests.join("\n"));
     let mut command = Command::new(std::env::current_exe().expect("the test binary's path"));
@@ -681,6 +703,7 @@ fn call(case: &FunctionCase) -> Result<(), Failed> {
         &boardkit::judge::Calls {
             requests: &requests,
             accepted: &case.accepted(),
+            shown: &|request| shown(request, false),
         },
         &boardkit::judge::Run {
             stdout: &run.stdout,

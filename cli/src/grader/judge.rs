@@ -100,9 +100,21 @@ pub(super) fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String
             },
             &run,
         ),
-        (CaseKind::Functions { requests }, Expected::Answers(accepted)) => {
-            judge::judge_calls(&judge::Calls { requests, accepted }, &run)
-        }
+        (
+            CaseKind::Functions {
+                requests,
+                shown,
+                python,
+            },
+            Expected::Answers(accepted),
+        ) => judge::judge_calls(
+            &judge::Calls {
+                requests,
+                accepted,
+                shown: &|request| shown(request, *python),
+            },
+            &run,
+        ),
         // A case's kind and its expectation are made together.
         _ => (
             Verdict::CompileError,

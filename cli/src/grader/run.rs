@@ -42,7 +42,7 @@ pub(super) fn run_case(
     // A function case's input for the driver (or the adapter): its
     // requests, one a line.
     let requests_stdin: Vec<u8> = match &case.kind {
-        CaseKind::Functions { requests } => format!("{}\n", requests.join("\n")).into_bytes(),
+        CaseKind::Functions { requests, .. } => format!("{}\n", requests.join("\n")).into_bytes(),
         CaseKind::Program { .. } => Vec::new(),
     };
     let job = match (&case.kind, runner) {
@@ -150,29 +150,24 @@ pub(super) fn reproduce(
     runner: &Runner,
 ) -> Option<String> {
     match runner {
-        Runner::Rust(_) => Some(format!("cargo test --test {} {}", game.id, case.name)),
-        Runner::Program { command, .. } if stdin.len() <= 400 => {
-            Some(format!("printf '{}' | {command}", printf_text(stdin)))
+        Runner::Rust(_) => {
+            let words: Vec<&str> = match &case.kind {
+                crate::graded_cases::CaseKind::Program { args, .. } => {
+                    args.iter().map(String::as_str).collect()
+                }
+                crate::graded_cases::CaseKind::Functions { .. } => Vec::new(),
+            };
+            let program = format!("cargo run -q -- play {} {}", game.id, words.join(" "));
+            let test = format!("cargo test --test {} {}", game.id, case.name);
+            Some(
+                match boardkit::judge::replay_command(program.trim_end(), stdin) {
+                    Some(play) => format!("{test}\nor play it: {play}"),
+                    None => test,
+                },
+            )
         }
-        Runner::Program { .. } => None,
+        Runner::Program { command, .. } => boardkit::judge::replay_command(command, stdin),
     }
-}
-
-/// `bytes` as the format of a single-quoted `printf`: `\n` for newlines,
-/// octal for other control bytes, `%%` and `\\` for printf's own.
-pub(super) fn printf_text(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for &b in bytes {
-        match b {
-            b'\n' => out.push_str("\\n"),
-            b'%' => out.push_str("%%"),
-            b'\\' => out.push_str("\\\\"),
-            b'\'' => out.push_str("\\047"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    out
 }
 
 /// Runs every case on one submission, in one sandbox session.
@@ -279,6 +274,9 @@ mod tests {
         );
         // Too long to type: none.
         assert_eq!(reproduce(game, &case, &[b'A'; 401], &program), None);
-        assert_eq!(printf_text(b"it's\\\x01"), "it\\047s\\\\\\001");
+        assert_eq!(
+            boardkit::judge::printf_text(b"it's\\\x01"),
+            "it\\047s\\\\\\001"
+        );
     }
 }
