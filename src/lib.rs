@@ -9,7 +9,8 @@
 //!   [`level`], [`compare`], [`judge`], the two kinds of fixture file
 //!   ([`session_fixture`]: a scripted session; [`function_fixture`]: calls
 //!   of a function and their accepted answers), [`uniformity`] and
-//!   [`program`] (a game run as a terminal program, and its exit status).
+//!   [`program`] (a game run as a terminal program, and its exit status),
+//!   [`watch`] (the tests run again on every save, with hints).
 //! - **The games' references**, one folder each ([`velha`], [`connect4`],
 //!   [`mastermind`]): the statement's API at the folder's root, pure rules,
 //!   AIs and solvers inside. Each folder is also the example solution of its
@@ -34,3 +35,4 @@ pub mod program;
 pub mod session_fixture;
 pub mod uniformity;
 pub mod velha;
+pub mod watch;

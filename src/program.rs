@@ -184,7 +184,7 @@ pub fn starter_main<A: Options>(
 ) -> ExitCode {
     let words: Vec<String> = std::env::args().skip(1).collect();
     let help = format!(
-        "{title}\n\nUsage: cargo run -- play {game} [OPTIONS]\n\n{}\n  -h, --help  Print help",
+        "{title}\n\nUsage: cargo run -- play {game} [OPTIONS]\n       cargo run -q -- watch   (the tests again on every save, and hints)\n\n{}\n  -h, --help  Print help",
         A::HELP
     );
     let wants_help = |w: &[String]| w.iter().any(|w| w == "--help" || w == "-h");
@@ -199,6 +199,21 @@ pub fn starter_main<A: Options>(
                 return ExitCode::SUCCESS;
             }
             run_play(|input, output, _color| play(&A::from_words(rest)?, input, output))
+        }
+        [watch] if watch == "watch" => {
+            let watch = crate::watch::Watch {
+                folder: ".".into(),
+                test: ["cargo", "test", "--test", game].map(String::from).to_vec(),
+                watched: vec!["src".into()],
+            };
+            let input = io::BufReader::new(io::stdin());
+            match crate::watch::watch(&watch, input, &mut io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("boardkit: watch: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
         _ if wants_help(&words) => {
             println!("{help}");

@@ -341,6 +341,19 @@ fn check_the_starter(
             game.id
         ),
     );
+    // Watch mode from the starter's own crate, input closed at once: one
+    // run, each level's bar, the first level's first failure, then the end.
+    let (watched, text) = starter.cargo(&["run", "--locked", "-q", "--", "watch"])?;
+    let first = levels.first().map_or("basic", |l| l.name());
+    tally.check(
+        watched
+            && text.contains(&format!("  {first:<11} [---"))
+            && text.contains(&format!("first failure: {first}::")),
+        format!(
+            "{}: `cargo run -q -- watch` runs the tests and shows each level and the first failure",
+            game.id
+        ),
+    );
     Ok(())
 }
 

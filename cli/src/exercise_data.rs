@@ -40,6 +40,35 @@ pub(crate) struct Manifest {
     pub files: Files,
     /// The exercise in Python, if a course sets it so.
     pub python: Option<PythonVariant>,
+    /// Watch mode's hints: per locale, per level, in order.
+    #[serde(default)]
+    pub hints: Hints,
+}
+
+/// Hints per locale (`en`, `pt-BR`, ...), then per level, one at a time.
+pub(crate) type Hints =
+    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, Vec<String>>>;
+
+/// The hints of `locale` (English when it has none), as a starter's
+/// `tests/hints.toml` holds them.
+pub(crate) fn hints_toml(hints: &Hints, locale: Option<&str>) -> String {
+    let levels = locale
+        .and_then(|l| hints.get(l))
+        .or_else(|| hints.get("en"))
+        .cloned()
+        .unwrap_or_default();
+    let mut out = String::from(
+        "# Hints, one at a time for the first level not yet reached: run the\n\
+         # tests in watch mode, then h and Enter. The kit's: editing it changes nothing.\n",
+    );
+    for (level, hints) in levels {
+        let quoted: Vec<String> = hints
+            .iter()
+            .map(|h| toml::Value::String(h.clone()).to_string())
+            .collect();
+        out.push_str(&format!("{level} = [\n  {},\n]\n", quoted.join(",\n  ")));
+    }
+    out
 }
 
 /// An exercise as a Python course sets it: the student's files, the
@@ -63,6 +92,9 @@ pub(crate) struct PythonVariant {
     /// those beyond the course's own rules.
     #[serde(default)]
     pub leave_out: Vec<String>,
+    /// Watch mode's hints for the Python form: per locale, per level.
+    #[serde(default)]
+    pub hints: Hints,
     /// What each level grades in Python, in a line.
     pub levels: std::collections::BTreeMap<Level, String>,
     /// The input lines each program level feeds a Python program: those its

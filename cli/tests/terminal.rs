@@ -288,3 +288,52 @@ fn scores_reports_an_unreadable_board_and_leaves_it() {
     assert!(stderr.contains("is not a scoreboard"), "{stderr}");
     assert_eq!(std::fs::read(&scores).unwrap(), b"{\"version\": 1, \"entr");
 }
+
+/// Watch mode through a pseudo-terminal, on a Python starter (the wheel's
+/// `boardkit watch`): the first run shows each level, `h` opens the next
+/// hint and records it, a save runs the tests again, `q` quits.
+#[test]
+fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("starter");
+    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args([
+            "starter",
+            "velha",
+            "--language",
+            "python",
+            "--locale",
+            "pt-BR",
+        ])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let mut command = boardkit(&["watch", "velha", "--language", "python"]);
+    command.arg(&folder);
+    let mut session = spawn_command(command, Some(TIMEOUT_MS)).unwrap();
+    let first = session.exp_string("q then Enter to quit").unwrap();
+    assert!(
+        first.contains("levels:") && first.contains("  basic       [---"),
+        "{first}"
+    );
+    assert!(first.contains("first failure: basic::"), "{first}");
+    session.send_line("h").unwrap();
+    session.exp_string("hint 1 of 3 for basic: ").unwrap();
+    session.send_line("h").unwrap();
+    session.exp_string("hint 2 of 3 for basic: ").unwrap();
+    let opened = std::fs::read_to_string(folder.join(".boardkit/hints-opened.toml")).unwrap();
+    assert!(opened.contains("basic = 2"), "{opened}");
+    // A save: the file's time moves on (past a coarse clock's tick).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let funcoes = folder.join("funcoes.py");
+    let text = std::fs::read_to_string(&funcoes).unwrap();
+    std::fs::write(&funcoes, format!("{text}\n# saved\n")).unwrap();
+    let again = session.exp_string("q then Enter to quit").unwrap();
+    assert!(
+        again.contains("testing...") && again.contains("hints opened: basic 2"),
+        "{again}"
+    );
+    session.send_line("q").unwrap();
+    assert_eq!(exited(&mut session), 0);
+}

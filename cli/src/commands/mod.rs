@@ -18,6 +18,7 @@ pub(crate) mod play;
 pub(crate) mod scores;
 pub(crate) mod solve;
 pub(crate) mod test;
+pub(crate) mod watch;
 
 use std::process::ExitCode;
 
@@ -190,6 +191,10 @@ pub(crate) enum Command {
     /// Run the public cases on a student's own folder, as the grader judges
     /// them: what a Python starter's tests run (a Rust one's are `cargo test`).
     Test(test::TestArgs),
+    /// Run a starter's tests again on every save, with each level's
+    /// progress and the exercise's hints one at a time (h then Enter; q
+    /// then Enter quits). A Rust starter also runs it as `cargo run -q -- watch`.
+    Watch(watch::WatchArgs),
     /// Grade a class: every submission's cases, in isolation, with reports
     /// (grades.csv, students/<name>/results.json, junit.xml, report.html) in --out.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -259,6 +264,7 @@ fn dispatch(command: Command) -> Outcome {
         } => starter(&game, &dir, language, locale.as_deref()),
         Command::Grade { merge, args } => grade::run(merge, args),
         Command::Test(args) => test::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Dev { command } => dev::run(command),
         Command::Book { game } => book::run(game),
         Command::Solve { game } => Ok(solve::run(game)?),

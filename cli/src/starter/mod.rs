@@ -104,6 +104,10 @@ pub(crate) fn starter_files(
         files.push((path.to_owned(), bytes.to_vec()));
     }
     files.push((
+        boardkit::watch::HINTS.into(),
+        exercise_data::hints_toml(&manifest.hints, locale).into_bytes(),
+    ));
+    files.push((
         boardkit::session_fixture::CASES_LOCK.into(),
         cases_lock(game, &files, &fixtures)?.into_bytes(),
     ));

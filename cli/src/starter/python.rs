@@ -29,6 +29,10 @@ pub(crate) fn starter_files(
     ));
     files.push(("tests/conftest.py".into(), conftest_py(game).into_bytes()));
     files.push((
+        boardkit::watch::HINTS.into(),
+        crate::exercise_data::hints_toml(&variant.hints, locale).into_bytes(),
+    ));
+    files.push((
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
     ));
