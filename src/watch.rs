@@ -119,16 +119,23 @@ impl Progress {
         let lines: Vec<&str> = output.lines().collect();
         if let Some(start) = lines.iter().position(|l| l.trim_end() == "levels:") {
             for line in &lines[start + 1..] {
-                let mut words = line.split_whitespace();
-                let (Some(level), Some(count)) = (words.next(), words.next()) else {
+                // `basic  3/6 passed`, or in a translation `Básico (basic)
+                // 3/6 passaram`: the level is its English name.
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let Some(at) = words.iter().position(|w| w.contains('/')) else {
                     break;
                 };
-                let Some((passed, run)) = count.split_once('/') else {
+                let Some((passed, run)) = words[at].split_once('/') else {
                     break;
                 };
                 let (Ok(passed), Ok(run)) = (passed.parse(), run.parse()) else {
                     break;
                 };
+                let level = words[..at]
+                    .iter()
+                    .find_map(|w| w.strip_prefix('(').and_then(|w| w.strip_suffix(')')))
+                    .or(words.first().copied().filter(|_| at > 0));
+                let Some(level) = level else { break };
                 progress.levels.push((level.to_owned(), passed, run));
             }
         }
@@ -395,6 +402,11 @@ mod tests {
             python.failure,
             Some(("proficient::b".into(), "wrong output\nhere".into()))
         );
+        // A translated starter's summary.
+        let translated = Progress::read(
+            "levels:\n  Básico (basic)        2/2 passaram\n  Proficiente (proficient)  0/3 passaram  <- ainda não\n",
+        );
+        assert_eq!(translated.current_level(), Some("proficient"));
         // No summary: the compiler's words.
         let broken = Progress::read(
             "   Compiling x\nerror[E0308]: mismatched types\n --> src/velha/mod.rs:3:5\n",

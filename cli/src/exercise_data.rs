@@ -43,6 +43,95 @@ pub(crate) struct Manifest {
     /// Watch mode's hints: per locale, per level, in order.
     #[serde(default)]
     pub hints: Hints,
+    /// The levels' summaries in each translation (English: the harness's
+    /// `LEVELS`).
+    #[serde(default)]
+    pub summaries: Summaries,
+    /// The game's name in each translation.
+    #[serde(default)]
+    pub titles: std::collections::BTreeMap<String, String>,
+}
+
+/// Per locale, per level, a line.
+pub(crate) type Summaries =
+    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, String>>;
+
+/// A starter's own words in one locale (`exercises/starter_texts.toml`),
+/// each missing one taken from English.
+pub(crate) struct StarterTexts {
+    own: toml::Table,
+    english: toml::Table,
+}
+
+impl StarterTexts {
+    /// The words of `locale` (English's when it is `None` or `en`).
+    pub(crate) fn of(locale: Option<&str>) -> Result<StarterTexts, ExerciseError> {
+        let path = "exercises/starter_texts.toml";
+        let all: toml::Table =
+            toml::from_str(text(path)?).map_err(|e| ExerciseError::Malformed {
+                path: path.into(),
+                message: e.to_string(),
+            })?;
+        let table = |key: &str| {
+            all.get(key)
+                .and_then(|t| t.as_table())
+                .cloned()
+                .unwrap_or_default()
+        };
+        Ok(StarterTexts {
+            own: table(locale.unwrap_or("en")),
+            english: table("en"),
+        })
+    }
+
+    /// The text of `key`, its placeholders (`{name}`) filled from `values`.
+    pub(crate) fn text(&self, key: &str, values: &[(&str, &str)]) -> String {
+        let raw = self
+            .own
+            .get(key)
+            .or_else(|| self.english.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or_default();
+        let mut out = raw.to_owned();
+        for (name, value) in values {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+
+    /// A level's name as the starter says it: `Básico (basic)`, or the
+    /// English name alone.
+    pub(crate) fn level_name(&self, level: &str) -> String {
+        let own = self
+            .own
+            .get("level_names")
+            .and_then(|n| n.get(level))
+            .and_then(|n| n.as_str())
+            .unwrap_or(level);
+        if own == level {
+            level.to_owned()
+        } else {
+            format!("{own} ({level})")
+        }
+    }
+
+    /// `tests/locale.toml`: the words `cargo test` (and `boardkit test`)
+    /// end a run with, for a translated starter.
+    pub(crate) fn locale_toml(&self) -> String {
+        let mut table = toml::Table::new();
+        for key in ["passed", "not_yet", "reached", "none", "robustness_note"] {
+            if let Some(value) = self.own.get(key) {
+                table.insert(key.into(), value.clone());
+            }
+        }
+        if let Some(names) = self.own.get("level_names") {
+            table.insert("level_names".into(), names.clone());
+        }
+        format!(
+            "# The words a test run ends with, in the starter's language. The kit's.\n{}",
+            toml::to_string(&table).unwrap_or_default()
+        )
+    }
 }
 
 /// Hints per locale (`en`, `pt-BR`, ...), then per level, one at a time.
@@ -95,6 +184,9 @@ pub(crate) struct PythonVariant {
     /// Watch mode's hints for the Python form: per locale, per level.
     #[serde(default)]
     pub hints: Hints,
+    /// What each level grades in Python, in each translation.
+    #[serde(default)]
+    pub summaries: Summaries,
     /// What each level grades in Python, in a line.
     pub levels: std::collections::BTreeMap<Level, String>,
     /// The input lines each program level feeds a Python program: those its
@@ -246,6 +338,16 @@ pub(crate) struct NoteThresholds {
 /// What the kit notes on a student's Rust.
 pub(crate) fn code_notes() -> Result<CodeNotes, ExerciseError> {
     parse("exercises/lints.toml")
+}
+
+/// The files of a stub folder in `locale` (`<stub>.<locale>/`, when the kit
+/// holds that translation), else the English one.
+pub(crate) fn stub_folder(stub: &str, locale: Option<&str>) -> Vec<(&'static str, &'static [u8])> {
+    let translated = locale
+        .filter(|l| *l != "en")
+        .map(|l| folder(&format!("{}.{l}", stub.trim_end_matches('/'))))
+        .filter(|files| !files.is_empty());
+    translated.unwrap_or_else(|| folder(stub))
 }
 
 /// The files of a folder of the kit, as (path below the folder, contents).

@@ -334,39 +334,20 @@ fn run_all(trials: Vec<Trial>, args: &Arguments) -> Vec<(String, String)> {
 }
 
 /// One line per level: how many of its tests passed, and the level reached
-/// when every test ran.
+/// when every test ran, in the starter's language (`tests/locale.toml`).
 fn summary(every: &BTreeMap<Level, u32>) {
     let results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
     let robustness = *ROBUSTNESS.lock().unwrap_or_else(|e| e.into_inner());
     if results.is_empty() && robustness.0 == 0 {
         return;
     }
-    println!("\nlevels:");
-    for (level, (run, passed)) in results.iter() {
-        let mark = if passed == run { "" } else { "  <- not yet" };
-        println!("  {:<11} {passed:>3}/{run} passed{mark}", level.name());
-    }
-    let (run, passed) = robustness;
-    if run > 0 {
-        println!(
-            "  {:<11} {passed:>3}/{run} passed (the kit's own rules: in the score, in no level)",
-            boardkit::session_fixture::ROBUSTNESS
-        );
-    }
     // The grader's rule: a level counts when it and every level below
     // passed whole. Said only when every test ran.
-    if every
+    let every_ran = every
         .iter()
-        .all(|(level, n)| results.get(level).map(|r| r.0) == Some(*n))
-    {
-        let reached = results
-            .iter()
-            .take_while(|(_, (run, passed))| passed == run)
-            .last()
-            .map_or("none", |(level, _)| level.name());
-        println!("level reached: {reached} (every level up to it passed, as the grader counts)");
-    }
-    println!();
+        .all(|(level, n)| results.get(level).map(|r| r.0) == Some(*n));
+    let words = boardkit::level::Words::load(crate_root());
+    println!("\n{}", words.summary(&results, robustness, every_ran));
 }
 
 /// How long one case, a session or a function case's calls, may run before

@@ -59,7 +59,7 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
         }
     }
     let local = crate::grader::Local {
-        dir: args.dir,
+        dir: args.dir.clone(),
         program: args.program.unwrap_or_else(|| python.program.clone()),
         level: args.level,
         limits: crate::grader::sandbox::Limits {
@@ -70,7 +70,7 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
         python,
     };
     let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
-    print!("{}", summary(&results, args.level.is_none()));
+    print!("{}", summary(&results, args.level.is_none(), &args.dir));
     let failed = results.iter().filter(|r| r.status != "passed").count();
     if failed > 0 {
         return Err(Failure::failed(CasesFailed(failed)));
@@ -79,8 +79,9 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
 }
 
 /// Each case, then each level's count and the level reached, as a Rust
-/// starter's `cargo test` prints them (the level only when every level ran).
-fn summary(results: &[TestResult], every_level: bool) -> String {
+/// starter's `cargo test` prints them (the level only when every level ran),
+/// in the starter's language (`tests/locale.toml` in `dir`).
+fn summary(results: &[TestResult], every_level: bool, dir: &std::path::Path) -> String {
     let mut out = String::new();
     let mut levels: std::collections::BTreeMap<Level, (u32, u32)> = Default::default();
     for result in results {
@@ -102,23 +103,7 @@ fn summary(results: &[TestResult], every_level: bool) -> String {
         entry.0 += 1;
         entry.1 += u32::from(passed);
     }
-    out.push_str("levels:\n");
-    for (level, (run, passed)) in &levels {
-        let mark = if passed == run { "" } else { "  <- not yet" };
-        out.push_str(&format!(
-            "  {:<11} {passed:>3}/{run} passed{mark}\n",
-            level.name()
-        ));
-    }
-    if every_level {
-        let reached = levels
-            .iter()
-            .take_while(|(_, (run, passed))| passed == run)
-            .last()
-            .map_or("none", |(level, _)| level.name());
-        out.push_str(&format!(
-            "level reached: {reached} (every level up to it passed, as the grader counts)\n"
-        ));
-    }
+    let words = boardkit::level::Words::load(dir);
+    out.push_str(&words.summary(&levels, (0, 0), every_level));
     out
 }

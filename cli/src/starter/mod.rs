@@ -78,7 +78,7 @@ pub(crate) fn starter_files(
     let id = game.id;
     let manifest = exercise_data::manifest(id)?;
     let mut files = kit_owned_files(game, &manifest)?;
-    for (file, bytes) in exercise_data::folder(&manifest.files.stub) {
+    for (file, bytes) in exercise_data::stub_folder(&manifest.files.stub, locale) {
         files.push((
             format!("{}/{file}", manifest.files.solution),
             bytes.to_vec(),
@@ -116,16 +116,25 @@ pub(crate) fn starter_files(
         "EXERCISE.md".into(),
         exercise_md(game, locale)?.into_bytes(),
     ));
+    let texts = exercise_data::StarterTexts::of(locale)?;
     files.push((
         "README.md".into(),
         readme_md(
             game,
-            &points,
-            &hidden,
+            &texts,
+            &manifest,
+            locale,
+            (&points, &hidden),
             exercise_data::code_notes()?.notes.long_function,
         )
         .into_bytes(),
     ));
+    if locale.is_some_and(|l| l != "en") {
+        files.push((
+            boardkit::level::Words::FILE.into(),
+            texts.locale_toml().into_bytes(),
+        ));
+    }
     files.push((
         ".github/workflows/levels.yml".into(),
         workflow(game, &points).into_bytes(),
@@ -661,86 +670,79 @@ fn exercise_md(game: &GameInfo, locale: Option<&str>) -> Result<String, StarterE
     Ok(format!("{}\n\n---\n{}", sections[0].trim_end(), section))
 }
 
+/// Each level's points.
+type LevelPoints<'a> = &'a [(Level, u32)];
+
+/// A Rust starter's README, in the starter's language: its commands, its
+/// files, each level with its points, the robustness part, what a failure
+/// says, watch mode, CI and the notes on code.
 fn readme_md(
     game: &GameInfo,
-    points: &[(Level, u32)],
-    hidden_points: &[(Level, u32)],
+    texts: &exercise_data::StarterTexts,
+    manifest: &exercise_data::Manifest,
+    locale: Option<&str>,
+    (points, hidden_points): (LevelPoints<'_>, LevelPoints<'_>),
     long_function: usize,
 ) -> String {
-    let id = game.id;
-    let mut out = format!(
-        "# {title}\n\n```sh\ncargo run -- play {id}   # play your program\ncargo test                # check every level\n```\n\n\
-         The statement is [EXERCISE.md](EXERCISE.md). Your code goes in `src/{id}/`, which is\n\
-         wholly yours: every function the statement asks for is there, saying `todo!()`\n\
-         and naming its section; add modules, types and helpers as you like. The other\n\
-         files are the kit's: the tests, the fixtures (`fixtures/{id}/`, one scripted session\n\
-         each, and `fixtures/{id}/functions/`, the calls each function is asked with and the\n\
-         answers accepted) and the sessions' expected transcripts (`tests/snapshots/`). The\n\
-         grader runs these same public cases, judged the same way, and hidden cases that\n\
-         only vary their inputs. Editing them changes nothing for your grade: the grader\n\
-         uses its own copies.\n\n\
-         ## Levels\n\nRun one level with `cargo test <level>`; a test's name starts with its level.\n\
-         The run ends with one line per level, how many of its tests passed, and when every\n\
-         test ran, the level reached: the highest one that passed whole, with every level\n\
-         below it, as the grader counts.\n\n",
-        title = game.title
-    );
+    let points_of = |list: &[(Level, u32)], level: Level| {
+        list.iter()
+            .find(|(l, _)| *l == level)
+            .map_or(0, |(_, p)| *p)
+    };
+    let mut levels = String::new();
     for level in game.levels {
-        let points = points
-            .iter()
-            .find(|(l, _)| *l == level.level)
-            .map_or(0, |(_, p)| *p);
-        let hidden = hidden_points
-            .iter()
-            .find(|(l, _)| *l == level.level)
-            .map_or(0, |(_, p)| *p);
+        let hidden = points_of(hidden_points, level.level);
         let hidden = if hidden > 0 {
-            format!(", and {hidden} more in the grader's hidden cases, which vary the inputs")
+            texts.text("hidden", &[("hidden", &hidden.to_string())])
         } else {
             String::new()
         };
-        out.push_str(&format!(
-            "- `cargo test {}` ({points} points{hidden}): {}\n",
-            level.level, level.summary
+        let summary = locale
+            .and_then(|l| manifest.summaries.get(l))
+            .and_then(|s| s.get(&level.level))
+            .map_or(level.summary, String::as_str);
+        levels.push_str(&texts.text(
+            "level_line",
+            &[
+                ("level", level.level.name()),
+                ("name", &texts.level_name(level.level.name())),
+                ("points", &points_of(points, level.level).to_string()),
+                ("hidden", &hidden),
+                ("summary", summary),
+            ],
         ));
+        levels.push('\n');
     }
     let (public, hidden) = crate::graded_cases::robustness_points(game);
     if public + hidden > 0 {
         let hidden = if hidden > 0 {
-            format!(", and {hidden} more hidden")
+            texts.text("robustness_hidden", &[("hidden", &hidden.to_string())])
         } else {
             String::new()
         };
-        out.push_str(&format!(
-            "- `cargo test robustness` ({public} points{hidden}): the kit's own rules, \
-             EXERCISE.md's \"Robustness\" (long lines, bytes that are not text, control \
-             characters, `\\r\\n`, input that ends early). They count in your score, \
-             never in a level.\n"
+        levels.push_str(&texts.text(
+            "robustness_line",
+            &[("public", &public.to_string()), ("hidden", &hidden)],
         ));
+        levels.push('\n');
     }
-    out.push_str(&format!(
-        "\nA failing session shows where your transcript first differs from the expected\n\
-         one, on the lines EXERCISE.md says are compared (what it leaves to you is not:\n\
-         its opening section says which, game by game). A failing function\n\
-         test names the call with its arguments, the expected and the actual value;\n\
-         a panic, its file, line and message (`todo!()`: not yet implemented). Backtraces\n\
-         stay off even with `RUST_BACKTRACE` set: `BOARDKIT_BACKTRACE=1 cargo test` shows them.\n\n\
-         Each push runs `.github/workflows/levels.yml`, the GitHub Classroom autograding:\n\
-         one job per level runs `cargo test --test {id} <level>` once the level below\n\
-         passed, so the highest green job is the level you reached. A last job reports\n\
-         to Classroom the points of each level whose tests all passed (those listed\n\
-         above; a level not reached scores 0). Your instructor's `boardkit grade` finds\n\
-         the same level; its score gives every passed test its points, so a level\n\
-         passed in part counts there and not in Classroom.\n\n\
-         ## Notes on your code\n\n\
-         `cargo clippy` warns of what the grader notes on your code: the kit's lint set\n\
-         is the `[lints]` of `Cargo.toml` (editing it changes nothing for your grade).\n\
-         The grader also notes functions over {long} lines, `unwrap()`, `expect()` and\n\
-         `panic!`-like macros outside tests, and a folder with no enum of its own. Notes\n\
-         never change a level; your instructor may give them points, one per kind of note.\n",
-        long = long_function,
-    ));
-    out
+    texts
+        .text(
+            "readme",
+            &[
+                (
+                    "title",
+                    locale
+                        .and_then(|l| manifest.titles.get(l))
+                        .map_or(game.title, String::as_str),
+                ),
+                ("id", game.id),
+                ("long", &long_function.to_string()),
+                ("levels", &levels),
+            ],
+        )
+        .trim_start()
+        .to_owned()
 }
 
 /// The grader's time bound, in minutes, for the build and again for the
@@ -1341,16 +1343,140 @@ mod tests {
     fn the_starters_readme_gives_the_graders_points() {
         for game in crate::registry::GAMES {
             let graded = crate::graded_cases::level_points(game);
-            let (public, hidden) = level_points(game);
-            let readme = readme_md(game, &public, &hidden, 50);
-            for g in &graded {
-                assert!(
-                    readme.contains(&format!("`cargo test {}` ({} points", g.level, g.public)),
-                    "{}: {readme}",
-                    game.id
+            let manifest = exercise_data::manifest(game.id).unwrap();
+            for locale in exercise_data::locales(game.id, None) {
+                let texts = exercise_data::StarterTexts::of(Some(&locale)).unwrap();
+                let readme = String::from_utf8(file_of(
+                    &starter_files(game, Some(&locale)).unwrap(),
+                    "README.md",
+                ))
+                .unwrap();
+                for g in &graded {
+                    let name = texts.level_name(g.level.name());
+                    assert!(
+                        readme
+                            .contains(&format!("`cargo test {}` ({name}; {} ", g.level, g.public)),
+                        "{} {locale}: {readme}",
+                        game.id
+                    );
+                }
+                assert!(!manifest.summaries.is_empty() || locale == "en");
+            }
+        }
+    }
+
+    fn file_of(files: &[(String, Vec<u8>)], path: &str) -> Vec<u8> {
+        files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, b)| b.clone())
+            .unwrap_or_else(|| panic!("no {path}"))
+    }
+
+    /// A code line of a stub: comments, doc comments and the text of a
+    /// `todo!()` or `raise` dropped, which a translation changes.
+    fn code_lines(text: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut docstring = false;
+        for line in text.lines() {
+            let trimmed = line.trim();
+            let quotes = trimmed.matches("\"\"\"").count();
+            if docstring || quotes > 0 {
+                if quotes == 1 {
+                    docstring = !docstring;
+                }
+                continue;
+            }
+            if trimmed.is_empty()
+                || trimmed.starts_with("//")
+                || trimmed.starts_with('#') && !trimmed.starts_with("#[")
+            {
+                continue;
+            }
+            let code = trimmed.split(" // ").next().unwrap_or(trimmed);
+            let code = match code
+                .find("todo!(")
+                .or_else(|| code.find("NotImplementedError("))
+            {
+                Some(at) => &code[..at],
+                None => code,
+            };
+            lines.push(code.to_owned());
+        }
+        lines
+    }
+
+    /// Each translated starter is in its language whole: README, stubs,
+    /// level names and the words its tests end with (SPEC 5.2); its stubs
+    /// are the English stubs' code.
+    #[test]
+    fn a_translated_starter_is_translated_whole() {
+        let english_phrases = [
+            "The statement is",
+            "## Levels",
+            "Levels and points",
+            "Running the tests",
+            "Notes on your code",
+            "see EXERCISE.md",
+            "level basic",
+            "(basic;",
+        ];
+        for (id, locale, word) in [
+            ("velha", "pt-BR", "Básico (basic)"),
+            ("connect4", "fr", "Basique (basic)"),
+        ] {
+            let game = crate::registry::find(id).unwrap();
+            let files = starter_files(game, Some(locale)).unwrap();
+            let manifest = exercise_data::manifest(id).unwrap();
+            let stub = format!("{}/", manifest.files.solution);
+            for (path, bytes) in &files {
+                let text = String::from_utf8_lossy(bytes);
+                if path == "README.md" || path.starts_with(&stub) {
+                    for phrase in english_phrases {
+                        assert!(
+                            !text.contains(phrase),
+                            "{id} {locale} {path}: {phrase:?}\n{text}"
+                        );
+                    }
+                }
+            }
+            let readme = String::from_utf8(file_of(&files, "README.md")).unwrap();
+            assert!(readme.contains(word), "{readme}");
+            let words = String::from_utf8(file_of(&files, boardkit::level::Words::FILE)).unwrap();
+            assert!(words.contains(word.split(' ').next().unwrap()), "{words}");
+            for (file, english) in exercise_data::folder(&manifest.files.stub) {
+                let translated = file_of(&files, &format!("{stub}{file}"));
+                assert_eq!(
+                    code_lines(&String::from_utf8_lossy(&translated)),
+                    code_lines(&String::from_utf8_lossy(english)),
+                    "{id} {locale} {file}"
                 );
             }
         }
+        // The Python form of velha, in Portuguese.
+        let game = crate::registry::find("velha").unwrap();
+        let variant = exercise_data::manifest("velha").unwrap().python.unwrap();
+        let files = python::starter_files(game, &variant, Some("pt-BR")).unwrap();
+        for (path, bytes) in &files {
+            let text = String::from_utf8_lossy(bytes);
+            if path == "README.md" || path.ends_with(".py") && !path.starts_with("tests/") {
+                for phrase in english_phrases {
+                    assert!(
+                        !text.contains(phrase),
+                        "velha python pt-BR {path}: {phrase:?}\n{text}"
+                    );
+                }
+            }
+        }
+        for (file, english) in exercise_data::folder(&variant.stub) {
+            assert_eq!(
+                code_lines(&String::from_utf8_lossy(&file_of(&files, file))),
+                code_lines(&String::from_utf8_lossy(english)),
+                "velha python pt-BR {file}"
+            );
+        }
+        let readme = String::from_utf8(file_of(&files, "README.md")).unwrap();
+        assert!(readme.contains("| Básico (basic) |"), "{readme}");
     }
 
     /// The starter's tests read its fixtures and function cases: those must

@@ -18,10 +18,11 @@ pub(crate) fn starter_files(
     variant: &PythonVariant,
     locale: Option<&str>,
 ) -> Result<Vec<(String, Vec<u8>)>, StarterError> {
-    let mut files: Vec<(String, Vec<u8>)> = crate::exercise_data::folder(&variant.stub)
-        .into_iter()
-        .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
-        .collect();
+    let mut files: Vec<(String, Vec<u8>)> =
+        crate::exercise_data::stub_folder(&variant.stub, locale)
+            .into_iter()
+            .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
+            .collect();
     let levels: Vec<Level> = variant.levels.keys().copied().collect();
     files.push((
         format!("tests/test_{}.py", game.id),
@@ -32,6 +33,14 @@ pub(crate) fn starter_files(
         boardkit::watch::HINTS.into(),
         crate::exercise_data::hints_toml(&variant.hints, locale).into_bytes(),
     ));
+    if locale.is_some_and(|l| l != "en") {
+        files.push((
+            boardkit::level::Words::FILE.into(),
+            crate::exercise_data::StarterTexts::of(locale)?
+                .locale_toml()
+                .into_bytes(),
+        ));
+    }
     files.push((
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
@@ -104,30 +113,26 @@ fn readme_md(
         None => variant.statement.clone(),
     };
     let statement = String::from_utf8_lossy(kit_file(&path)?).into_owned();
-    let mut out = statement.trim_end().to_owned();
-    out.push_str(
-        "\n\n## Levels and points\n\nYou reach a level when every case of it and of every level below passes. \
-         `boardkit grade` runs the public cases below, the very ones your tests run, and hidden ones \
-         that only vary the inputs.\n\n| level | what it grades | public | hidden |\n|---|---|---|---|\n",
-    );
+    let texts = crate::exercise_data::StarterTexts::of(locale)?;
+    let mut table = String::new();
     for (level, public, hidden) in points(game, variant) {
-        out.push_str(&format!(
-            "| {level} | {} | {public} | {hidden} |\n",
-            variant.levels[&level]
+        let summary = locale
+            .and_then(|l| variant.summaries.get(l))
+            .and_then(|s| s.get(&level))
+            .unwrap_or(&variant.levels[&level]);
+        table.push_str(&texts.text(
+            "python_level_row",
+            &[
+                ("name", &texts.level_name(level.name())),
+                ("summary", summary),
+                ("public", &public.to_string()),
+                ("hidden", &hidden.to_string()),
+            ],
         ));
+        table.push('\n');
     }
-    out.push_str(&format!(
-        "\n## Running the tests\n\nThe tests need `boardkit` (see the course's instructions: \
-         `pip install boardkit-*.whl`, or `cargo install`) and pytest:\n\n```sh\n\
-         python3 -m pytest                  # every level, then the level reached\n\
-         python3 -m pytest -k basic         # one level\n\
-         boardkit test {id} --language python   # the same cases, without pytest\n\
-         python3 programa.py                # play\n```\n\n\
-         `fixtures/{id}/` holds the public cases to read: each session's input and \
-         what it checks, and the calls made of your functions with the answers accepted.\n",
-        id = game.id
-    ));
-    Ok(out)
+    let sections = texts.text("python_readme", &[("table", &table), ("id", game.id)]);
+    Ok(format!("{}{sections}", statement.trim_end()))
 }
 
 fn test_py(game: &GameInfo, levels: &[Level]) -> String {
