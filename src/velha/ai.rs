@@ -14,35 +14,14 @@
 //! an opponent with two ways to win next (a loss); one opponent threat (the
 //! only move worth trying); no line left open for anyone (a draw).
 //!
-//! Levels: [`Difficulty::Hard`] searches to the end (3 x 3 and 4 x 4 are
-//! solved; larger boards use a deep bounded search), `Medium` looks two plies
-//! ahead, `Easy` plays at random.
+//! The kit's computer opponents of every level (`boardkit play velha --ai`)
+//! are built on [`Searcher`] in the `boardkit` binary: their random choices
+//! are the kit's, and a student's crate compiles no random generator for
+//! jogo da velha.
 
 use std::collections::HashMap;
 
-use rand::SeedableRng;
-use rand::seq::IndexedRandom;
-use rand_chacha::ChaCha8Rng;
-
 use super::board::{Board, Mark, Position, winning_lines};
-use crate::player::Strategy;
-
-/// How well the computer plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Difficulty {
-    /// Uniformly random empty cells.
-    Easy,
-    /// Two plies of search: takes a win in one, blocks a loss in one.
-    Medium,
-    /// Perfect play: never loses, wins whenever it can, fastest win first.
-    Hard,
-}
-
-/// Boards of this size or less are searched to the end by `Hard`.
-const EXACT_MAX_SIZE: usize = 4;
-/// Plies searched by `Hard` on boards too large to solve.
-const DEEP_PLIES: u32 = 4;
-const MEDIUM_PLIES: u32 = 2;
 
 /// Scores of exact results are multiples of this; heuristic values stay below.
 const EXACT: i32 = 1000;
@@ -309,43 +288,12 @@ impl Searcher {
     }
 }
 
-/// A computer player of the given difficulty; ties are broken by a seeded draw.
-pub struct Computer {
-    difficulty: Difficulty,
-    rng: ChaCha8Rng,
-    searcher: Option<Searcher>,
-}
-
-impl Computer {
-    pub fn new(difficulty: Difficulty, seed: u64) -> Computer {
-        Computer {
-            difficulty,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            searcher: None,
-        }
-    }
-}
-
-impl Strategy<Board, Position> for Computer {
-    fn choose(&mut self, board: &Board) -> Position {
-        let size = board.size();
-        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(size));
-        let candidates = match self.difficulty {
-            Difficulty::Easy => board.empty_cells(),
-            Difficulty::Medium => searcher.best_moves(board, Some(MEDIUM_PLIES)),
-            Difficulty::Hard if size <= EXACT_MAX_SIZE => searcher.best_moves(board, None),
-            Difficulty::Hard => searcher.best_moves(board, Some(DEEP_PLIES)),
-        };
-        *candidates
-            .choose(&mut self.rng)
-            .expect("asked to move on a board with an empty cell")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::velha::Status;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// Plain minimax with the same depth-aware scores: the reference.
     fn plain_score(board: &Board) -> i32 {

@@ -351,9 +351,47 @@ fn summary(every: &BTreeMap<Level, u32>) {
 }
 
 /// How long one case, a session or a function case's calls, may run before
-/// it counts as still running: the grader's 5 s, doubled, as a student's
-/// build is not optimised and the tests share the cores.
+/// it counts as still running, in CPU time where the system counts it
+/// (Linux, macOS: `ulimit -t`): the grader's own CPU limit, 10 s, which a
+/// loaded laptop does not eat into, as time the other tests take is not
+/// the case's. The reference's slowest case takes well under a second.
 pub const CASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The wall-clock bound behind the CPU limit: a case that waits (a sleep)
+/// uses no CPU, and Windows has no CPU limit.
+pub const CASE_WALL: Duration = Duration::from_secs(30);
+
+/// The memory a case's process may map, as the grader bounds it (KiB).
+const CASE_MEMORY_KIB: u64 = 512 << 10;
+
+/// A case's command: `program args`, under the grader's CPU and memory
+/// limits where a POSIX shell sets them (`ulimit`; a limit the system
+/// refuses, as macOS refuses `-v`, is left out).
+pub fn case_command(program: &Path, args: &[String]) -> Command {
+    #[cfg(unix)]
+    {
+        let mut command = Command::new("/bin/sh");
+        command
+            .arg("-c")
+            .arg(format!(
+                // SIGXCPU at the soft limit, read as a timeout; the hard
+                // limit a second later (at once, SIGKILL would come first).
+                "ulimit -H -t {} 2>/dev/null; ulimit -S -t {} 2>/dev/null; \
+                 ulimit -v {CASE_MEMORY_KIB} 2>/dev/null; exec \"$0\" \"$@\"",
+                CASE_TIMEOUT.as_secs() + 1,
+                CASE_TIMEOUT.as_secs()
+            ))
+            .arg(program)
+            .args(args);
+        command
+    }
+    #[cfg(not(unix))]
+    {
+        let mut command = Command::new(program);
+        command.args(args);
+        command
+    }
+}
 
 /// The most bytes kept of each output stream: the grader's limit. More
 /// stops the run.
@@ -435,6 +473,12 @@ pub fn run_limited(mut command: Command, stdin: &[u8], timeout: Duration) -> Ran
     let _ = feeder.join();
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
+    // Stopped by its CPU limit (SIGXCPU, 24 on Linux and macOS): still
+    // running at the limit, as the grader says it.
+    let ending = match ending {
+        Ending::Signaled(24) => Ending::TimedOut(CASE_TIMEOUT),
+        other => other,
+    };
     // The run ended on its own, then its last bytes went past the limit.
     let ending = if flooded.load(Ordering::SeqCst) {
         Ending::OutputLimit
@@ -595,9 +639,8 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
     let stdin = fixture.stdin_bytes();
     let mut words = vec!["play".to_owned(), game.to_owned()];
     words.extend(fixture.args.iter().cloned());
-    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
-    command.args(&words);
-    let actual = run_limited(command, &stdin, CASE_TIMEOUT);
+    let command = case_command(Path::new(env!("CARGO_BIN_EXE_boardkit")), &words);
+    let actual = run_limited(command, &stdin, CASE_WALL);
     // The input line that led to a difference, as the grader names it,
     // from the reference's reads the snapshot carries (a starter's do).
     let reads = expected_reads(game, &fixture.name);
@@ -677,9 +720,10 @@ pub fn function_trials(
 fn call(case: &FunctionCase, shown: fn(&str, bool) -> String) -> Result<(), Failed> {
     let requests = case.requests();
     let stdin = format!("{}\n", requests.join("\n"));
-    let mut command = Command::new(std::env::current_exe().expect("the test binary's path"));
+    let test_binary = std::env::current_exe().expect("the test binary's path");
+    let mut command = case_command(&test_binary, &[]);
     command.env(DRIVE, "1");
-    let run = run_limited(command, stdin.as_bytes(), CASE_TIMEOUT);
+    let run = run_limited(command, stdin.as_bytes(), CASE_WALL);
     let (verdict, message) = boardkit::judge::judge_calls(
         &boardkit::judge::Calls {
             requests: &requests,

@@ -1,9 +1,13 @@
 //! Jogo da velha for every front end: its computer opponents and the cells
 //! of a win.
 
-use boardkit::velha::ai::Difficulty;
+use boardkit::player::Strategy;
+use boardkit::velha::ai::Searcher;
 use boardkit::velha::board::winning_lines;
 use boardkit::velha::{Board, Position, Status};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
 
 /// The computer opponents (`--ai`, the menu, the browser's `opponent`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,18 +21,43 @@ pub(crate) enum Computer {
 }
 
 impl Computer {
-    /// The reference's AI of this level.
-    pub(crate) fn difficulty(self) -> Difficulty {
-        match self {
-            Computer::Easy => Difficulty::Easy,
-            Computer::Medium => Difficulty::Medium,
-            Computer::Hard => Difficulty::Hard,
+    /// The player, drawing its random choices from `seed`.
+    pub(crate) fn player(self, seed: u64) -> ComputerPlayer {
+        ComputerPlayer {
+            level: self,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            searcher: None,
         }
     }
+}
 
-    /// The player, drawing its random choices from `seed`.
-    pub(crate) fn player(self, seed: u64) -> boardkit::velha::ai::Computer {
-        boardkit::velha::ai::Computer::new(self.difficulty(), seed)
+/// Boards of this size or less are searched to the end by `Hard`.
+const EXACT_MAX_SIZE: usize = 4;
+/// Plies searched by `Hard` on boards too large to solve.
+const DEEP_PLIES: u32 = 4;
+const MEDIUM_PLIES: u32 = 2;
+
+/// A computer opponent of one level, on the reference's [`Searcher`]; ties
+/// between moves of one score are broken by a seeded draw. Pure: no I/O.
+pub(crate) struct ComputerPlayer {
+    level: Computer,
+    rng: ChaCha8Rng,
+    searcher: Option<Searcher>,
+}
+
+impl Strategy<Board, Position> for ComputerPlayer {
+    fn choose(&mut self, board: &Board) -> Position {
+        let size = board.size();
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(size));
+        let candidates = match self.level {
+            Computer::Easy => board.empty_cells(),
+            Computer::Medium => searcher.best_moves(board, Some(MEDIUM_PLIES)),
+            Computer::Hard if size <= EXACT_MAX_SIZE => searcher.best_moves(board, None),
+            Computer::Hard => searcher.best_moves(board, Some(DEEP_PLIES)),
+        };
+        *candidates
+            .choose(&mut self.rng)
+            .expect("asked to move on a board with an empty cell")
     }
 }
 
@@ -66,4 +95,51 @@ pub(crate) fn winning_cells(board: &Board) -> u128 {
             })
         })
         .fold(0, |all, line| all | line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position a 3 x 3 game can reach that is still in progress.
+    fn positions() -> Vec<Board> {
+        fn walk(board: Board, seen: &mut std::collections::HashSet<Board>, out: &mut Vec<Board>) {
+            if !seen.insert(board) || board.status() != Status::InProgress {
+                return;
+            }
+            out.push(board);
+            for pos in board.empty_cells() {
+                walk(board.with_move(pos), seen, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(Board::default(), &mut Default::default(), &mut out);
+        out
+    }
+
+    #[test]
+    fn hard_plays_a_best_move_and_medium_takes_every_win_whatever_the_seed() {
+        let positions = positions();
+        assert_eq!(positions.len(), 4520);
+        let mut searcher = Searcher::new(3);
+        for seed in 0..3 {
+            let mut hard = Computer::Hard.player(seed);
+            let mut medium = Computer::Medium.player(seed);
+            for board in &positions {
+                let best = searcher.best_moves(board, None);
+                let played = hard.choose(board);
+                assert!(best.contains(&played), "hard played {played} on {board:?}");
+                let me = board.to_move();
+                let wins: Vec<_> = board
+                    .empty_cells()
+                    .into_iter()
+                    .filter(|&p| board.with_move(p).status() == Status::Won(me))
+                    .collect();
+                if !wins.is_empty() {
+                    let played = medium.choose(board);
+                    assert!(wins.contains(&played), "medium missed a win on {board:?}");
+                }
+            }
+        }
+    }
 }

@@ -9,7 +9,6 @@ use crate::net::games::IllegalMove;
 use std::any::Any;
 use std::rc::Rc;
 
-use boardkit::velha::ai::{Computer, Difficulty};
 use boardkit::velha::board::{Board, Mark, Position, Status};
 
 use super::game::Parts;
@@ -344,7 +343,7 @@ impl Round for VelhaGame {
 
     fn take_work(&mut self) -> Option<Work> {
         let seed = self.seed;
-        let hard = move || Box::new(Computer::new(Difficulty::Hard, seed)) as Player;
+        let hard = move || Box::new(crate::opponents::velha::Computer::Hard.player(seed)) as Player;
         self.thinkers
             .take_work(self.busy()?, self.version, self.board, hard)
     }
