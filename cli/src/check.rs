@@ -335,9 +335,10 @@ fn check_the_starter(
         stubs.text.contains(&panic_at)
             && stubs.text.contains("not yet implemented")
             && stubs.text.contains("\ncall: ")
+            && stubs.text.contains("\nplay it: printf '")
             && !stubs.text.contains("stack backtrace:"),
         format!(
-            "{}: the stubs' failures name the call and the todo!()'s file and line, without a backtrace",
+            "{}: the stubs' failures name the call and the todo!()'s file and line, and the command that plays a session again, without a backtrace",
             game.id
         ),
     );

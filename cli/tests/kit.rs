@@ -17,6 +17,7 @@ mod guides;
 mod network;
 mod public_cases;
 mod reference;
+mod starter;
 mod terminal;
 mod tui;
 mod web_api;

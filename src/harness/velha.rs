@@ -252,6 +252,29 @@ mod tests {
     }
 
     #[test]
+    fn a_call_is_shown_as_the_students_code_is_called() {
+        assert_eq!(
+            shown_call("extrai_linha  b 1 ", false),
+            "extrai_linha(\" b 1 \")"
+        );
+        let rust = shown_call("verifica_vencedor X.O......", false);
+        assert!(
+            rust.starts_with("verifica_vencedor(&[['X', ' ', 'O'], [' ', ' ', ' '], [' ', ' ', ' ']])\n    1   2   3\n  A X |   | O\n   ---+---+---\n"),
+            "{rust}"
+        );
+        let python = shown_call("verifica_vencedor_lista X.O......", true);
+        assert!(
+            python.starts_with("verifica_vencedor([[\"X\", \" \", \"O\"], [\" \", \" \", \" \"], [\" \", \" \", \" \"]])"),
+            "{python}"
+        );
+        assert!(
+            shown_call("verifica_vencedor_9 X........", false)
+                .starts_with("verifica_vencedor_9('X', ' ', ")
+        );
+        assert!(shown_call("melhor_jogada X........", true).starts_with("melhor_jogada([[\"X\""));
+    }
+
+    #[test]
     fn two_boards_with_nothing_between_are_two_boards() {
         let two = format!("{BLOCK_AFTER_A1}{BLOCK_AFTER_A1}");
         assert_eq!(events(&two), vec!["board X../.../..."; 2]);

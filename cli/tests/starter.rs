@@ -1,0 +1,79 @@
+//! A starter's own tests, as a student runs them: the cases pinned when the
+//! starter was made, and every case under the grader's limits
+//! (`tests/common`'s runner, shipped with every starter).
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common;
+
+/// A program that prints without end is stopped at the output limit, at
+/// once, with what it printed so far kept.
+#[test]
+fn a_case_that_floods_is_stopped_at_the_output_limit() {
+    let command = common::case_command(Path::new("/bin/sh"), &["-c".into(), "yes flood".into()]);
+    let started = std::time::Instant::now();
+    let ran = common::run_limited(command, b"", common::CASE_WALL);
+    assert_eq!(ran.ending, boardkit::judge::Ending::OutputLimit);
+    assert_eq!(ran.stdout.len(), common::OUTPUT_LIMIT);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+/// A program that loops without end is stopped at the CPU limit, read as
+/// a timeout (not as a crash by SIGXCPU or SIGKILL).
+#[test]
+#[ignore = "long: spends the CPU limit, 10 s"]
+fn a_case_that_loops_is_stopped_at_the_cpu_limit_as_still_running() {
+    let command = common::case_command(
+        Path::new("/bin/sh"),
+        &["-c".into(), "while :; do :; done".into()],
+    );
+    let ran = common::run_limited(command, b"", common::CASE_WALL);
+    assert_eq!(
+        ran.ending,
+        boardkit::judge::Ending::TimedOut(common::CASE_TIMEOUT)
+    );
+}
+
+/// Deleting or editing a public case in a starter cannot raise the level
+/// its tests report: the case fails, naming the file.
+#[test]
+#[ignore = "long: builds a starter's tests (about 15 s)"]
+fn a_starter_pins_its_public_cases() {
+    let scratch = tempfile::tempdir().unwrap();
+    let starter = scratch.path().join("velha");
+    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["starter", "velha"])
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    std::fs::remove_file(starter.join("fixtures/velha/draw.toml")).unwrap();
+    let snapshot = starter.join("tests/snapshots/velha__x_wins_row_a.snap");
+    let text = std::fs::read_to_string(&snapshot).unwrap();
+    std::fs::write(&snapshot, text.replace("Vencedor: X", "Vencedor: O")).unwrap();
+    let run = Command::new("cargo")
+        .args(["test", "--quiet", "--test", "velha"])
+        .current_dir(&starter)
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/guide-starter"),
+        )
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("CLIPPY_ARGS")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        out.contains("---- proficient::draw ----\nfixtures/velha/draw.toml was deleted since the starter was made"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "tests/snapshots/velha__x_wins_row_a.snap was changed since the starter was made"
+        ),
+        "{out}"
+    );
+    // The deleted case still counts in its level: 13 proficient cases.
+    assert!(out.contains("  proficient    0/13 passed"), "{out}");
+}
