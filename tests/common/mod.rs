@@ -475,8 +475,10 @@ pub fn run_limited(mut command: Command, stdin: &[u8], timeout: Duration) -> Ran
     let stderr = stderr.join().unwrap_or_default();
     // Stopped by its CPU limit (SIGXCPU, 24 on Linux and macOS): still
     // running at the limit, as the grader says it.
+    // The hard limit's SIGKILL, a second later, if SIGXCPU was caught.
     let ending = match ending {
         Ending::Signaled(24) => Ending::TimedOut(CASE_TIMEOUT),
+        Ending::Signaled(9) if started.elapsed() >= CASE_TIMEOUT => Ending::TimedOut(CASE_TIMEOUT),
         other => other,
     };
     // The run ended on its own, then its last bytes went past the limit.

@@ -28,7 +28,10 @@ pub(crate) fn starter_files(
         format!("tests/test_{}.py", game.id),
         test_py(game, &levels).into_bytes(),
     ));
-    files.push(("tests/conftest.py".into(), conftest_py(game).into_bytes()));
+    files.push((
+        "tests/conftest.py".into(),
+        conftest_py(game, &levels).into_bytes(),
+    ));
     files.push((
         boardkit::watch::HINTS.into(),
         crate::exercise_data::hints_toml(&variant.hints, locale).into_bytes(),
@@ -177,7 +180,11 @@ def test_level(level):
     )
 }
 
-fn conftest_py(game: &GameInfo) -> String {
+fn conftest_py(game: &GameInfo, levels: &[Level]) -> String {
+    let levels = levels
+        .iter()
+        .map(|l| format!("\"{l}\", "))
+        .collect::<String>();
     format!(
         r#""""After the tests, the levels: each one's count and the level reached."""
 
@@ -193,18 +200,23 @@ def pytest_terminal_summary(terminalreporter):
     boardkit = os.environ.get("BOARDKIT") or shutil.which("boardkit")
     if boardkit is None:
         return
-    run = subprocess.run(
-        [boardkit, "test", "{id}", str(FOLDER), "--language", "python"],
-        capture_output=True,
-        text=True,
-    )
+    command = [boardkit, "test", "{id}", str(FOLDER), "--language", "python"]
+    # `-k basic` runs one level: its summary is that level's alone; another
+    # filter selects no level, and has no summary.
+    keyword = terminalreporter.config.option.keyword
+    if keyword:
+        if keyword not in ({levels}):
+            return
+        command += ["--level", keyword]
+    run = subprocess.run(command, capture_output=True, text=True)
     lines = run.stdout.splitlines()
     if "levels:" in lines:
         terminalreporter.write_sep("=", "levels")
         for line in lines[lines.index("levels:") + 1 :]:
             terminalreporter.write_line(line)
 "#,
-        id = game.id
+        id = game.id,
+        levels = levels
     )
 }
 

@@ -120,10 +120,11 @@ def main():
             except WrongType as wrong:
                 line = "wrong type: %s" % wrong
             except NotImplementedError as missing:
-                sys.stderr.write(
-                    "not yet implemented: %s%s\n"
-                    % (function, ": %s" % missing if str(missing) else "")
-                )
+                # The stub's message names its function already.
+                said = str(missing)
+                if not said.startswith(function):
+                    said = function + (": " + said if said else "")
+                sys.stderr.write("not yet implemented: %s\n" % said)
                 return 1
             except AttributeError as missing:
                 if getattr(missing, "obj", None) is funcoes or "funcoes" in str(missing):
