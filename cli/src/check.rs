@@ -892,6 +892,7 @@ fn grade(
         // Every grading run of the check shares its compiled dependencies.
         build_dir: Some(build.to_owned()),
         fresh: false,
+        reveal_hidden: Default::default(),
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };

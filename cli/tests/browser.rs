@@ -568,6 +568,122 @@ async fn controls_are_labelled_buttons(s: &Shared) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A small class graded for its feedback pages: a Python class of two, one
+/// whose exam passes and one that failed cases, hidden ones among them
+/// (`--no-sandbox`: the kit's own submissions, and no crate to build).
+/// Returns the output folder and the two students' names.
+fn graded_class(scratch: &Path) -> (PathBuf, [&'static str; 2]) {
+    let names = ["ana-planted-name", "bia-planted-name"];
+    let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
+    for (name, from) in names.iter().zip(["diego", "bruno"]) {
+        let folder = scratch.join("class").join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for file in ["funcoes.py", "programa.py"] {
+            std::fs::copy(exams.join(from).join(file), folder.join(file)).unwrap();
+        }
+    }
+    let out = scratch.join("grades");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    command
+        .args([
+            "grade",
+            "velha",
+            "--language",
+            "python",
+            "--no-sandbox",
+            "--out",
+        ])
+        .arg(&out);
+    for name in names {
+        command.arg(scratch.join("class").join(name));
+    }
+    let graded = command.output().expect("boardkit grade runs");
+    assert!(graded.status.success(), "{graded:?}");
+    (out, names)
+}
+
+/// Each student's feedback page, in the browser: it names no other
+/// student, holds none of its hidden cases' inputs (the instructor's
+/// `hidden.json`), works without scripts, and passes axe-core's
+/// accessibility check (from npm, `cli/tests/package.json`).
+async fn feedback_pages_are_the_students_alone_and_accessible(s: &Shared) -> Result<(), Failed> {
+    let axe_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node_modules/axe-core/axe.min.js");
+    let axe = match std::fs::read_to_string(&axe_path) {
+        Ok(axe) => axe,
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("axe-core missing ({e}): run `npm ci` in cli/tests; the check is skipped");
+            return Ok(());
+        }
+        Err(e) => return Err(format!("{}: {e} (npm ci in cli/tests)", axe_path.display()).into()),
+    };
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let (out, names) = graded_class(scratch.path());
+    for (i, name) in names.iter().enumerate() {
+        let other = names[1 - i];
+        let folder = out.join("students").join(name);
+        let page = folder.join("feedback.html");
+        let html = std::fs::read_to_string(&page).map_err(|e| e.to_string())?;
+        let markdown =
+            std::fs::read_to_string(folder.join("feedback.md")).map_err(|e| e.to_string())?;
+        let hidden: std::collections::BTreeMap<String, String> = serde_json::from_str(
+            &std::fs::read_to_string(folder.join("hidden.json")).map_err(|e| e.to_string())?,
+        )
+        .map_err(|e| e.to_string())?;
+        for text in [&html, &markdown] {
+            if text.contains(other) || text.contains("<script") {
+                return Err(format!("{name}'s feedback names {other} or holds a script").into());
+            }
+            for (case, detail) in &hidden {
+                if text.contains(case.as_str()) {
+                    return Err(format!("{name}'s feedback names the hidden case {case}").into());
+                }
+                // The lines of input a hidden case's detail shows.
+                for line in detail
+                    .lines()
+                    .filter(|l| l.starts_with("the input up to there: "))
+                {
+                    let input = line.trim_start_matches("the input up to there: ");
+                    if input.len() > 8 && text.contains(input) {
+                        return Err(
+                            format!("{name}'s feedback holds hidden input {input:?}").into()
+                        );
+                    }
+                }
+            }
+        }
+        if i == 1 && !markdown.contains("hidden case") {
+            return Err(format!("{name}'s feedback counts no hidden case:\n{markdown}").into());
+        }
+        s.client
+            .goto(&format!("file://{}", page.display()))
+            .await
+            .map_err(|e| e.to_string())?;
+        s.client
+            .execute(&format!("{axe}\nreturn true;"), vec![])
+            .await
+            .map_err(|e| format!("axe-core: {e}"))?;
+        let violations = s
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 axe.run(document).then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.length + ')')));",
+                vec![],
+            )
+            .await
+            .map_err(|e| format!("axe.run: {e}"))?;
+        if violations.as_array().is_none_or(|v| !v.is_empty()) {
+            return Err(format!("{name}'s feedback.html: {violations}").into());
+        }
+        println!("feedback: {} passes axe-core", page.display());
+    }
+    s.client
+        .goto(&format!("{}/", s.url))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 #[allow(
     clippy::too_many_lines,
     reason = "the harness: the table of browser tests, and one browser and driver started for them all"
@@ -585,6 +701,7 @@ fn main() {
         "mastermind_by_clicks_then_the_computer_solves_it",
         "controls_are_labelled_buttons",
         "the_page_fits_a_phone",
+        "feedback_pages_are_the_students_alone_and_accessible",
     ];
     let selected = names.iter().any(|name| {
         args.filter.as_deref().is_none_or(|f| {
@@ -701,6 +818,7 @@ fn main() {
         trial!(mastermind_by_clicks_then_the_computer_solves_it),
         trial!(controls_are_labelled_buttons),
         trial!(the_page_fits_a_phone),
+        trial!(feedback_pages_are_the_students_alone_and_accessible),
     ];
     let conclusion = libtest_mimic::run(&args, trials);
     // Closing the session quits the browser; then chromedriver goes, then

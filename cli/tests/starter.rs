@@ -77,3 +77,48 @@ fn a_starter_pins_its_public_cases() {
     // The deleted case still counts in its level: 13 proficient cases.
     assert!(out.contains("  proficient    0/13 passed"), "{out}");
 }
+
+/// The levels workflow's own command, run as its job runs it: the public
+/// cases' summary goes to the job's page (`$GITHUB_STEP_SUMMARY`).
+#[test]
+#[ignore = "long: builds a starter's tests (about 15 s)"]
+fn the_levels_workflow_writes_the_job_summary() {
+    let scratch = tempfile::tempdir().unwrap();
+    let starter = scratch.path().join("velha");
+    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["starter", "velha"])
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let workflow = std::fs::read_to_string(starter.join(".github/workflows/levels.yml")).unwrap();
+    let command = workflow
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("command: "))
+        .expect("a level's command")
+        .to_owned();
+    assert_eq!(command, "cargo test --test velha basic");
+    let summary = scratch.path().join("summary.md");
+    std::fs::write(&summary, "").unwrap();
+    let run = Command::new("bash")
+        .args(["-c", &command])
+        .current_dir(&starter)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/guide-starter"),
+        )
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("CLIPPY_ARGS")
+        .output()
+        .unwrap();
+    assert!(!run.status.success(), "the stubs fail");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(text.starts_with("### velha: the public cases\n"), "{text}");
+    assert!(text.contains("| basic | 0 / 6 |"), "{text}");
+    assert!(
+        text.contains("<summary>failed: basic::extrai_linha</summary>"),
+        "{text}"
+    );
+    assert!(text.contains("not yet implemented: extrai_linha"), "{text}");
+}

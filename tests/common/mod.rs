@@ -215,6 +215,7 @@ pub fn run(trials: Vec<Trial>) -> ! {
         }
     }
     summary(&every);
+    step_summary(&failures);
     let run = total - filtered;
     println!(
         "test result: {}. {} passed; {} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
@@ -348,6 +349,45 @@ fn summary(every: &BTreeMap<Level, u32>) {
         .all(|(level, n)| results.get(level).map(|r| r.0) == Some(*n));
     let words = boardkit::level::Words::load(crate_root());
     println!("\n{}", words.summary(&results, robustness, every_ran));
+}
+
+/// In a GitHub Actions job (the starter's levels workflow), the run's
+/// summary for the job's page (`$GITHUB_STEP_SUMMARY`, Markdown): each
+/// level's count, then each failure, folded. A starter's cases are public:
+/// all of it is the student's.
+fn step_summary(failures: &[(String, String)]) {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") else {
+        return;
+    };
+    let results = RESULTS.lock().unwrap_or_else(|e| e.into_inner());
+    let words = boardkit::level::Words::load(crate_root());
+    let mut out = format!(
+        "### {}: the public cases\n\n| level | passed |\n|---|---|\n",
+        env!("CARGO_CRATE_NAME")
+    );
+    for (level, (run, passed)) in results.iter() {
+        out.push_str(&format!(
+            "| {} | {passed} / {run} |\n",
+            words.name(level.name())
+        ));
+    }
+    for (name, message) in failures {
+        out.push_str(&format!(
+            "\n<details><summary>failed: {name}</summary>\n\n```text\n{}\n```\n\n</details>\n",
+            clip_lines(message).replace("```", "'''")
+        ));
+    }
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(out.as_bytes()));
+    if let Err(e) = written {
+        eprintln!(
+            "cannot write the job's summary {}: {e}",
+            path.to_string_lossy()
+        );
+    }
 }
 
 /// How long one case, a session or a function case's calls, may run before

@@ -89,6 +89,11 @@ pub(crate) struct GradeArgs {
     /// notes.json beside it, and in report.html).
     #[arg(long, value_enum, default_value_t = StyleNotes::Shown)]
     style_notes: StyleNotes,
+    /// What each student's feedback (students/<name>/feedback.html and
+    /// feedback.md) says of the hidden cases: how many failed per level
+    /// (counts), or their names too (names); never their inputs.
+    #[arg(long, value_enum, default_value_t = crate::grader::feedback::RevealHidden::Counts)]
+    reveal_hidden: crate::grader::feedback::RevealHidden,
     /// Submissions graded at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -297,6 +302,7 @@ fn grading_options(
         build_dir: args.build_dir.or_else(grader::shared_build_dir),
         fresh: args.fresh,
         isolation,
+        reveal_hidden: args.reveal_hidden,
     };
     Ok(Some((game, options)))
 }

@@ -17,6 +17,7 @@
 //! [`merge`] joins the shards of one run, or takes submissions out.
 
 pub(crate) mod build;
+pub(crate) mod feedback;
 pub(crate) mod judge;
 pub(crate) mod lms;
 pub(crate) mod merge;
@@ -74,6 +75,8 @@ pub(crate) struct Options {
     pub isolation: Isolation,
     /// Grade every submission again, even those whose results are current.
     pub fresh: bool,
+    /// `--reveal-hidden`: what each student's feedback says of hidden cases.
+    pub reveal_hidden: feedback::RevealHidden,
 }
 
 /// Why grading could not run.

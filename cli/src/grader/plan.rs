@@ -384,6 +384,7 @@ pub(super) fn run_info(
         latest,
         grading: grading_digest(kit, game, options),
         shard: options.shard.map(|(k, n)| format!("{k}/{n}")),
+        reveal_hidden: options.reveal_hidden,
     }
 }
 
@@ -432,6 +433,7 @@ mod tests {
             build_dir: None,
             isolation: Isolation::None,
             fresh: false,
+            reveal_hidden: Default::default(),
         }
     }
 

@@ -244,6 +244,9 @@ pub(crate) struct RunInfo {
     /// `K/N` for a shard's run; none for a whole class's (or a merge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// What each student's feedback says of hidden cases.
+    #[serde(default)]
+    pub reveal_hidden: super::feedback::RevealHidden,
 }
 
 impl RunInfo {
@@ -397,6 +400,21 @@ pub(crate) fn write_reports(
         html.insert_str(end, &similarity.html());
     }
     std::fs::write(dir.join("report.html"), html)?;
+    // Each student's own page, from their results alone.
+    let (title, reveal) = run.map_or(("boardkit", Default::default()), |r| {
+        (r.title.as_str(), r.reveal_hidden)
+    });
+    for (name, results) in all {
+        let folder = student_dir(dir, name);
+        std::fs::write(
+            folder.join("feedback.md"),
+            super::feedback::markdown(title, name, results, reveal),
+        )?;
+        std::fs::write(
+            folder.join("feedback.html"),
+            super::feedback::html(title, name, results, reveal),
+        )?;
+    }
     Ok(())
 }
 

@@ -1,0 +1,318 @@
+//! Each student's own feedback (SPEC 5.2): `students/<name>/feedback.md`
+//! and `feedback.html`, written by every run and every merge beside the
+//! student's `results.json`. What a student may be handed: their level and
+//! points per level, each failed public case with its board, diff and
+//! replay command, their notes on the code, and hidden cases as counts
+//! (their names only with `--reveal-hidden names`). Nothing of another
+//! student (not the similarity section) and no hidden input. The page works
+//! without scripts and is checked for accessibility in Chromium (axe-core,
+//! `cli/tests/browser.rs`).
+
+use std::collections::BTreeMap;
+
+use boardkit::level::Level;
+
+use super::report::{Results, TestResult, Verdict, escape, points};
+
+/// What a student's feedback may say of the hidden cases.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RevealHidden {
+    /// How many failed, per level (the default).
+    #[default]
+    Counts,
+    /// Their names too (never their inputs).
+    Names,
+}
+
+/// One part of the grade as the feedback shows it.
+struct Part<'r> {
+    title: String,
+    got: f64,
+    max: f64,
+    failed_public: Vec<&'r TestResult>,
+    failed_hidden: Vec<&'r TestResult>,
+}
+
+/// Each level's part, then the robustness part's.
+fn parts(results: &Results) -> Vec<Part<'_>> {
+    let mut levels: BTreeMap<Option<Level>, Part<'_>> = BTreeMap::new();
+    for t in &results.tests {
+        let key = (!t.extra_data.robustness).then_some(t.extra_data.level);
+        let part = levels.entry(key).or_insert_with(|| Part {
+            title: key.map_or_else(
+                || super::report::ROBUSTNESS_TITLE.to_owned(),
+                |l| l.to_string(),
+            ),
+            got: 0.0,
+            max: 0.0,
+            failed_public: Vec::new(),
+            failed_hidden: Vec::new(),
+        });
+        part.got += t.score;
+        part.max += t.max_score;
+        if t.extra_data.verdict != Verdict::Passed {
+            if t.visibility == "visible" {
+                part.failed_public.push(t);
+            } else {
+                part.failed_hidden.push(t);
+            }
+        }
+    }
+    // Levels in order, the robustness part (`None`) last.
+    let mut parts: Vec<(Option<Level>, Part<'_>)> = levels.into_iter().collect();
+    parts.sort_by_key(|(level, _)| level.map_or(usize::MAX, |l| l as usize));
+    parts.into_iter().map(|(_, part)| part).collect()
+}
+
+/// "2 hidden cases failed", and their names when revealed.
+fn hidden_line(part: &Part<'_>, reveal: RevealHidden) -> Option<String> {
+    let n = part.failed_hidden.len();
+    if n == 0 {
+        return None;
+    }
+    let cases = if n == 1 { "case" } else { "cases" };
+    let mut line = format!("{n} hidden {cases} failed at {}", part.title);
+    if reveal == RevealHidden::Names {
+        let names: Vec<&str> = part.failed_hidden.iter().map(|t| t.name.as_str()).collect();
+        line.push_str(&format!(": {}", names.join(", ")));
+    }
+    Some(line)
+}
+
+/// `feedback.md`: the same as the page, in Markdown.
+pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
+    let mut out = format!(
+        "# {game}: feedback for {name}\n\nLevel reached: **{}**. Score: {} / {}.\n\n| part | points |\n|---|---|\n",
+        results.level_name(),
+        points(results.score),
+        points(results.max_score())
+    );
+    let parts = parts(results);
+    for part in &parts {
+        out.push_str(&format!(
+            "| {} | {} / {} |\n",
+            part.title,
+            points(part.got),
+            points(part.max)
+        ));
+    }
+    if let Some(style) = results.style {
+        out.push_str(&format!(
+            "| notes on the code | {} / {} |\n",
+            points(style.score),
+            points(style.max_score)
+        ));
+    }
+    for part in &parts {
+        if part.failed_public.is_empty() && part.failed_hidden.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n## {}\n", part.title));
+        for t in &part.failed_public {
+            out.push_str(&format!(
+                "\n### {} ({})\n\n```text\n{}\n```\n",
+                t.name,
+                t.extra_data.verdict.name(),
+                t.output.replace("```", "'''")
+            ));
+        }
+        if let Some(line) = hidden_line(part, reveal) {
+            out.push_str(&format!("\n{line}.\n"));
+        }
+    }
+    if !results.notes.is_empty() && !results.notes_held {
+        out.push_str("\n## Notes on your code\n\n");
+        for note in &results.notes {
+            out.push_str(&format!(
+                "- `{}:{}` {} (`{}`)\n",
+                note.file, note.line, note.message, note.kind
+            ));
+        }
+    }
+    out
+}
+
+/// `feedback.html`: one page, no script, for the student alone.
+pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
+    let mut body = format!(
+        "<h1>{game}: feedback for {name}</h1>\n<p>Level reached: <strong>{}</strong>. Score: {} / {}.</p>\n",
+        escape(&results.level_name()),
+        points(results.score),
+        points(results.max_score()),
+        game = escape(game),
+        name = escape(name)
+    );
+    let parts = parts(results);
+    body.push_str(
+        "<table>\n<caption>Points per part</caption>\n<thead><tr><th scope=\"col\">part</th><th scope=\"col\">points</th></tr></thead>\n<tbody>\n",
+    );
+    for part in &parts {
+        body.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th><td>{} / {}</td></tr>\n",
+            escape(&part.title),
+            points(part.got),
+            points(part.max)
+        ));
+    }
+    if let Some(style) = results.style {
+        body.push_str(&format!(
+            "<tr><th scope=\"row\">notes on the code</th><td>{} / {}</td></tr>\n",
+            points(style.score),
+            points(style.max_score)
+        ));
+    }
+    body.push_str("</tbody>\n</table>\n");
+    for part in &parts {
+        if part.failed_public.is_empty() && part.failed_hidden.is_empty() {
+            continue;
+        }
+        body.push_str(&format!("<h2>{}</h2>\n", escape(&part.title)));
+        for t in &part.failed_public {
+            body.push_str(&format!(
+                "<h3>{} ({})</h3>\n<pre>{}</pre>\n",
+                escape(&t.name),
+                t.extra_data.verdict.name(),
+                escape(&t.output)
+            ));
+        }
+        if let Some(line) = hidden_line(part, reveal) {
+            body.push_str(&format!("<p>{}.</p>\n", escape(&line)));
+        }
+    }
+    if !results.notes.is_empty() && !results.notes_held {
+        body.push_str("<h2>Notes on your code</h2>\n<ul>\n");
+        for note in &results.notes {
+            body.push_str(&format!(
+                "<li><code>{}:{}</code> {} (<code>{}</code>)</li>\n",
+                escape(&note.file),
+                note.line,
+                escape(&note.message),
+                escape(&note.kind)
+            ));
+        }
+        body.push_str("</ul>\n");
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}</main>\n</body>\n</html>\n",
+        title = escape(&format!("{game}: feedback for {name}"))
+    )
+}
+
+/// Plain, readable, with a contrast of at least 4.5:1 everywhere.
+const STYLE: &str = "body{font-family:sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1a1a1a;background:#fff;line-height:1.4}\
+pre{background:#f4f4f4;color:#1a1a1a;padding:.5rem;overflow-x:auto;white-space:pre}\
+table{border-collapse:collapse}th,td{border:1px solid #767676;padding:.2rem .6rem;text-align:left}";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grader::report::Extra;
+
+    fn case(name: &str, level: Level, passed: bool, hidden: bool, output: &str) -> TestResult {
+        TestResult {
+            name: name.into(),
+            score: if passed { 1.0 } else { 0.0 },
+            max_score: 1.0,
+            status: if passed { "passed" } else { "failed" }.into(),
+            output: output.into(),
+            visibility: if hidden { "after_published" } else { "visible" }.into(),
+            extra_data: Extra {
+                level,
+                verdict: if passed {
+                    Verdict::Passed
+                } else {
+                    Verdict::WrongOutput
+                },
+                robustness: false,
+            },
+            detail: hidden.then(|| "the input up to there: SECRET-HIDDEN-INPUT".to_owned()),
+        }
+    }
+
+    fn results() -> Results {
+        Results {
+            score: 2.0,
+            tests: vec![
+                case("basic::a", Level::Basic, true, false, ""),
+                case(
+                    "proficient::draw",
+                    Level::Proficient,
+                    false,
+                    false,
+                    "wrong output; expected: a draw\n| Empate!",
+                ),
+                case(
+                    "proficient::draw_hidden",
+                    Level::Proficient,
+                    false,
+                    true,
+                    "hidden case: wrong_output",
+                ),
+                case(
+                    "advanced::x_hidden",
+                    Level::Advanced,
+                    false,
+                    true,
+                    "hidden case: wrong_output",
+                ),
+                case(
+                    "advanced::y_hidden",
+                    Level::Advanced,
+                    false,
+                    true,
+                    "hidden case: wrong_output",
+                ),
+                case("advanced::z", Level::Advanced, true, false, ""),
+            ],
+            incomplete: false,
+            unsandboxed: false,
+            fingerprint: String::new(),
+            notes: Vec::new(),
+            notes_held: false,
+            style: None,
+        }
+    }
+
+    #[test]
+    fn hidden_cases_are_counts_and_their_inputs_never_shown() {
+        let results = results();
+        for page in [
+            markdown("Jogo da velha", "ana", &results, RevealHidden::Counts),
+            html("Jogo da velha", "ana", &results, RevealHidden::Counts),
+        ] {
+            assert!(
+                page.contains("1 hidden case failed at proficient"),
+                "{page}"
+            );
+            assert!(page.contains("2 hidden cases failed at advanced"), "{page}");
+            assert!(
+                !page.contains("draw_hidden") && !page.contains("SECRET-HIDDEN-INPUT"),
+                "{page}"
+            );
+            assert!(page.contains("| Empate!"), "{page}");
+            assert!(page.contains("Level reached"));
+        }
+        let named = markdown("Jogo da velha", "ana", &results, RevealHidden::Names);
+        assert!(
+            named.contains(
+                "2 hidden cases failed at advanced: advanced::x_hidden, advanced::y_hidden"
+            )
+        );
+        assert!(!named.contains("SECRET-HIDDEN-INPUT"));
+        let page = html("<b>", "<script>", &results, RevealHidden::Counts);
+        assert!(!page.contains("<script>") && !page.contains("<b>"));
+    }
+}
