@@ -893,6 +893,7 @@ fn grade(
         build_dir: Some(build.to_owned()),
         fresh: false,
         reveal_hidden: Default::default(),
+        deadlines: None,
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };

@@ -799,7 +799,8 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     assert_eq!(stubs.status.code(), Some(1), "{said}");
     assert!(!said.contains("\nok "), "{said}");
     assert!(said.contains("not yet implemented: extrai_linha"), "{said}");
-    assert!(said.contains("level reached: none"), "{said}");
+    // In the starter's language (its tests/locale.toml).
+    assert!(said.contains("nível alcançado: nenhum"), "{said}");
     // An exam solution in place of the stubs: every level.
     for file in ["funcoes.py", "programa.py"] {
         std::fs::copy(
@@ -811,7 +812,10 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     let solved = test(&starter);
     let said = String::from_utf8_lossy(&solved.stdout).into_owned();
     assert!(solved.status.success(), "{said}");
-    assert!(said.contains("level reached: expert"), "{said}");
+    assert!(
+        said.contains("nível alcançado: Especialista (expert)"),
+        "{said}"
+    );
     // The very public cases the grader runs, and nothing else.
     let out = dir.path().join("out");
     let graded = grade_command()
@@ -851,7 +855,7 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     let said = String::from_utf8_lossy(&pytest.stdout).into_owned();
     assert!(pytest.status.success(), "{said}");
     assert!(
-        said.contains("4 passed") && said.contains("level reached: expert"),
+        said.contains("4 passed") && said.contains("nível alcançado: Especialista (expert)"),
         "{said}"
     );
     std::fs::copy(
@@ -867,7 +871,8 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
         .unwrap();
     let said = String::from_utf8_lossy(&pytest.stdout).into_owned();
     assert!(!pytest.status.success(), "{said}");
-    assert!(said.contains("level reached: none"), "{said}");
+    // In the starter's language (its tests/locale.toml).
+    assert!(said.contains("nível alcançado: nenhum"), "{said}");
     // A failure says the kit's words, not pytest's introspection of the test.
     assert!(!said.contains("CompletedProcess"), "{said}");
     assert!(!said.contains("assert run.returncode"), "{said}");

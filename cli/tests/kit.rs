@@ -18,6 +18,7 @@ mod network;
 mod public_cases;
 mod reference;
 mod starter;
+mod submissions;
 mod terminal;
 mod tui;
 mod web_api;

@@ -127,6 +127,26 @@ pub(crate) struct GradeArgs {
     /// options and kit are unchanged keeps its results).
     #[arg(long)]
     fresh: bool,
+    /// The deadline, RFC 3339 (2026-12-01T23:59:00-03:00): a git
+    /// repository is graded at its last commit at or before it (or before
+    /// the last day --late-max-days allows), late by its committer date.
+    #[arg(long, value_name = "WHEN")]
+    deadline: Option<String>,
+    /// Percent of the score earned lost per day started past the deadline.
+    #[arg(
+        long,
+        value_name = "PERCENT",
+        default_value_t = 0.0,
+        requires = "deadline"
+    )]
+    late_penalty: f64,
+    /// Days past the deadline a commit is still taken (late); past them, or
+    /// without this option past the deadline, nothing is.
+    #[arg(long, value_name = "N", requires = "deadline")]
+    late_max_days: Option<u32>,
+    /// A CSV of `submission,deadline` rows: a student's own deadline.
+    #[arg(long, value_name = "FILE", requires = "deadline")]
+    extensions: Option<std::path::PathBuf>,
     /// Where the kit's dependencies are built, once for every class graded
     /// with the same folder (default: `<out>/.work/build`, or the
     /// BOARDKIT_BUILD_DIR environment variable). Keyed by the starter's
@@ -228,12 +248,32 @@ fn roster_of_the_run(
     }
 }
 
+/// `--deadline` and its policy, read.
+fn deadlines(
+    args: &GradeArgs,
+) -> Result<Option<crate::grader::deadline::Deadlines>, super::UsageError> {
+    use crate::grader::deadline;
+    let Some(when) = &args.deadline else {
+        return Ok(None);
+    };
+    Ok(Some(deadline::Deadlines {
+        deadline: deadline::parse_date(when).map_err(usage_error)?,
+        penalty_percent: args.late_penalty.clamp(0.0, 100.0),
+        max_days: args.late_max_days,
+        extensions: match &args.extensions {
+            Some(path) => deadline::read_extensions(path).map_err(usage_error)?,
+            None => Default::default(),
+        },
+    }))
+}
+
 /// The game and the grader's options that `args` ask for; `None` when
 /// `--list-cases` asked for the cases instead (printed here).
 fn grading_options(
     args: GradeArgs,
 ) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
     use crate::grader;
+    let deadlines = deadlines(&args)?;
     let id = args.game.unwrap_or_default();
     let game = crate::registry::find(&id)
         .ok_or_else(|| usage_error(format_args!("unknown game {id:?}")))?;
@@ -303,6 +343,7 @@ fn grading_options(
         fresh: args.fresh,
         isolation,
         reveal_hidden: args.reveal_hidden,
+        deadlines,
     };
     Ok(Some((game, options)))
 }

@@ -201,8 +201,9 @@ pub(crate) enum Command {
     Grade {
         #[command(subcommand)]
         merge: Option<grade::GradeCommand>,
+        // Boxed: the largest of the commands' arguments by far.
         #[command(flatten)]
-        args: grade::GradeArgs,
+        args: Box<grade::GradeArgs>,
     },
     /// Run a solver: print what a perfect or strong player would do.
     Solve {
@@ -262,7 +263,7 @@ fn dispatch(command: Command) -> Outcome {
             language,
             locale,
         } => starter(&game, &dir, language, locale.as_deref()),
-        Command::Grade { merge, args } => grade::run(merge, args),
+        Command::Grade { merge, args } => grade::run(merge, *args),
         Command::Test(args) => test::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Dev { command } => dev::run(command),

@@ -90,6 +90,26 @@ fn hidden_line(part: &Part<'_>, reveal: RevealHidden) -> Option<String> {
     Some(line)
 }
 
+/// The commit graded, and the late penalty if any.
+fn late_line(results: &Results) -> Option<String> {
+    let commit = results.commit.as_deref()?;
+    let mut line = format!(
+        "Graded at commit {} of {}.",
+        &commit[..commit.len().min(12)],
+        results.submitted_at.as_deref().unwrap_or("an unknown date")
+    );
+    match (results.late_days, results.penalty) {
+        (Some(days), Some(penalty)) if days > 0 => line.push_str(&format!(
+            " {days} day{} late: {} points off the score (the level stays what the code reached).",
+            if days == 1 { "" } else { "s" },
+            points(penalty)
+        )),
+        (Some(_), _) => line.push_str(" On time."),
+        _ => {}
+    }
+    Some(line)
+}
+
 /// `feedback.md`: the same as the page, in Markdown.
 pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
     let mut out = format!(
@@ -106,6 +126,9 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
             points(part.got),
             points(part.max)
         ));
+    }
+    if let Some(line) = late_line(results) {
+        out.push_str(&format!("\n{line}\n\n"));
     }
     if let Some(style) = results.style {
         out.push_str(&format!(
@@ -173,6 +196,9 @@ pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidd
         ));
     }
     body.push_str("</tbody>\n</table>\n");
+    if let Some(line) = late_line(results) {
+        body.push_str(&format!("<p>{}</p>\n", escape(&line)));
+    }
     for part in &parts {
         if part.failed_public.is_empty() && part.failed_hidden.is_empty() {
             continue;
@@ -283,6 +309,10 @@ mod tests {
             notes: Vec::new(),
             notes_held: false,
             style: None,
+            commit: None,
+            submitted_at: None,
+            late_days: None,
+            penalty: None,
         }
     }
 

@@ -17,7 +17,9 @@
 //! [`merge`] joins the shards of one run, or takes submissions out.
 
 pub(crate) mod build;
+pub(crate) mod deadline;
 pub(crate) mod feedback;
+pub(crate) mod git;
 pub(crate) mod judge;
 pub(crate) mod lms;
 pub(crate) mod merge;
@@ -77,6 +79,8 @@ pub(crate) struct Options {
     pub fresh: bool,
     /// `--reveal-hidden`: what each student's feedback says of hidden cases.
     pub reveal_hidden: feedback::RevealHidden,
+    /// `--deadline` and its policy.
+    pub deadlines: Option<deadline::Deadlines>,
 }
 
 /// Why grading could not run.
@@ -222,6 +226,13 @@ fn grade_submission(
         notes.append(&mut lints);
         notes::sort(&mut notes);
         results.note(notes, options.style_points, options.notes_held);
+    }
+    if let Ok(submission::Submission {
+        commit: Some(commit),
+        ..
+    }) = &planned.opened
+    {
+        results.late(&planned.name, commit, options.deadlines.as_ref());
     }
     results.bound_outputs(SUBMISSION_KEPT);
     if let Err(e) = report::save_results(&options.out, &planned.name, &results) {

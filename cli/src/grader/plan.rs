@@ -107,7 +107,8 @@ impl Plan {
             if !in_shard(i, options.shard) {
                 continue;
             }
-            let opened = submission::open(path, &name, only, &self.scratch);
+            let limit = options.deadlines.as_ref().map(|d| d.limit(&name));
+            let opened = submission::open(path, &name, only, &self.scratch, limit);
             if let Ok(s) = &opened {
                 if !s.links.is_empty() {
                     eprintln!(
@@ -251,7 +252,7 @@ pub(super) const HIDDEN_CASES: bool = cfg!(feature = "hidden-cases");
 pub(super) fn settings(game: &GameInfo, options: &Options) -> String {
     let limits = &options.limits;
     format!(
-        "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}",
+        "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
         game.id,
         options.program,
         options.python.is_some(),
@@ -262,7 +263,14 @@ pub(super) fn settings(game: &GameInfo, options: &Options) -> String {
         limits.memory_bytes,
         limits.cpu_seconds,
         limits.processes,
-        limits.file_bytes
+        limits.file_bytes,
+        // A deadline changes the commit graded and the score: shards of
+        // another policy never merge.
+        options
+            .deadlines
+            .as_ref()
+            .map(super::deadline::Deadlines::digest)
+            .unwrap_or_default()
     )
 }
 
@@ -434,6 +442,7 @@ mod tests {
             isolation: Isolation::None,
             fresh: false,
             reveal_hidden: Default::default(),
+            deadlines: None,
         }
     }
 

@@ -139,6 +139,42 @@ pub(crate) struct Results {
     /// `max_score`, never in a level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<Style>,
+    /// A repository's graded commit, and its committer date (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submitted_at: Option<String>,
+    /// With `--deadline`: the days started past it, and the points the
+    /// lateness cost (taken from `score`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_days: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<f64>,
+}
+
+impl Results {
+    /// Records the graded commit and, with a deadline, its lateness: the
+    /// penalty, a share of the score earned, comes off `score`.
+    pub(crate) fn late(
+        &mut self,
+        name: &str,
+        commit: &super::git::Commit,
+        deadlines: Option<&super::deadline::Deadlines>,
+    ) {
+        self.commit = Some(commit.hash.clone());
+        self.submitted_at = Some(commit.date.clone());
+        let (Some(deadlines), Ok(at)) = (
+            deadlines,
+            chrono::DateTime::parse_from_rfc3339(&commit.date),
+        ) else {
+            return;
+        };
+        let late = deadlines.lateness(name, at);
+        let penalty = (self.score * late.fraction * 100.0).round() / 100.0;
+        self.late_days = Some(late.days);
+        self.penalty = Some(penalty);
+        self.score -= penalty;
+    }
 }
 
 /// Points for the code's style (`--style-points`).
@@ -167,6 +203,10 @@ impl Results {
             notes: Vec::new(),
             notes_held: false,
             style,
+            commit: None,
+            submitted_at: None,
+            late_days: None,
+            penalty: None,
         }
     }
 
@@ -432,6 +472,16 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     if style {
         out.push_str(",style");
     }
+    // A class handed in as repositories: the commit graded and its date;
+    // with a deadline, the lateness and what it cost (`score` is final).
+    let commits = all.values().any(|r| r.commit.is_some());
+    let lateness = all.values().any(|r| r.late_days.is_some());
+    if commits {
+        out.push_str(",commit,submitted_at");
+    }
+    if lateness {
+        out.push_str(",late_days,penalty");
+    }
     out.push_str(",score,max_score,level\n");
     for (name, results) in all {
         let by_level = results.by_level();
@@ -452,6 +502,20 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
             out.push_str(&format!(
                 ",{}",
                 points(results.style.map_or(0.0, |s| s.score))
+            ));
+        }
+        if commits {
+            out.push_str(&format!(
+                ",{},{}",
+                csv_field(results.commit.as_deref().unwrap_or_default()),
+                csv_field(results.submitted_at.as_deref().unwrap_or_default())
+            ));
+        }
+        if lateness {
+            out.push_str(&format!(
+                ",{},{}",
+                results.late_days.map(|d| d.to_string()).unwrap_or_default(),
+                results.penalty.map(points).unwrap_or_default()
             ));
         }
         let reached = results.level_name();

@@ -41,6 +41,8 @@ pub(crate) struct Submission {
     pub root: PathBuf,
     /// Links found and left out, as paths inside the submission.
     pub links: Vec<String>,
+    /// A git repository's commit that was graded.
+    pub commit: Option<super::git::Commit>,
 }
 
 /// Why a submission cannot be graded.
@@ -59,6 +61,8 @@ pub(crate) enum SubmissionError {
     TooLarge,
     #[error("an empty folder: nothing to grade")]
     Empty,
+    #[error("{0}")]
+    Git(#[from] super::git::GitError),
     #[error("cannot read the submission: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -159,6 +163,7 @@ pub(crate) fn open(
     name: &str,
     only: Option<&Path>,
     scratch: &Path,
+    limit: Option<chrono::DateTime<chrono::FixedOffset>>,
 ) -> Result<Submission, SubmissionError> {
     let kind = std::fs::symlink_metadata(path)?.file_type();
     if kind.is_symlink() {
@@ -169,7 +174,15 @@ pub(crate) fn open(
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| SubmissionError::NotASubmission(path.to_owned()))?;
     let unpacked = scratch.join("unpacked").join(name);
-    let content = if kind.is_dir() {
+    let mut commit = None;
+    let content = if kind.is_dir() && super::git::is_repository(path) {
+        // A repository: its commit in time, never its working tree.
+        let repository = scratch.join("git").join(name);
+        let tree = unpacked.clone();
+        commit = Some(super::git::checkout(path, limit, &repository, &tree)?);
+        let _ = std::fs::remove_dir_all(&repository);
+        content_root(&tree)
+    } else if kind.is_dir() {
         content_root(path)
     } else if kind.is_file() && raw.to_ascii_lowercase().ends_with(".zip") {
         fresh(&unpacked)?;
@@ -215,7 +228,11 @@ pub(crate) fn open(
     if unpacked.exists() {
         std::fs::remove_dir_all(&unpacked)?;
     }
-    Ok(Submission { root, links })
+    Ok(Submission {
+        root,
+        links,
+        commit,
+    })
 }
 
 /// Whether `dir` holds nothing but folders (a link or any other entry
@@ -466,7 +483,7 @@ mod tests {
             ("ana/project/src/lib.rs", b""),
         ]);
         let scratch = tempfile::tempdir().unwrap();
-        let s = open(zip.path(), "ana", None, scratch.path()).unwrap();
+        let s = open(zip.path(), "ana", None, scratch.path(), None).unwrap();
         assert!(s.root.join("Cargo.toml").is_file(), "{:?}", s.root);
     }
 
@@ -474,13 +491,13 @@ mod tests {
     fn escaping_entries_and_bombs_are_refused() {
         let scratch = tempfile::tempdir().unwrap();
         let zip = archive(&[("../evil.rs", b"x")]);
-        let error = open(zip.path(), "a", None, scratch.path())
+        let error = open(zip.path(), "a", None, scratch.path(), None)
             .unwrap_err()
             .to_string();
         assert!(error.contains("outside"), "{error}");
         let big = vec![0u8; (MAX_UNPACKED_BYTES + 1) as usize];
         let zip = archive(&[("a/zeros.bin", &big)]);
-        let error = open(zip.path(), "a", None, scratch.path())
+        let error = open(zip.path(), "a", None, scratch.path(), None)
             .unwrap_err()
             .to_string();
         assert!(error.contains("more than"), "{error}");
@@ -525,12 +542,12 @@ mod tests {
         let scratch = dir.path().join("scratch");
         // The submission itself a link.
         std::os::unix::fs::symlink(&classmate, dir.path().join("eve")).unwrap();
-        let error = open(&dir.path().join("eve"), "eve", None, &scratch).unwrap_err();
+        let error = open(&dir.path().join("eve"), "eve", None, &scratch, None).unwrap_err();
         assert!(error.to_string().contains("is a link"), "{error}");
         // Its only entry a link: nothing of bob's is taken.
         std::fs::create_dir_all(dir.path().join("ana")).unwrap();
         std::os::unix::fs::symlink(&classmate, dir.path().join("ana/projeto")).unwrap();
-        let ana = open(&dir.path().join("ana"), "ana", None, &scratch).unwrap();
+        let ana = open(&dir.path().join("ana"), "ana", None, &scratch, None).unwrap();
         assert_eq!(ana.links, ["projeto"]);
         assert_eq!(std::fs::read_dir(&ana.root).unwrap().count(), 0);
         // A crate whose src is a link: its folder is not taken.
@@ -538,7 +555,7 @@ mod tests {
         std::fs::write(dir.path().join("carl/Cargo.toml"), "").unwrap();
         std::os::unix::fs::symlink(classmate.join("src"), dir.path().join("carl/src")).unwrap();
         let only = Path::new("src/velha");
-        let carl = open(&dir.path().join("carl"), "carl", Some(only), &scratch).unwrap();
+        let carl = open(&dir.path().join("carl"), "carl", Some(only), &scratch, None).unwrap();
         assert_eq!(carl.links, ["src"]);
         assert!(!carl.root.join("src/velha/mod.rs").exists());
         // A hard link to a file elsewhere is not taken either.
@@ -549,11 +566,11 @@ mod tests {
             dir.path().join("hal/programa.py"),
         )
         .unwrap();
-        let hal = open(&dir.path().join("hal"), "hal", None, &scratch).unwrap();
+        let hal = open(&dir.path().join("hal"), "hal", None, &scratch, None).unwrap();
         assert_eq!(hal.links, ["programa.py"]);
         assert!(!hal.root.join("programa.py").exists());
         // The control: bob's own crate is taken, and only its folder.
-        let bob = open(&classmate, "bob", Some(only), &scratch).unwrap();
+        let bob = open(&classmate, "bob", Some(only), &scratch, None).unwrap();
         assert_eq!(
             std::fs::read_to_string(bob.root.join("src/velha/mod.rs")).unwrap(),
             "bob's"
@@ -576,18 +593,18 @@ mod tests {
         for i in 0..=MAX_ENTRIES {
             std::fs::write(many.join(i.to_string()), "").unwrap();
         }
-        let error = open(&many, "many", None, &scratch).unwrap_err();
+        let error = open(&many, "many", None, &scratch, None).unwrap_err();
         assert!(matches!(error, SubmissionError::TooLarge), "{error}");
         let big = dir.path().join("big");
         std::fs::create_dir_all(&big).unwrap();
         let file = std::fs::File::create(big.join("sparse.bin")).unwrap();
         file.set_len(MAX_TAKEN_BYTES + 1).unwrap();
-        let error = open(&big, "big", None, &scratch).unwrap_err();
+        let error = open(&big, "big", None, &scratch, None).unwrap_err();
         assert!(matches!(error, SubmissionError::TooLarge), "{error}");
         // The control: a folder just within both bounds is taken.
         std::fs::remove_file(big.join("sparse.bin")).unwrap();
         std::fs::write(big.join("programa.py"), "print(1)").unwrap();
-        let taken = open(&big, "big", None, &scratch).unwrap();
+        let taken = open(&big, "big", None, &scratch, None).unwrap();
         assert!(taken.root.join("programa.py").is_file());
     }
 
