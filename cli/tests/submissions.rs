@@ -182,3 +182,119 @@ fn a_repository_is_graded_at_its_commit_in_time_late_by_its_date() {
     assert_eq!(extended["ana"]["score"].as_f64(), Some(full));
     assert!(!marker.exists(), "the student's repository ran code");
 }
+
+/// A zip of `entries` (path in the archive, bytes).
+fn zip_of(path: &Path, entries: &[(String, Vec<u8>)]) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut zip, bytes).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// An exam's two files.
+fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
+    ["funcoes.py", "programa.py"]
+        .into_iter()
+        .map(|file| (file, std::fs::read(exams.join(name).join(file)).unwrap()))
+        .collect()
+}
+
+/// Grades an LMS's download; returns each submission's score by name, and
+/// what `unmapped.txt` lists.
+fn grade_download(
+    lms: &str,
+    archive: &Path,
+    roster: &Path,
+    out: &Path,
+) -> (Vec<(String, f64)>, String) {
+    let graded = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args([
+            "grade",
+            "velha",
+            "--language",
+            "python",
+            "--no-sandbox",
+            "--from",
+            lms,
+        ])
+        .arg(archive)
+        .arg("--roster")
+        .arg(roster)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(graded.status.success(), "{graded:?}");
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let score = header.iter().position(|h| *h == "score").unwrap();
+    let scores = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (cells[0].to_owned(), cells[score].parse().unwrap())
+        })
+        .collect();
+    let unmapped = std::fs::read_to_string(out.join("unmapped.txt")).unwrap_or_default();
+    (scores, unmapped)
+}
+
+/// Moodle's and Canvas's downloads, named as each LMS names them, graded
+/// by one command each: every student under the roster's name, the one it
+/// does not name listed and still graded.
+#[test]
+fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
+    let scratch = tempfile::tempdir().unwrap();
+    let roster = scratch.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,\ncaio,340934,caio.r,Caio Reis,\n",
+    )
+    .unwrap();
+    // Moodle: Ana in a folder ("Download submissions in folders"), mapped
+    // by participant id; Bia's files flat, mapped by full name; Duda in
+    // no roster.
+    let mut moodle = Vec::new();
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file/{file}"),
+            bytes,
+        ));
+    }
+    for (file, bytes) in exam("bruno") {
+        moodle.push((format!("Bia Lima_4113_assignsubmission_file_{file}"), bytes));
+        moodle.push((
+            format!("Duda Alves_4114_assignsubmission_file_{file}"),
+            Vec::new(),
+        ));
+    }
+    let archive = scratch.path().join("moodle.zip");
+    zip_of(&archive, &moodle);
+    let (scores, unmapped) = grade_download("moodle", &archive, &roster, &scratch.path().join("m"));
+    let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Duda_Alves_4114", "ana", "bia"], "{scores:?}");
+    assert!(scores[1].1 > scores[2].1, "{scores:?}");
+    assert!(
+        unmapped.contains("Duda Alves (id 4114): not in the roster"),
+        "{unmapped}"
+    );
+    // Canvas: flat files, one late; Caio mapped by Canvas's user id.
+    let mut canvas = Vec::new();
+    for (file, bytes) in exam("diego") {
+        canvas.push((format!("reiscaio_late_340934_208490284_{file}"), bytes));
+    }
+    let archive = scratch.path().join("canvas.zip");
+    zip_of(&archive, &canvas);
+    let (scores, unmapped) = grade_download("canvas", &archive, &roster, &scratch.path().join("c"));
+    assert_eq!(scores.len(), 1);
+    assert_eq!(scores[0].0, "caio");
+    assert!(
+        scores[0].1 > 0.0 && unmapped.is_empty(),
+        "{scores:?} {unmapped}"
+    );
+}

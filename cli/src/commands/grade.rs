@@ -58,8 +58,16 @@ pub(crate) struct GradeArgs {
     #[arg(required = true, value_parser = crate::registry::names_parser())]
     game: Option<String>,
     /// Submission folders or .zip archives; each one's name is the student's.
-    #[arg(required_unless_present = "list_cases")]
+    #[arg(required_unless_present_any = ["list_cases", "from"])]
     submissions: Vec<std::path::PathBuf>,
+    /// An LMS's download of the whole assignment, taken as it comes: `moodle`
+    /// ("Download all submissions") or `canvas` ("Download Submissions"),
+    /// then the archive. One submission per student, named through
+    /// --roster (Moodle: its optional `participant` column, else `name`;
+    /// Canvas: `participant`, else `id`); a name it cannot map is graded
+    /// under the archive's name and listed.
+    #[arg(long, num_args = 2, value_names = ["LMS", "ARCHIVE"])]
+    from: Vec<String>,
     /// The output folder. A submission graded there before whose files,
     /// options and kit are unchanged keeps its results (a stopped run
     /// continues); a changed one is graded again; --fresh grades all again.
@@ -248,6 +256,46 @@ fn roster_of_the_run(
     }
 }
 
+/// `--from LMS ARCHIVE`: the download unpacked into `<out>/.work/download`,
+/// one submission per student; the names the roster does not map are
+/// listed on the terminal and in `<out>/unmapped.txt`.
+fn downloaded(
+    from: &[String],
+    roster: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<Vec<std::path::PathBuf>, Failure> {
+    use crate::grader::download;
+    let [lms, archive] = from else {
+        return Ok(Vec::new());
+    };
+    let lms = <download::Lms as clap::ValueEnum>::from_str(lms, true)
+        .map_err(|_| usage_error(format_args!("--from {lms:?}: the LMS is moodle or canvas")))?;
+    let students = match roster {
+        Some(path) => {
+            crate::grader::lms::read_roster(path).map_err(|e| Failure::Refused(Box::new(e)))?
+        }
+        None => Vec::new(),
+    };
+    let out = out.unwrap_or(Path::new("."));
+    let unpacked = download::unpack(
+        lms,
+        Path::new(archive),
+        &students,
+        &out.join(".work/download"),
+    )
+    .map_err(|e| Failure::Refused(Box::new(e)))?;
+    let unmapped = out.join("unmapped.txt");
+    if unpacked.unmapped.is_empty() {
+        let _ = std::fs::remove_file(&unmapped);
+    } else {
+        for line in &unpacked.unmapped {
+            eprintln!("boardkit: {line}");
+        }
+        std::fs::write(&unmapped, unpacked.unmapped.join("\n") + "\n").map_err(Failure::failed)?;
+    }
+    Ok(unpacked.submissions)
+}
+
 /// `--deadline` and its policy, read.
 fn deadlines(
     args: &GradeArgs,
@@ -320,8 +368,14 @@ fn grading_options(
     let program = args
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
+    let mut submissions = args.submissions;
+    submissions.extend(downloaded(
+        &args.from,
+        args.lms.roster.as_deref(),
+        args.out.as_deref(),
+    )?);
     let options = grader::Options {
-        submissions: args.submissions,
+        submissions,
         out: args.out.unwrap_or_default(),
         program,
         python,

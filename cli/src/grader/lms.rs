@@ -31,6 +31,10 @@ pub(crate) struct Student {
     pub login: String,
     #[serde(default)]
     pub name: Option<String>,
+    /// The id an LMS's download names the student by, when it is not `id`
+    /// (Moodle's participant id; optional).
+    #[serde(default)]
+    pub participant: Option<String>,
 }
 
 /// Why a roster cannot be read.

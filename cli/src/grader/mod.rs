@@ -18,6 +18,7 @@
 
 pub(crate) mod build;
 pub(crate) mod deadline;
+pub(crate) mod download;
 pub(crate) mod feedback;
 pub(crate) mod git;
 pub(crate) mod judge;
