@@ -283,6 +283,24 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         unmapped.contains("Duda Alves (id 4114): not in the roster"),
         "{unmapped}"
     );
+    // Back into Moodle: the grade import's feedback column, and the
+    // feedback files' zip (Ana's: the roster gives her participant id).
+    let moodle_csv = std::fs::read_to_string(scratch.path().join("m/moodle.csv")).unwrap();
+    assert!(
+        moodle_csv.starts_with("Username,ID number,Full name,velha,Feedback\n"),
+        "{moodle_csv}"
+    );
+    assert!(
+        moodle_csv.contains("Level reached: expert. 30 / 30 points. Every public case passed."),
+        "{moodle_csv}"
+    );
+    let feedback = std::fs::File::open(scratch.path().join("m/moodle-feedback.zip")).unwrap();
+    let feedback = zip::ZipArchive::new(feedback).unwrap();
+    let entries: Vec<&str> = feedback.file_names().collect();
+    assert_eq!(
+        entries,
+        ["Ana Souza_4112_assignsubmission_file/feedback.html"]
+    );
     // Canvas: flat files, one late; Caio mapped by Canvas's user id.
     let mut canvas = Vec::new();
     for (file, bytes) in exam("diego") {

@@ -504,6 +504,16 @@ impl Lms {
             let path = self.out.join(file);
             std::fs::write(&path, text).map_err(|e| LmsError::Write(path, e))?;
         }
+        let (zip, left_out) = lms::moodle_feedback_zip(&self.students, &self.out)
+            .map_err(|e| LmsError::Write(self.out.join("moodle-feedback.zip"), e))?;
+        let path = self.out.join("moodle-feedback.zip");
+        std::fs::write(&path, zip).map_err(|e| LmsError::Write(path, e))?;
+        if !left_out.is_empty() {
+            eprintln!(
+                "boardkit: not in moodle-feedback.zip (the roster gives no participant id and name, or no feedback): {}",
+                left_out.join(", ")
+            );
+        }
         if !gaps.unlisted.is_empty() {
             eprintln!(
                 "boardkit: graded but not in the roster (in no LMS file): {}",

@@ -12,28 +12,8 @@ use std::collections::BTreeMap;
 
 use boardkit::level::Level;
 
-use super::report::{Results, TestResult, Verdict, escape, points};
-
-/// What a student's feedback may say of the hidden cases.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum RevealHidden {
-    /// How many failed, per level (the default).
-    #[default]
-    Counts,
-    /// Their names too (never their inputs).
-    Names,
-}
+pub(crate) use super::report::RevealHidden;
+use super::report::{Results, RunInfo, TestResult, Verdict, escape, points};
 
 /// One part of the grade as the feedback shows it.
 struct Part<'r> {
@@ -88,6 +68,30 @@ fn hidden_line(part: &Part<'_>, reveal: RevealHidden) -> Option<String> {
         line.push_str(&format!(": {}", names.join(", ")));
     }
     Some(line)
+}
+
+/// Every student's `feedback.md` and `feedback.html` in `dir`, from their
+/// results alone (after the class's reports, by every run and merge).
+pub(crate) fn write_pages(
+    dir: &std::path::Path,
+    all: &BTreeMap<String, Results>,
+    run: Option<&RunInfo>,
+) -> std::io::Result<()> {
+    let (title, reveal) = run.map_or(("boardkit", RevealHidden::default()), |r| {
+        (r.title.as_str(), r.reveal_hidden)
+    });
+    for (name, results) in all {
+        let folder = super::report::student_dir(dir, name);
+        std::fs::write(
+            folder.join("feedback.md"),
+            markdown(title, name, results, reveal),
+        )?;
+        std::fs::write(
+            folder.join("feedback.html"),
+            html(title, name, results, reveal),
+        )?;
+    }
+    Ok(())
 }
 
 /// The commit graded, and the late penalty if any.

@@ -113,6 +113,61 @@ pub(crate) struct Gaps {
     pub missing: Vec<String>,
 }
 
+/// A student's feedback in a line: the level, the points, the first failure.
+pub(crate) fn summary(results: &Results) -> String {
+    let mut line = format!(
+        "Level reached: {}. {} / {} points.",
+        results.level_name(),
+        points(results.score),
+        points(results.max_score())
+    );
+    if let Some(penalty) = results.penalty.filter(|p| *p > 0.0) {
+        line.push_str(&format!(" Late: {} points off.", points(penalty)));
+    }
+    let failed = results.tests.iter().find(|t| {
+        t.extra_data.verdict != super::report::Verdict::Passed && t.visibility == "visible"
+    });
+    match failed {
+        Some(t) => line.push_str(&format!(
+            " First failure: {} ({}). Your feedback file has every case.",
+            t.name,
+            t.extra_data.verdict.name()
+        )),
+        None => line.push_str(" Every public case passed."),
+    }
+    line
+}
+
+/// `moodle-feedback.zip`, for Moodle's "Upload multiple feedback files in a
+/// zip": each student's `feedback.html` in a folder named as Moodle's own
+/// download names it (`<Full name>_<participant id>_assignsubmission_file`).
+/// Returns the archive and the students left out (no participant id or
+/// full name in the roster, or no feedback).
+pub(crate) fn moodle_feedback_zip(
+    students: &[Student],
+    out: &Path,
+) -> std::io::Result<(Vec<u8>, Vec<String>)> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut left_out = Vec::new();
+    for student in students {
+        let page = super::report::student_dir(out, &student.submission).join("feedback.html");
+        let (Some(participant), Some(name), Ok(bytes)) = (
+            student.participant.as_deref(),
+            student.name.as_deref(),
+            std::fs::read(&page),
+        ) else {
+            left_out.push(student.submission.clone());
+            continue;
+        };
+        let entry = format!("{name}_{participant}_assignsubmission_file/feedback.html");
+        zip.start_file(entry, zip::write::SimpleFileOptions::default())
+            .map_err(std::io::Error::other)?;
+        std::io::Write::write_all(&mut zip, &bytes)?;
+    }
+    let bytes = zip.finish().map_err(std::io::Error::other)?.into_inner();
+    Ok((bytes, left_out))
+}
+
 /// `canvas.csv` and `moodle.csv` for `students`, from `all`; the gaps.
 pub(crate) fn imports(
     students: &[Student],
@@ -131,7 +186,8 @@ pub(crate) fn imports(
     ])?;
     canvas.write_record(["    Points Possible", "", "", "", "", &points(max)])?;
     let mut moodle = csv::Writer::from_writer(Vec::new());
-    moodle.write_record(["Username", "ID number", "Full name", assignment])?;
+    // The feedback column: Moodle's import maps it to the item's feedback.
+    moodle.write_record(["Username", "ID number", "Full name", assignment, "Feedback"])?;
     let mut gaps = Gaps::default();
     for student in students {
         let score = match all.get(&student.submission) {
@@ -145,7 +201,11 @@ pub(crate) fn imports(
         // A name a spreadsheet would run as a formula is shown as text.
         let name = super::shown::formula_safe(name);
         canvas.write_record([&name, &student.id, "", &student.login, "", &score])?;
-        moodle.write_record([&student.login, &student.id, &name, &score])?;
+        let feedback = all
+            .get(&student.submission)
+            .map(summary)
+            .unwrap_or_default();
+        moodle.write_record([&student.login, &student.id, &name, &score, &feedback])?;
     }
     gaps.unlisted = all
         .keys()

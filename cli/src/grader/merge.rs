@@ -48,6 +48,7 @@ pub(crate) fn merge(
         )
     });
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
+    super::feedback::write_pages(out, &all, run.as_ref()).map_err(out_error)?;
     Ok(all)
 }
 
@@ -181,5 +182,6 @@ pub(crate) fn remove(
         )
     });
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
+    super::feedback::write_pages(out, &all, run.as_ref()).map_err(out_error)?;
     Ok(all)
 }

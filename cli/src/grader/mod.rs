@@ -323,5 +323,6 @@ fn class_reports(
         );
     }
     report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
+    feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)
 }

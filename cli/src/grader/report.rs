@@ -257,6 +257,27 @@ impl Results {
     }
 }
 
+/// What a student's feedback may say of the hidden cases.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RevealHidden {
+    /// How many failed, per level (the default).
+    #[default]
+    Counts,
+    /// Their names too (never their inputs).
+    Names,
+}
+
 /// How a grading run was set up: the header of its reports
 /// (`<out>/run.json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -286,7 +307,7 @@ pub(crate) struct RunInfo {
     pub shard: Option<String>,
     /// What each student's feedback says of hidden cases.
     #[serde(default)]
-    pub reveal_hidden: super::feedback::RevealHidden,
+    pub reveal_hidden: RevealHidden,
 }
 
 impl RunInfo {
@@ -440,21 +461,6 @@ pub(crate) fn write_reports(
         html.insert_str(end, &similarity.html());
     }
     std::fs::write(dir.join("report.html"), html)?;
-    // Each student's own page, from their results alone.
-    let (title, reveal) = run.map_or(("boardkit", Default::default()), |r| {
-        (r.title.as_str(), r.reveal_hidden)
-    });
-    for (name, results) in all {
-        let folder = student_dir(dir, name);
-        std::fs::write(
-            folder.join("feedback.md"),
-            super::feedback::markdown(title, name, results, reveal),
-        )?;
-        std::fs::write(
-            folder.join("feedback.html"),
-            super::feedback::html(title, name, results, reveal),
-        )?;
-    }
     Ok(())
 }
 
