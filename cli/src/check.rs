@@ -894,6 +894,7 @@ fn grade(
         fresh: false,
         reveal_hidden: Default::default(),
         deadlines: None,
+        similarity: Default::default(),
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };

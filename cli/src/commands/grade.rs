@@ -155,6 +155,19 @@ pub(crate) struct GradeArgs {
     /// A CSV of `submission,deadline` rows: a student's own deadline.
     #[arg(long, value_name = "FILE", requires = "deadline")]
     extensions: Option<std::path::PathBuf>,
+    /// Similarity leaves out fragments found in more than this share of
+    /// the class (a lecture's snippet), in classes of ten or more.
+    #[arg(long, value_name = "SHARE", default_value_t = crate::grader::similarity::DEFAULT_COMMON)]
+    similarity_common: f64,
+    /// A folder of earlier terms' submissions and known solutions, one
+    /// folder each: compared with every student (never with each other),
+    /// in a section of their own.
+    #[arg(long, value_name = "DIR")]
+    similarity_corpus: Option<std::path::PathBuf>,
+    /// similarity.csv keeps only the N highest pairs (every pair by
+    /// default: a class of 1,000 has 499,500).
+    #[arg(long, value_name = "N")]
+    similarity_top: Option<usize>,
     /// Where the kit's dependencies are built, once for every class graded
     /// with the same folder (default: `<out>/.work/build`, or the
     /// BOARDKIT_BUILD_DIR environment variable). Keyed by the starter's
@@ -398,6 +411,11 @@ fn grading_options(
         isolation,
         reveal_hidden: args.reveal_hidden,
         deadlines,
+        similarity: grader::similarity::Options {
+            common: args.similarity_common.clamp(0.0, 1.0),
+            corpus: args.similarity_corpus,
+            top: args.similarity_top,
+        },
     };
     Ok(Some((game, options)))
 }

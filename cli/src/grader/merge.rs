@@ -45,6 +45,7 @@ pub(crate) fn merge(
             run.submissions == super::plan::CRATES,
             all.keys(),
             &shards,
+            &run.similarity,
         )
     });
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;
@@ -179,6 +180,7 @@ pub(crate) fn remove(
             run.submissions == super::plan::CRATES,
             all.keys(),
             &[out],
+            &run.similarity,
         )
     });
     report::write_reports(out, &all, run.as_ref(), similar.as_ref()).map_err(out_error)?;

@@ -82,6 +82,8 @@ pub(crate) struct Options {
     pub reveal_hidden: feedback::RevealHidden,
     /// `--deadline` and its policy.
     pub deadlines: Option<deadline::Deadlines>,
+    /// `--similarity-common`, `--similarity-corpus`, `--similarity-top`.
+    pub similarity: similarity::Options,
 }
 
 /// Why grading could not run.
@@ -305,7 +307,13 @@ fn class_reports(
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     let all = report::read_results(&options.out).map_err(out_error)?;
     let crates = options.program.is_none();
-    let similar = similarity::of_class(game.id, crates, all.keys(), &[&options.out]);
+    let similar = similarity::of_class(
+        game.id,
+        crates,
+        all.keys(),
+        &[&options.out],
+        &options.similarity,
+    );
     let run = plan::run_info(game, options, plan.every_name.clone(), &plan.kit);
     // Kept, so a late student can be graded alone into the same folder;
     // said, so a mistaken one can be taken out.

@@ -393,6 +393,7 @@ pub(super) fn run_info(
         grading: grading_digest(kit, game, options),
         shard: options.shard.map(|(k, n)| format!("{k}/{n}")),
         reveal_hidden: options.reveal_hidden,
+        similarity: options.similarity.clone(),
     }
 }
 
@@ -443,6 +444,7 @@ mod tests {
             fresh: false,
             reveal_hidden: Default::default(),
             deadlines: None,
+            similarity: Default::default(),
         }
     }
 

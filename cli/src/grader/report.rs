@@ -308,6 +308,9 @@ pub(crate) struct RunInfo {
     /// What each student's feedback says of hidden cases.
     #[serde(default)]
     pub reveal_hidden: RevealHidden,
+    /// How the class is compared for similarity.
+    #[serde(default)]
+    pub similarity: super::similarity::Options,
 }
 
 impl RunInfo {

@@ -62,8 +62,51 @@ pub(crate) struct Pair {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Similarity {
     pub pairs: Vec<Pair>,
+    /// Each student against each work of the corpus (earlier terms, known
+    /// solutions), highest first: a section of its own.
+    pub corpus_pairs: Vec<Pair>,
     works: BTreeMap<String, Work>,
+    /// `similarity.csv`'s most rows (`--similarity-top`).
+    top: Option<usize>,
 }
+
+/// How a class is compared (`--similarity-common`, `--similarity-corpus`,
+/// `--similarity-top`), kept in `run.json` so a merge compares alike.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Options {
+    /// Fragments found in more than this share of the class are left out
+    /// (MOSS's `-m`): code most of the class shares (a lecture's snippet)
+    /// says nothing of a pair. Applied to classes of [`COMMON_MIN_CLASS`]
+    /// or more.
+    pub common: f64,
+    /// A folder of earlier terms' submissions and known solutions, one
+    /// folder each: compared with every student, never with each other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<std::path::PathBuf>,
+    /// `similarity.csv` keeps this many pairs, the highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<usize>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            common: DEFAULT_COMMON,
+            corpus: None,
+            top: None,
+        }
+    }
+}
+
+/// `--similarity-common`'s default: what more than half the class shares.
+pub(crate) const DEFAULT_COMMON: f64 = 0.5;
+
+/// The smallest class whose shared fragments are left out: in a smaller
+/// one, "most of the class" is a pair or two.
+pub(crate) const COMMON_MIN_CLASS: usize = 10;
+
+/// The corpus's works' names start so.
+pub(crate) const CORPUS: &str = "corpus:";
 
 fn language(path: &str) -> Option<tree_sitter::Language> {
     match Path::new(path).extension()?.to_str()? {
@@ -235,7 +278,67 @@ pub(crate) fn base_runs(files: &[(String, String)]) -> BTreeSet<u64> {
     Work::new("", files, &BTreeSet::new()).runs
 }
 
+/// Leaves out of every work the runs more than `share` of them hold.
+fn leave_out_common(works: &mut [Work], share: f64) {
+    if works.len() < COMMON_MIN_CLASS {
+        return;
+    }
+    let mut holders: BTreeMap<u64, usize> = BTreeMap::new();
+    for work in works.iter() {
+        for run in &work.runs {
+            *holders.entry(*run).or_default() += 1;
+        }
+    }
+    let most = (share * works.len() as f64).floor() as usize;
+    let common: BTreeSet<u64> = holders
+        .into_iter()
+        .filter(|(_, n)| *n > most)
+        .map(|(run, _)| run)
+        .collect();
+    for work in works.iter_mut() {
+        work.runs.retain(|run| !common.contains(run));
+    }
+}
+
+/// Sorts pairs highest first, then by names.
+fn sort(pairs: &mut [Pair]) {
+    pairs.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
+    });
+}
+
 impl Similarity {
+    /// [`Similarity::new`], with the class's shared fragments left out and
+    /// each student also against each work of `corpus`.
+    pub(crate) fn with(
+        mut works: Vec<Work>,
+        example: Option<Work>,
+        corpus: Vec<Work>,
+        options: &Options,
+    ) -> Similarity {
+        leave_out_common(&mut works, options.common);
+        let mut corpus_pairs = Vec::new();
+        for a in &works {
+            for c in &corpus {
+                corpus_pairs.push(Pair {
+                    a: a.name.clone(),
+                    b: c.name.clone(),
+                    score: a.score(c),
+                });
+            }
+        }
+        sort(&mut corpus_pairs);
+        let mut similarity = Similarity::new(works, example);
+        similarity.corpus_pairs = corpus_pairs;
+        similarity.top = options.top;
+        for work in corpus {
+            similarity.works.insert(work.name.clone(), work);
+        }
+        similarity
+    }
+
     /// Every pair of `works`, and each against `example` if there is one,
     /// highest first (then by names).
     pub(crate) fn new(works: Vec<Work>, example: Option<Work>) -> Similarity {
@@ -256,23 +359,30 @@ impl Similarity {
                 });
             }
         }
-        pairs.sort_by(|x, y| {
-            y.score
-                .total_cmp(&x.score)
-                .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
-        });
+        sort(&mut pairs);
         let works = works
             .into_iter()
             .chain(example)
             .map(|w| (w.name.clone(), w))
             .collect();
-        Similarity { pairs, works }
+        Similarity {
+            pairs,
+            corpus_pairs: Vec::new(),
+            works,
+            top: None,
+        }
     }
 
     /// `similarity.csv`: `a,b,score`, highest first.
     pub(crate) fn csv(&self) -> String {
         let mut out = String::from("a,b,score\n");
-        for pair in &self.pairs {
+        let mut pairs: Vec<&Pair> = self.pairs.iter().chain(&self.corpus_pairs).collect();
+        pairs.sort_by(|x, y| {
+            y.score
+                .total_cmp(&x.score)
+                .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
+        });
+        for pair in pairs.into_iter().take(self.top.unwrap_or(usize::MAX)) {
             out.push_str(&format!(
                 "{},{},{:.3}\n",
                 super::shown::csv_field(&pair.a),
@@ -286,19 +396,34 @@ impl Similarity {
     /// The report's section: the top pairs, each with its longest shared
     /// fragments side by side.
     pub(crate) fn html(&self) -> String {
-        let escape = super::shown::escape;
         let mut out = String::from(
             "<h2 id=\"similarity\">Similarity</h2>\n<p class=\"meta\">Pairs of submissions (and each against the example solution) \
              by how much of their code is the same once names, literals, comments and layout are set aside, \
              the starter's stub left out: from 0 (nothing) to 1 (all). A high score is a reason to look, not a verdict; \
-             it changes no grade. Every pair is in <code>similarity.csv</code>.</p>\n",
+             it changes no grade. Fragments found in more than a share of a class of ten or more are left out \
+             (<code>--similarity-common</code>, half by default). The pairs are in <code>similarity.csv</code>.</p>\n",
         );
         if self.pairs.is_empty() {
             out.push_str("<p>No pair to compare.</p>\n");
             return out;
         }
+        out.push_str(&self.pairs_html(&self.pairs));
+        if !self.corpus_pairs.is_empty() {
+            out.push_str(
+                "<h3 id=\"similarity-corpus\">Against the corpus</h3>\n<p class=\"meta\">Each student against the \
+                 earlier terms' submissions and the known solutions of <code>--similarity-corpus</code>.</p>\n",
+            );
+            out.push_str(&self.pairs_html(&self.corpus_pairs));
+        }
+        out
+    }
+
+    /// A table of the top `pairs`, then each one's longest shared fragments.
+    fn pairs_html(&self, pairs: &[Pair]) -> String {
+        let escape = super::shown::escape;
+        let mut out = String::new();
         out.push_str("<table><tr><th>a</th><th>b</th><th class=\"num\">score</th></tr>\n");
-        for pair in self.pairs.iter().take(SHOWN) {
+        for pair in pairs.iter().take(SHOWN) {
             out.push_str(&format!(
                 "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.2}</td></tr>\n",
                 escape(&pair.a),
@@ -307,7 +432,7 @@ impl Similarity {
             ));
         }
         out.push_str("</table>\n");
-        for pair in self.pairs.iter().take(SHOWN).filter(|p| p.score > 0.0) {
+        for pair in pairs.iter().take(SHOWN).filter(|p| p.score > 0.0) {
             let (Some(a), Some(b)) = (self.works.get(&pair.a), self.works.get(&pair.b)) else {
                 continue;
             };
@@ -364,6 +489,7 @@ pub(crate) fn of_class<'a>(
     crates: bool,
     names: impl Iterator<Item = &'a String>,
     outs: &[&Path],
+    options: &Options,
 ) -> Similarity {
     let manifest = crate::exercise_data::manifest(game).ok();
     let mut base = Vec::new();
@@ -398,7 +524,30 @@ pub(crate) fn of_class<'a>(
         })
         .collect();
     let example = example.map(|files| Work::new(EXAMPLE, &files, &base_runs));
-    Similarity::new(works, example)
+    // The corpus: each folder of `--similarity-corpus`, one work.
+    let mut corpus = Vec::new();
+    if let Some(dir) = &options.corpus {
+        let mut folders: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        folders.sort();
+        for folder in folders {
+            let name = folder
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            corpus.push(Work::new(
+                &format!("{CORPUS}{name}"),
+                &sources(&folder),
+                &base_runs,
+            ));
+        }
+    }
+    Similarity::with(works, example, corpus, options)
 }
 
 #[cfg(test)]
@@ -522,6 +671,68 @@ mod tests {
         let q = tokenize("q.py", "def g(y):\n    return y + \"bcd\"\n").unwrap();
         assert_eq!(kinds(&p), kinds(&q));
         assert!(tokenize("notes.txt", "x").is_none());
+    }
+
+    #[test]
+    fn what_most_of_the_class_shares_is_left_out_and_the_corpus_is_its_own_section() {
+        // A lecture's snippet every student pasted, and code of their own;
+        // two students also share a function no one else wrote.
+        let snippet = "def ler_posicao(texto):\n    texto = texto.strip().upper()\n    if len(texto) != 2:\n        return None\n    linha = ord(texto[0]) - ord('A')\n    coluna = int(texto[1]) - 1\n    return (linha, coluna)\n";
+        let own = |i: usize| {
+            let mut body = String::new();
+            for k in 0..6 {
+                body.push_str(&format!(
+                    "def f{i}_{k}(x):\n    y = x * {i} + {k}\n    while y > {k}:\n        y = y - {i} - 1\n    return [y] * {k}\n"
+                ));
+            }
+            body
+        };
+        let shared = "def vencedor(t):\n    for l in t:\n        if l[0] == l[1] == l[2] != ' ':\n            return l[0]\n    return 'N'\n";
+        let works: Vec<Work> = (0..12)
+            .map(|i| {
+                let extra = if i < 2 { shared } else { "" };
+                let text = format!("{snippet}{}{extra}", own(i));
+                Work::new(
+                    &format!("s{i:02}"),
+                    &[("funcoes.py".to_owned(), text)],
+                    &BTreeSet::new(),
+                )
+            })
+            .collect();
+        let corpus = vec![Work::new(
+            "corpus:2025-ana",
+            &[("funcoes.py".to_owned(), format!("{}{shared}", own(40)))],
+            &BTreeSet::new(),
+        )];
+        let options = Options {
+            top: Some(5),
+            ..Options::default()
+        };
+        let left_out = Similarity::with(works.clone(), None, corpus.clone(), &options);
+        let kept = Similarity::with(
+            works,
+            None,
+            corpus,
+            &Options {
+                common: 1.0,
+                ..Options::default()
+            },
+        );
+        let score = |s: &Similarity, a: &str, b: &str| {
+            s.pairs.iter().find(|p| p.a == a && p.b == b).unwrap().score
+        };
+        // The snippet left out, two independent students share nothing.
+        assert!(score(&kept, "s03", "s04") > 0.1);
+        assert_eq!(score(&left_out, "s03", "s04"), 0.0);
+        assert_eq!(left_out.pairs[0].a, "s00");
+        assert_eq!(left_out.pairs[0].b, "s01");
+        // The corpus: students against it, never among its works.
+        assert_eq!(left_out.corpus_pairs.len(), 12);
+        assert!(left_out.corpus_pairs[0].score > 0.0);
+        assert!(left_out.corpus_pairs[0].b.starts_with(CORPUS));
+        assert!(left_out.html().contains("Against the corpus"));
+        // --similarity-top: the highest pairs alone.
+        assert_eq!(left_out.csv().lines().count(), 1 + 5);
     }
 
     #[test]
