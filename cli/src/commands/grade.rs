@@ -381,6 +381,7 @@ fn grading_options(
     let program = args
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
+    let limits = case_limits(&args);
     let mut submissions = args.submissions;
     submissions.extend(downloaded(
         &args.from,
@@ -397,13 +398,7 @@ fn grading_options(
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-        limits: grader::sandbox::Limits {
-            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
-            output_bytes: args.output_limit,
-            memory_bytes: args.memory_mib << 20,
-            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
-            ..Default::default()
-        },
+        limits,
         compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
         shard,
         build_dir: args.build_dir.or_else(grader::shared_build_dir),
@@ -418,6 +413,17 @@ fn grading_options(
         },
     };
     Ok(Some((game, options)))
+}
+
+/// Each case's limits, as `args` set them.
+fn case_limits(args: &GradeArgs) -> crate::grader::sandbox::Limits {
+    crate::grader::sandbox::Limits {
+        timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+        output_bytes: args.output_limit,
+        memory_bytes: args.memory_mib << 20,
+        cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+        ..Default::default()
+    }
 }
 
 /// `--list-cases`: every case a mode grades, with the rule it checks, on
