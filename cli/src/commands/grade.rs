@@ -335,6 +335,7 @@ fn grading_options(
 ) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
     use crate::grader;
     let deadlines = deadlines(&args)?;
+    let limits = case_limits(&args);
     let id = args.game.unwrap_or_default();
     let game = crate::registry::find(&id)
         .ok_or_else(|| usage_error(format_args!("unknown game {id:?}")))?;
@@ -381,7 +382,6 @@ fn grading_options(
     let program = args
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
-    let limits = case_limits(&args);
     let mut submissions = args.submissions;
     submissions.extend(downloaded(
         &args.from,
