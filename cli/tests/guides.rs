@@ -459,3 +459,161 @@ fn the_student_guide_runs() {
         );
     }
 }
+
+/// The shell lines of the `### <part>` of `section` in `text`, in order.
+fn part_lines(text: &str, section: &str, part: &str) -> Vec<String> {
+    let body = text
+        .split("\n## ")
+        .find(|s| s.starts_with(section))
+        .unwrap_or_default();
+    let heading = format!("### {part}");
+    let part = body
+        .split("\n### ")
+        .find(|p| format!("### {p}").starts_with(&heading))
+        .unwrap_or_default();
+    section_lines(&format!("\n## x\n{part}"), "x")
+}
+
+/// An exam's two files, from the kit's Python exams.
+fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let exams = root().join("cli/tests/grading/python_exams");
+    ["funcoes.py", "programa.py"]
+        .into_iter()
+        .map(|f| (f, std::fs::read(exams.join(name).join(f)).unwrap()))
+        .collect()
+}
+
+fn zip_of(path: &Path, entries: Vec<(String, Vec<u8>)>) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        zip.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut zip, &bytes).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// What a course holds before the walk of `part` in `dir`: the roster, and
+/// the LMS's download (named as the LMS names it) or the class's
+/// repositories (commits on both sides of the deadline).
+fn course_as_it_comes(part: &str, dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("roster.csv"),
+        "submission,id,login,name,participant\nana,340934,ana.s,Ana Souza,4112\nbia,340935,bia.l,Bia Lima,4113\n",
+    )
+    .unwrap();
+    let (mut moodle, mut canvas) = (Vec::new(), Vec::new());
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file/{file}"),
+            bytes.clone(),
+        ));
+        canvas.push((format!("limabia_340935_777_{file}"), bytes));
+    }
+    for (file, bytes) in exam("bruno") {
+        moodle.push((
+            format!("Bia Lima_4113_assignsubmission_file_{file}"),
+            bytes.clone(),
+        ));
+        canvas.push((format!("souzaana_late_340934_778_{file}"), bytes));
+    }
+    match part {
+        "Moodle" => zip_of(&dir.join("submissions.zip"), moodle),
+        "Canvas" => zip_of(&dir.join("submissions.zip"), canvas),
+        _ => {
+            for (name, exams) in [("ana", ["bruno", "diego"]), ("bia", ["diego", "diego"])] {
+                let repo = dir.join("classroom").join(name);
+                std::fs::create_dir_all(&repo).unwrap();
+                let dates = ["2026-12-01T10:00:00-03:00", "2026-12-02T10:00:00-03:00"];
+                for (date, from) in dates.into_iter().zip(exams) {
+                    for (file, bytes) in exam(from) {
+                        std::fs::write(repo.join(file), bytes).unwrap();
+                    }
+                    let script = "git init -q -b main; git add -A && \
+                                  git -c user.name=s -c user.email=s@x commit -q --allow-empty -m work";
+                    let done = std::process::Command::new("bash")
+                        .args(["-c", script])
+                        .current_dir(&repo)
+                        .env("GIT_AUTHOR_DATE", date)
+                        .env("GIT_COMMITTER_DATE", date)
+                        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                        .status()
+                        .unwrap();
+                    assert!(done.success());
+                }
+            }
+        }
+    }
+}
+
+/// The instructors' guide's course, end to end, for each LMS: its
+/// commands run on downloads built as each LMS names them (and
+/// repositories with commits on both sides of the deadline), with the
+/// kit's `boardkit` on the PATH; each leaves what the guide says to upload.
+#[test]
+#[ignore = "long: grades three small classes in the sandbox"]
+fn the_instructors_course_walks_run() {
+    let text = std::fs::read_to_string(root().join("docs/instructors.md")).unwrap();
+    let kit = Path::new(env!("CARGO_BIN_EXE_boardkit"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        kit.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    let walks: [(&str, &[&str]); 3] = [
+        (
+            "Moodle",
+            &[
+                "moodle-grades/moodle.csv",
+                "moodle-grades/moodle-feedback.zip",
+                "moodle-grades/students/ana/feedback.html",
+            ],
+        ),
+        (
+            "Canvas",
+            &[
+                "canvas-grades/canvas.csv",
+                "canvas-grades/students/bia/feedback.html",
+            ],
+        ),
+        (
+            "GitHub Classroom",
+            &[
+                "classroom-grades/grades.csv",
+                "classroom-grades/students/ana/feedback.md",
+            ],
+        ),
+    ];
+    for (part, expected) in walks {
+        let dir = scratch.path().join(part.replace(' ', "-"));
+        course_as_it_comes(part, &dir);
+        let lines = part_lines(&text, "A course, end to end", part);
+        assert_eq!(lines.len(), 1, "{part}: {lines:?}");
+        for line in &lines {
+            let run = std::process::Command::new("bash")
+                .args(["-c", line])
+                .current_dir(&dir)
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            assert!(run.status.success(), "{part}: {line}: {run:?}");
+        }
+        for file in expected {
+            assert!(dir.join(file).is_file(), "{part}: no {file}");
+        }
+    }
+    // The class's repositories: ana's right exam a day late, 10 % off.
+    let grades = std::fs::read_to_string(
+        scratch
+            .path()
+            .join("GitHub-Classroom/classroom-grades/grades.csv"),
+    )
+    .unwrap();
+    assert!(grades.contains(",late_days,penalty,"), "{grades}");
+    assert!(grades.contains("2026-12-02T10:00:00-03:00,1,"), "{grades}");
+}

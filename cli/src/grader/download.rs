@@ -9,19 +9,22 @@
 //! - Moodle's "Download all submissions": `<Full name>_<participant
 //!   id>_assignsubmission_file_<file>` at the top of the archive, or with
 //!   "Download submissions in folders" a folder `<Full name>_<participant
-//!   id>_assignsubmission_file` holding the files (as Moodle's assign module
-//!   writes them, and the Moodle-side graders that read them: the name,
-//!   then the id, then the plugin). The participant id is not the roster's
-//!   "ID number": it maps through the roster's optional `participant`
-//!   column, else by full name (`name`).
+//!   id>_assignsubmission_file` holding the files. Moodle's assign module
+//!   writes them so; the offline graders that read them split the name on
+//!   `_` into the name, the participant id, `assignsubmission`, `file` and
+//!   the file's own name (gondree/canvas-offline-grading,
+//!   `moodle_submissions.py`). The participant id is not the roster's "ID
+//!   number": it maps through the roster's optional `participant` column,
+//!   else by full name (`name`).
 //! - Canvas's "Download Submissions": `<lastnamefirstname>[_late]_<user
-//!   id>_<submission id>_<file>`, flat (Canvas's own naming, as the
-//!   community unzippers read it). The user id maps through the roster's
-//!   `participant` column, else its `id` (Canvas's user ID).
+//!   id>_<submission id>_<file>`, flat (`smithbob_340934_208490284_BobsWork.zip`
+//!   in mikewesthad/canvas-unzipper's README). The user id maps through the
+//!   roster's `participant` column, else its `id` (Canvas's user ID).
 //!
-//! Neither archive records when a file was handed in: Canvas marks a late
-//! one (`_late_`), which is kept in the name's warning; a deadline applies
-//! to repositories (`--deadline`).
+//! Neither archive's names record when a file was handed in, and neither
+//! LMS documents its entries' times as submission times: none is read.
+//! Canvas's `_late` mark is said on the terminal; a deadline applies to
+//! repositories (`--deadline`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
