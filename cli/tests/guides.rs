@@ -403,6 +403,7 @@ fn section_lines(text: &str, section: &str) -> Vec<String> {
 #[test]
 #[ignore = "long: builds a starter and runs its tests, in Rust and in Python (a minute)"]
 fn the_student_guide_runs() {
+    let _target = crate::starter::starter_target();
     let text = std::fs::read_to_string(root().join("docs/students.md")).unwrap();
     let kit = Path::new(env!("CARGO_BIN_EXE_boardkit"))
         .parent()

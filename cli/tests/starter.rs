@@ -7,6 +7,16 @@ use std::process::Command;
 
 use crate::common;
 
+/// One starter built at a time in the shared target folder
+/// (`target/guide-starter`): every starter's crate has the same name, and
+/// two built at once there would overwrite each other's test binary.
+pub(crate) static STARTER_TARGET: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Holds the shared starter target folder for one test.
+pub(crate) fn starter_target() -> std::sync::MutexGuard<'static, ()> {
+    STARTER_TARGET.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A program that prints without end is stopped at the output limit, at
 /// once, with what it printed so far kept.
 #[test]
@@ -40,6 +50,7 @@ fn a_case_that_loops_is_stopped_at_the_cpu_limit_as_still_running() {
 #[test]
 #[ignore = "long: builds a starter's tests (about 15 s)"]
 fn a_starter_pins_its_public_cases() {
+    let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
     let starter = scratch.path().join("velha");
     let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
@@ -83,6 +94,7 @@ fn a_starter_pins_its_public_cases() {
 #[test]
 #[ignore = "long: builds a starter's tests (about 15 s)"]
 fn the_levels_workflow_writes_the_job_summary() {
+    let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
     let starter = scratch.path().join("velha");
     let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
