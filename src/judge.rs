@@ -194,7 +194,11 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
             (calls.shown)(request)
         ),
         (Ending::OutputLimit, _) => {
-            let first: Vec<String> = text.lines().take(3).map(clipped).collect();
+            let first: Vec<String> = text
+                .lines()
+                .take(3)
+                .map(crate::compare::clipped_line)
+                .collect();
             format!("\nits output began:\n{}", first.join("\n"))
         }
         _ => String::new(),
@@ -358,18 +362,6 @@ pub fn clip(text: &str, max: usize) -> String {
     )
 }
 
-/// A line as a student reads it: at most 200 bytes, then its length.
-fn clipped(line: &str) -> String {
-    if line.len() <= 200 {
-        return line.to_owned();
-    }
-    let mut end = 200;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes)", &line[..end], line.len())
-}
-
 /// The one shell command that replays a session: its stdin, as `printf`
 /// writes it, piped into `program` (`cargo run -q -- play velha`, `python3
 /// programa.py`). `None` for an input too long to type (over 400 bytes).
@@ -508,7 +500,7 @@ mod tests {
         let (verdict, said) = judge_calls(&calls, &flooded);
         assert_eq!(verdict, Verdict::OutputLimit);
         assert!(
-            said.contains("its output began:\ndebug debug") && said.contains("... (600 bytes)"),
+            said.contains("its output began:\ndebug debug") && said.contains("… (600 bytes)"),
             "{said}"
         );
         assert!(said.lines().count() < 8, "{said}");

@@ -475,25 +475,6 @@ fn part_lines(text: &str, section: &str, part: &str) -> Vec<String> {
     section_lines(&format!("\n## x\n{part}"), "x")
 }
 
-/// An exam's two files, from the kit's Python exams.
-fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
-    let exams = root().join("cli/tests/grading/python_exams");
-    ["funcoes.py", "programa.py"]
-        .into_iter()
-        .map(|f| (f, std::fs::read(exams.join(name).join(f)).unwrap()))
-        .collect()
-}
-
-fn zip_of(path: &Path, entries: Vec<(String, Vec<u8>)>) {
-    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    for (name, bytes) in entries {
-        zip.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        std::io::Write::write_all(&mut zip, &bytes).unwrap();
-    }
-    zip.finish().unwrap();
-}
-
 /// What a course holds before the walk of `part` in `dir`: the roster, and
 /// the LMS's download (named as the LMS names it) or the class's
 /// repositories (commits on both sides of the deadline).
@@ -505,14 +486,14 @@ fn course_as_it_comes(part: &str, dir: &Path) {
     )
     .unwrap();
     let (mut moodle, mut canvas) = (Vec::new(), Vec::new());
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::submissions::exam("diego") {
         moodle.push((
             format!("Ana Souza_4112_assignsubmission_file/{file}"),
             bytes.clone(),
         ));
         canvas.push((format!("limabia_340935_777_{file}"), bytes));
     }
-    for (file, bytes) in exam("bruno") {
+    for (file, bytes) in crate::submissions::exam("bruno") {
         moodle.push((
             format!("Bia Lima_4113_assignsubmission_file_{file}"),
             bytes.clone(),
@@ -520,15 +501,15 @@ fn course_as_it_comes(part: &str, dir: &Path) {
         canvas.push((format!("souzaana_late_340934_778_{file}"), bytes));
     }
     match part {
-        "Moodle" => zip_of(&dir.join("submissions.zip"), moodle),
-        "Canvas" => zip_of(&dir.join("submissions.zip"), canvas),
+        "Moodle" => crate::submissions::zip_of(&dir.join("submissions.zip"), &moodle),
+        "Canvas" => crate::submissions::zip_of(&dir.join("submissions.zip"), &canvas),
         _ => {
             for (name, exams) in [("ana", ["bruno", "diego"]), ("bia", ["diego", "diego"])] {
                 let repo = dir.join("classroom").join(name);
                 std::fs::create_dir_all(&repo).unwrap();
                 let dates = ["2026-12-01T10:00:00-03:00", "2026-12-02T10:00:00-03:00"];
                 for (date, from) in dates.into_iter().zip(exams) {
-                    for (file, bytes) in exam(from) {
+                    for (file, bytes) in crate::submissions::exam(from) {
                         std::fs::write(repo.join(file), bytes).unwrap();
                     }
                     let script = "git init -q -b main; git add -A && \

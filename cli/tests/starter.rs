@@ -12,6 +12,36 @@ use crate::common;
 /// two built at once there would overwrite each other's test binary.
 pub(crate) static STARTER_TARGET: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// A fresh velha starter in `scratch`.
+fn velha_starter(scratch: &Path) -> std::path::PathBuf {
+    let starter = scratch.join("velha");
+    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["starter", "velha"])
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    starter
+}
+
+/// `command` run in `starter` as a student's shell runs it (rustc alone),
+/// building in the shared starter target folder (hold [`starter_target`]).
+fn in_starter(starter: &Path, command: &str, env: &[(&str, &Path)]) -> std::process::Output {
+    let mut run = Command::new("bash");
+    run.args(["-c", command])
+        .current_dir(starter)
+        .env(
+            "CARGO_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/guide-starter"),
+        )
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("CLIPPY_ARGS");
+    for (name, value) in env {
+        run.env(name, value);
+    }
+    run.output().unwrap()
+}
+
 /// Holds the shared starter target folder for one test.
 pub(crate) fn starter_target() -> std::sync::MutexGuard<'static, ()> {
     STARTER_TARGET.lock().unwrap_or_else(|e| e.into_inner())
@@ -52,28 +82,12 @@ fn a_case_that_loops_is_stopped_at_the_cpu_limit_as_still_running() {
 fn a_starter_pins_its_public_cases() {
     let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
-    let starter = scratch.path().join("velha");
-    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
-        .args(["starter", "velha"])
-        .arg(&starter)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{made:?}");
+    let starter = velha_starter(scratch.path());
     std::fs::remove_file(starter.join("fixtures/velha/draw.toml")).unwrap();
     let snapshot = starter.join("tests/snapshots/velha__x_wins_row_a.snap");
     let text = std::fs::read_to_string(&snapshot).unwrap();
     std::fs::write(&snapshot, text.replace("Vencedor: X", "Vencedor: O")).unwrap();
-    let run = Command::new("cargo")
-        .args(["test", "--quiet", "--test", "velha"])
-        .current_dir(&starter)
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/guide-starter"),
-        )
-        .env_remove("RUSTC_WORKSPACE_WRAPPER")
-        .env_remove("CLIPPY_ARGS")
-        .output()
-        .unwrap();
+    let run = in_starter(&starter, "cargo test --quiet --test velha", &[]);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(
         out.contains("---- proficient::draw ----\nfixtures/velha/draw.toml was deleted since the starter was made"),
@@ -96,13 +110,7 @@ fn a_starter_pins_its_public_cases() {
 fn the_levels_workflow_writes_the_job_summary() {
     let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
-    let starter = scratch.path().join("velha");
-    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
-        .args(["starter", "velha"])
-        .arg(&starter)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{made:?}");
+    let starter = velha_starter(scratch.path());
     let workflow = std::fs::read_to_string(starter.join(".github/workflows/levels.yml")).unwrap();
     let command = workflow
         .lines()
@@ -112,18 +120,7 @@ fn the_levels_workflow_writes_the_job_summary() {
     assert_eq!(command, "cargo test --test velha basic");
     let summary = scratch.path().join("summary.md");
     std::fs::write(&summary, "").unwrap();
-    let run = Command::new("bash")
-        .args(["-c", &command])
-        .current_dir(&starter)
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .env(
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/guide-starter"),
-        )
-        .env_remove("RUSTC_WORKSPACE_WRAPPER")
-        .env_remove("CLIPPY_ARGS")
-        .output()
-        .unwrap();
+    let run = in_starter(&starter, &command, &[("GITHUB_STEP_SUMMARY", &summary)]);
     assert!(!run.status.success(), "the stubs fail");
     let text = std::fs::read_to_string(&summary).unwrap();
     assert!(text.starts_with("### velha: the public cases\n"), "{text}");

@@ -9,10 +9,9 @@ use std::process::Command;
 const DEADLINE: &str = "2026-12-01T23:59:00-03:00";
 
 /// Commits `files` (name, from which exam) into `repo` at `date`.
-fn commit(repo: &Path, exam: &str, date: &str) {
-    let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
-    for file in ["funcoes.py", "programa.py"] {
-        std::fs::copy(exams.join(exam).join(file), repo.join(file)).unwrap();
+fn commit(repo: &Path, from: &str, date: &str) {
+    for (file, bytes) in exam(from) {
+        std::fs::write(repo.join(file), bytes).unwrap();
     }
     let git = |args: &[&str]| {
         let out = Command::new("git")
@@ -184,7 +183,7 @@ fn a_repository_is_graded_at_its_commit_in_time_late_by_its_date() {
 }
 
 /// A zip of `entries` (path in the archive, bytes).
-fn zip_of(path: &Path, entries: &[(String, Vec<u8>)]) {
+pub(crate) fn zip_of(path: &Path, entries: &[(String, Vec<u8>)]) {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
     for (name, bytes) in entries {
         zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
@@ -195,7 +194,7 @@ fn zip_of(path: &Path, entries: &[(String, Vec<u8>)]) {
 }
 
 /// An exam's two files.
-fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
+pub(crate) fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
     let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
     ["funcoes.py", "programa.py"]
         .into_iter()
