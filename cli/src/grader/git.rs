@@ -36,6 +36,13 @@ pub(crate) enum GitError {
     NoneInTime(String),
     #[error("git {0}: {1}")]
     Failed(String, String),
+    #[error(
+        "the repository holds more than {} MiB, or its commit more than {} MiB or {} files",
+        super::submission::MAX_UNPACKED_BYTES >> 20,
+        super::submission::MAX_UNPACKED_BYTES >> 20,
+        super::submission::MAX_ENTRIES
+    )]
+    TooLarge,
 }
 
 /// Whether `path` is a git repository's working folder.
@@ -77,17 +84,42 @@ fn output(git_dir: &Path, args: &[&str]) -> Result<String, GitError> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Copies regular files and folders below `from` into `to`; never a link.
-fn copy_plain(from: &Path, to: &Path) -> std::io::Result<()> {
-    let kind = std::fs::symlink_metadata(from)?.file_type();
-    if kind.is_dir() {
+/// Copies regular files and folders below `from` into `to`, never a link,
+/// while `left` bytes allow: a student's `.git` is bounded as any archive.
+fn copy_plain(from: &Path, to: &Path, left: &mut u64) -> Result<(), GitError> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if meta.is_dir() {
         std::fs::create_dir_all(to)?;
         for entry in std::fs::read_dir(from)? {
             let entry = entry?;
-            copy_plain(&entry.path(), &to.join(entry.file_name()))?;
+            copy_plain(&entry.path(), &to.join(entry.file_name()), left)?;
         }
-    } else if kind.is_file() {
+    } else if meta.is_file() {
+        *left = left.checked_sub(meta.len()).ok_or(GitError::TooLarge)?;
         std::fs::copy(from, to)?;
+    }
+    Ok(())
+}
+
+/// Refuses a commit whose tree would write out more than an archive may
+/// unpack to (git's objects compress, as a zip's entries do).
+fn bounded_tree(git_dir: &Path, hash: &str) -> Result<(), GitError> {
+    let tree = output(git_dir, &["ls-tree", "-r", "-l", hash])?;
+    let mut bytes: u64 = 0;
+    let mut files = 0;
+    for line in tree.lines() {
+        files += 1;
+        // `<mode> <type> <object> <size>\t<path>`; a submodule's size is `-`.
+        let size = line
+            .split('\t')
+            .next()
+            .and_then(|meta| meta.split_whitespace().nth(3))
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or(0);
+        bytes = bytes.saturating_add(size);
+    }
+    if bytes > super::submission::MAX_UNPACKED_BYTES || files > super::submission::MAX_ENTRIES {
+        return Err(GitError::TooLarge);
     }
     Ok(())
 }
@@ -110,6 +142,7 @@ pub(crate) fn checkout(
     // The objects (not `objects/info`: alternates would read elsewhere),
     // the refs and HEAD; nothing else of the student's.
     let objects = student.join("objects");
+    let mut left = super::submission::MAX_UNPACKED_BYTES;
     std::fs::create_dir_all(git_dir.join("objects/info"))?;
     if objects.is_dir() {
         for entry in std::fs::read_dir(&objects)? {
@@ -118,6 +151,7 @@ pub(crate) fn checkout(
                 copy_plain(
                     &entry.path(),
                     &git_dir.join("objects").join(entry.file_name()),
+                    &mut left,
                 )?;
             }
         }
@@ -125,7 +159,7 @@ pub(crate) fn checkout(
     for name in ["refs", "packed-refs", "HEAD"] {
         let from = student.join(name);
         if std::fs::symlink_metadata(&from).is_ok() {
-            copy_plain(&from, &git_dir.join(name))?;
+            copy_plain(&from, &git_dir.join(name), &mut left)?;
         }
     }
     std::fs::create_dir_all(git_dir.join("refs"))?;
@@ -151,6 +185,7 @@ pub(crate) fn checkout(
             _ => GitError::NoCommit,
         });
     };
+    bounded_tree(&git_dir, &hash)?;
     if into.exists() {
         std::fs::remove_dir_all(into)?;
     }
@@ -175,4 +210,48 @@ pub(crate) fn checkout(
         ));
     }
     Ok(Commit { hash, date })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A commit whose tree unpacks past an archive's bound (zeros compress
+    /// to almost nothing in git's objects) is refused before it is written.
+    #[test]
+    fn a_tree_too_large_to_unpack_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        let zeros = std::fs::File::create(repo.join("big")).unwrap();
+        zeros
+            .set_len(super::super::submission::MAX_UNPACKED_BYTES + 1)
+            .unwrap();
+        let git = |args: &[&str]| {
+            let out = Command::new("git")
+                .args(args)
+                .current_dir(&repo)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "big"]);
+        git(&[
+            "-c",
+            "user.name=s",
+            "-c",
+            "user.email=s@x",
+            "commit",
+            "-q",
+            "-m",
+            "big",
+        ]);
+        let into = dir.path().join("tree");
+        let refused = checkout(&repo, None, &dir.path().join("scratch"), &into);
+        assert!(matches!(refused, Err(GitError::TooLarge)), "{refused:?}");
+        assert!(!into.exists());
+    }
 }
