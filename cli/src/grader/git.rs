@@ -38,11 +38,9 @@ pub(crate) enum GitError {
     Failed(String, String),
     #[error(
         "the repository holds more than {} MiB, or its commit more than {} MiB or {} files",
-        super::submission::MAX_UNPACKED_BYTES >> 20,
-        super::submission::MAX_UNPACKED_BYTES >> 20,
-        super::submission::MAX_ENTRIES
+        .0.bytes >> 20, .0.bytes >> 20, .0.files
     )]
-    TooLarge,
+    TooLarge(Bounds),
 }
 
 /// Whether `path` is a git repository's working folder.
@@ -84,18 +82,28 @@ fn output(git_dir: &Path, args: &[&str]) -> Result<String, GitError> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// The most a repository may bring: bytes (of its `.git`, and of its
+/// commit's tree written out) and files. The caller's archive bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub bytes: u64,
+    pub files: usize,
+}
+
 /// Copies regular files and folders below `from` into `to`, never a link,
 /// while `left` bytes allow: a student's `.git` is bounded as any archive.
-fn copy_plain(from: &Path, to: &Path, left: &mut u64) -> Result<(), GitError> {
+fn copy_plain(from: &Path, to: &Path, left: &mut u64, bounds: Bounds) -> Result<(), GitError> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.is_dir() {
         std::fs::create_dir_all(to)?;
         for entry in std::fs::read_dir(from)? {
             let entry = entry?;
-            copy_plain(&entry.path(), &to.join(entry.file_name()), left)?;
+            copy_plain(&entry.path(), &to.join(entry.file_name()), left, bounds)?;
         }
     } else if meta.is_file() {
-        *left = left.checked_sub(meta.len()).ok_or(GitError::TooLarge)?;
+        *left = left
+            .checked_sub(meta.len())
+            .ok_or(GitError::TooLarge(bounds))?;
         std::fs::copy(from, to)?;
     }
     Ok(())
@@ -103,7 +111,7 @@ fn copy_plain(from: &Path, to: &Path, left: &mut u64) -> Result<(), GitError> {
 
 /// Refuses a commit whose tree would write out more than an archive may
 /// unpack to (git's objects compress, as a zip's entries do).
-fn bounded_tree(git_dir: &Path, hash: &str) -> Result<(), GitError> {
+fn bounded_tree(git_dir: &Path, hash: &str, bounds: Bounds) -> Result<(), GitError> {
     let tree = output(git_dir, &["ls-tree", "-r", "-l", hash])?;
     let mut bytes: u64 = 0;
     let mut files = 0;
@@ -118,8 +126,8 @@ fn bounded_tree(git_dir: &Path, hash: &str) -> Result<(), GitError> {
             .unwrap_or(0);
         bytes = bytes.saturating_add(size);
     }
-    if bytes > super::submission::MAX_UNPACKED_BYTES || files > super::submission::MAX_ENTRIES {
-        return Err(GitError::TooLarge);
+    if bytes > bounds.bytes || files > bounds.files {
+        return Err(GitError::TooLarge(bounds));
     }
     Ok(())
 }
@@ -132,6 +140,7 @@ pub(crate) fn checkout(
     limit: Option<DateTime<FixedOffset>>,
     scratch: &Path,
     into: &Path,
+    bounds: Bounds,
 ) -> Result<Commit, GitError> {
     let git_dir: PathBuf = scratch.join("repository.git");
     if git_dir.exists() {
@@ -142,7 +151,7 @@ pub(crate) fn checkout(
     // The objects (not `objects/info`: alternates would read elsewhere),
     // the refs and HEAD; nothing else of the student's.
     let objects = student.join("objects");
-    let mut left = super::submission::MAX_UNPACKED_BYTES;
+    let mut left = bounds.bytes;
     std::fs::create_dir_all(git_dir.join("objects/info"))?;
     if objects.is_dir() {
         for entry in std::fs::read_dir(&objects)? {
@@ -152,6 +161,7 @@ pub(crate) fn checkout(
                     &entry.path(),
                     &git_dir.join("objects").join(entry.file_name()),
                     &mut left,
+                    bounds,
                 )?;
             }
         }
@@ -159,7 +169,7 @@ pub(crate) fn checkout(
     for name in ["refs", "packed-refs", "HEAD"] {
         let from = student.join(name);
         if std::fs::symlink_metadata(&from).is_ok() {
-            copy_plain(&from, &git_dir.join(name), &mut left)?;
+            copy_plain(&from, &git_dir.join(name), &mut left, bounds)?;
         }
     }
     std::fs::create_dir_all(git_dir.join("refs"))?;
@@ -185,7 +195,7 @@ pub(crate) fn checkout(
             _ => GitError::NoCommit,
         });
     };
-    bounded_tree(&git_dir, &hash)?;
+    bounded_tree(&git_dir, &hash, bounds)?;
     if into.exists() {
         std::fs::remove_dir_all(into)?;
     }
@@ -224,9 +234,11 @@ mod tests {
         let repo = dir.path().join("repo");
         std::fs::create_dir_all(&repo).unwrap();
         let zeros = std::fs::File::create(repo.join("big")).unwrap();
-        zeros
-            .set_len(super::super::submission::MAX_UNPACKED_BYTES + 1)
-            .unwrap();
+        let bounds = Bounds {
+            bytes: 1 << 20,
+            files: 10,
+        };
+        zeros.set_len(bounds.bytes + 1).unwrap();
         let git = |args: &[&str]| {
             let out = Command::new("git")
                 .args(args)
@@ -250,8 +262,8 @@ mod tests {
             "big",
         ]);
         let into = dir.path().join("tree");
-        let refused = checkout(&repo, None, &dir.path().join("scratch"), &into);
-        assert!(matches!(refused, Err(GitError::TooLarge)), "{refused:?}");
+        let refused = checkout(&repo, None, &dir.path().join("scratch"), &into, bounds);
+        assert!(matches!(refused, Err(GitError::TooLarge(_))), "{refused:?}");
         assert!(!into.exists());
     }
 }

@@ -179,7 +179,18 @@ pub(crate) fn open(
         // A repository: its commit in time, never its working tree.
         let repository = scratch.join("git").join(name);
         let tree = unpacked.clone();
-        commit = Some(super::git::checkout(path, limit, &repository, &tree)?);
+        // Bounded as an archive is: git's objects compress as a zip's do.
+        let bounds = super::git::Bounds {
+            bytes: MAX_UNPACKED_BYTES,
+            files: MAX_ENTRIES,
+        };
+        commit = Some(super::git::checkout(
+            path,
+            limit,
+            &repository,
+            &tree,
+            bounds,
+        )?);
         let _ = std::fs::remove_dir_all(&repository);
         content_root(&tree)
     } else if kind.is_dir() {
