@@ -881,6 +881,7 @@ fn grade(
         program: program.map(str::to_owned),
         python: None,
         style_points: None,
+        test_points: None,
         notes_held: false,
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         limits: crate::grader::sandbox::Limits {

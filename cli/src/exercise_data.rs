@@ -399,6 +399,23 @@ pub(crate) fn mutations(id: &str) -> Result<Mutations, ExerciseError> {
     parse(&format!("exercises/{id}/mutations.toml"))
 }
 
+/// The hidden mutants of game `id` (`exercises/<game>/mutations.hidden.toml`):
+/// what students' own tests are graded by beside the public mutations,
+/// counted and never described. Only the instructor's build holds them
+/// (the `hidden-cases` feature); a student's has none.
+pub(crate) fn hidden_mutations(id: &str) -> Result<Vec<Mutation>, ExerciseError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Hidden {
+        mutation: Vec<Mutation>,
+    }
+    let path = format!("exercises/{id}/mutations.hidden.toml");
+    if crate::embedded::file(&path).is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(parse::<Hidden>(&path)?.mutation)
+}
+
 /// An independent solution's `solution.toml`: written from EXERCISE.md
 /// alone, by someone who never saw the reference.
 #[derive(Debug, Clone, Deserialize)]

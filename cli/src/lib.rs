@@ -23,6 +23,7 @@ mod exercise_data;
 mod function_calls;
 mod graded_cases;
 mod grader;
+mod mine;
 mod net;
 mod opponents;
 mod play;

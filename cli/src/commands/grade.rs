@@ -92,6 +92,12 @@ pub(crate) struct GradeArgs {
     /// never in a level or --require.
     #[arg(long, value_name = "N")]
     style_points: Option<u32>,
+    /// Grade each student's own tests (tests/mine.rs; in Python, the
+    /// starter's test file) up to N points, by the bugs they catch: N x
+    /// caught / mutants, public and hidden. A `tests` column, counted in
+    /// score and max_score, never in a level.
+    #[arg(long, value_name = "N")]
+    test_points: Option<u32>,
     /// Whether a student's results.json carries the notes on their code
     /// (shown), or the instructor keeps them until released (hidden: in
     /// notes.json beside it, and in report.html).
@@ -330,6 +336,17 @@ fn deadlines(
 
 /// The game and the grader's options that `args` ask for; `None` when
 /// `--list-cases` asked for the cases instead (printed here).
+/// Bubblewrap, or nothing with `--no-sandbox` (said).
+fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Failure> {
+    if no_sandbox {
+        eprintln!(
+            "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
+        );
+        return Ok(crate::grader::sandbox::Isolation::None);
+    }
+    crate::grader::sandbox::Isolation::bubblewrap().map_err(|e| Failure::Refused(Box::new(e)))
+}
+
 fn grading_options(
     args: GradeArgs,
 ) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
@@ -371,14 +388,7 @@ fn grading_options(
         print!("{}", list_cases(game, grading));
         return Ok(None);
     }
-    let isolation = if args.no_sandbox {
-        eprintln!(
-            "boardkit: WARNING: --no-sandbox: student code runs without isolation; it can read and change what this user can"
-        );
-        grader::sandbox::Isolation::None
-    } else {
-        grader::sandbox::Isolation::bubblewrap().map_err(|e| Failure::Refused(Box::new(e)))?
-    };
+    let isolation = isolation(args.no_sandbox)?;
     let program = args
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
@@ -394,6 +404,7 @@ fn grading_options(
         program,
         python,
         style_points: args.style_points,
+        test_points: args.test_points,
         notes_held: args.style_notes == StyleNotes::Hidden,
         jobs: args
             .jobs

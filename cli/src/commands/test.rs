@@ -15,10 +15,15 @@ pub(crate) struct TestArgs {
     /// The student's folder (default: this one).
     #[arg(default_value = ".")]
     dir: std::path::PathBuf,
-    /// The language the folder is written in (only python: a Rust
-    /// starter runs its cases with `cargo test`).
-    #[arg(long, value_enum)]
+    /// The language the folder is written in (a Rust starter runs its
+    /// cases with `cargo test`; this command runs them for Python).
+    #[arg(long, value_enum, default_value_t = super::grade::Language::Rust)]
     language: super::grade::Language,
+    /// Run your own tests (a Rust starter's tests/mine.rs) against the
+    /// correct versions and the public bugs: which tests are valid, and
+    /// which bugs they catch.
+    #[arg(long)]
+    mine: bool,
     /// Only this level's cases.
     #[arg(long)]
     level: Option<Level>,
@@ -39,6 +44,9 @@ struct CasesFailed(usize);
 pub(crate) fn run(args: TestArgs) -> Outcome {
     let game = crate::registry::find(&args.game)
         .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
+    if args.mine {
+        return own_tests(game, &args);
+    }
     if args.language == super::grade::Language::Rust {
         return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
     }
@@ -75,6 +83,56 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
     if failed > 0 {
         return Err(Failure::failed(CasesFailed(failed)));
     }
+    Ok(())
+}
+
+/// Could not judge the student's own tests.
+#[derive(Debug, thiserror::Error)]
+enum OwnTestsError {
+    #[error("no {0}: your own tests go there")]
+    Missing(std::path::PathBuf),
+    #[error("cannot prepare the sandbox: {0}")]
+    Sandbox(std::io::Error),
+    #[error("cannot build the kit's dependencies: {0}")]
+    Prepare(#[from] crate::grader::build::PrepareError),
+    #[error("cannot build the versions your tests run against: {0}")]
+    Versions(crate::grader::build::BuildError),
+}
+
+/// `--mine`: the student's own tests against the correct versions and
+/// the public mutants, built in the crate's `target/boardkit-mine` (kept:
+/// the next run builds only what changed).
+fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outcome {
+    use crate::grader::build::Class;
+    let source = args.dir.join(crate::mine::rust::TESTS_FILE);
+    if !source.is_file() {
+        return Err(Failure::failed(OwnTestsError::Missing(source)));
+    }
+    let sandbox = crate::grader::sandbox::Sandbox::own_user()
+        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let build = std::path::absolute(args.dir.join("target/boardkit-mine"))
+        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let long = std::time::Duration::from_secs(1800);
+    let hidden = indicatif::ProgressBar::hidden();
+    eprintln!(
+        "boardkit: building the versions your tests run against (once; later runs reuse them)"
+    );
+    let class = Class::prepare(game, &build, &build.join("work"), &sandbox, long, &hidden)
+        .map_err(|e| Failure::failed(OwnTestsError::Prepare(e)))?;
+    let libraries = crate::mine::rust::Libraries::build(&class, &sandbox, game, false, true, long)
+        .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
+    let budget = crate::mine::rust::Budget {
+        limits: crate::grader::sandbox::Limits {
+            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+            ..Default::default()
+        },
+        compile_timeout: long,
+        seed: rand::random(),
+    };
+    let work = build.join("work/own-tests");
+    let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
+    print!("{}", crate::mine::verdict::report(&verdict));
     Ok(())
 }
 

@@ -225,6 +225,17 @@ impl Toolchain {
     }
 }
 
+/// What a build compiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Units {
+    /// The kit's dependencies, once per class.
+    Dependencies,
+    /// A submission's binaries, linted by clippy.
+    Submission,
+    /// A library alone, for students' own tests (`crate::mine`).
+    Library,
+}
+
 /// A class's build: the kit's dependencies built once (in a folder runs
 /// may share), then each submission's crate (in the run's own).
 pub(crate) struct Class<'a> {
@@ -377,7 +388,7 @@ impl<'a> Class<'a> {
             deps_timeout,
             cores,
             Some(watch),
-            false,
+            Units::Dependencies,
         )?;
         match outcome.ending {
             Ending::Exited(0) => {}
@@ -467,14 +478,20 @@ impl<'a> Class<'a> {
         timeout: Duration,
         jobs: usize,
         watch: Option<LineWatcher>,
-        lint: bool,
+        units: Units,
     ) -> Result<crate::grader::sandbox::Outcome, PrepareError> {
+        let targets = if units == Units::Library {
+            "--lib"
+        } else {
+            "--bins"
+        };
+        let lint = units == Units::Submission;
         let mut job = Job::new(
             &format!("{RUST}/bin/cargo"),
             &[
                 "build".into(),
                 "--frozen".into(),
-                "--bins".into(),
+                targets.into(),
                 "--message-format=json".into(),
                 "--quiet".into(),
             ],
@@ -556,7 +573,15 @@ impl<'a> Class<'a> {
             .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
         // Submissions build side by side, one job each.
         let outcome = self
-            .cargo(sandbox, &crate_dir, &target, timeout, 1, None, true)
+            .cargo(
+                sandbox,
+                &crate_dir,
+                &target,
+                timeout,
+                1,
+                None,
+                Units::Submission,
+            )
             .map_err(|e| failed(e.to_string()))?;
         match outcome.ending {
             Ending::TimedOut => {
@@ -610,6 +635,144 @@ impl<'a> Class<'a> {
                     .collect::<Vec<_>>()
                     .join("\n")
             ))),
+        }
+    }
+}
+
+impl Class<'_> {
+    /// Builds the library of a crate whose student's folder is `folder`
+    /// (the example, a mutant, a solution) plus the `extra` files (paths
+    /// from the crate's root; `src/lib.rs` gets each `.rs` one of them as
+    /// a private module). Gives the target folder whose `debug/deps` holds
+    /// it: a student's tests compile against it ([`Class::compile_tests`]).
+    pub(crate) fn build_library(
+        &self,
+        sandbox: &Sandbox,
+        name: &str,
+        folder: &[(String, Vec<u8>)],
+        extra: &[(String, Vec<u8>)],
+        timeout: Duration,
+    ) -> Result<PathBuf, BuildError> {
+        let failed = |e: String| BuildError::Failed(e);
+        // Built before from the same files (`boardkit test --mine` again):
+        // nothing to do.
+        let target = self.dir.join("library-targets").join(name);
+        let stamp = target.join("boardkit-library.stamp");
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            (folder, extra, &self.deps).hash(&mut hasher);
+            format!("{:016x}", hasher.finish())
+        };
+        if std::fs::read_to_string(&stamp).is_ok_and(|s| s == key) {
+            return Ok(target);
+        }
+        let crate_dir = self.dir.join("libraries").join(name);
+        self.write_crate(&crate_dir, folder)
+            .map_err(|e| failed(e.to_string()))?;
+        let lib_rs = crate_dir.join("src/lib.rs");
+        let mut root = std::fs::read_to_string(&lib_rs).map_err(|e| failed(e.to_string()))?;
+        for (path, bytes) in extra {
+            let file = crate_dir.join(path);
+            write_if_changed(&file, bytes).map_err(|e| failed(e.to_string()))?;
+            if let Some(module) = path
+                .strip_prefix("src/")
+                .and_then(|p| p.strip_suffix(".rs"))
+            {
+                root.push_str(&format!("mod {module};\n"));
+            }
+        }
+        write_if_changed(&lib_rs, root.as_bytes()).map_err(|e| failed(e.to_string()))?;
+        // Kept from an earlier run: Cargo rebuilds what changed.
+        if !target.exists() {
+            link_tree(&self.deps.join("target"), &target)
+                .map_err(|e| failed(format!("cannot prepare the build: {e}")))?;
+        }
+        let outcome = self
+            .cargo(
+                sandbox,
+                &crate_dir,
+                &target,
+                timeout,
+                2,
+                None,
+                Units::Library,
+            )
+            .map_err(|e| failed(e.to_string()))?;
+        let messages = read_messages(&String::from_utf8_lossy(&outcome.stdout));
+        match (outcome.ending, messages.error) {
+            (_, Some(error)) => Err(failed(error)),
+            (Ending::Exited(0), None) => {
+                let _ = std::fs::write(&stamp, key);
+                Ok(target)
+            }
+            (ending, None) => Err(failed(format!(
+                "the library did not build ({ending:?}): {}",
+                String::from_utf8_lossy(&outcome.stderr)
+            ))),
+        }
+    }
+
+    /// Compiles a student's test file `source` (libtest's `#[test]`s)
+    /// against the library built in `library` ([`Class::build_library`]),
+    /// in the sandbox, into `out/tests`. Without `unsafe`: a test cannot
+    /// run before `main` nor reach what the library keeps to itself.
+    pub(crate) fn compile_tests(
+        &self,
+        sandbox: &Sandbox,
+        library: &Path,
+        source: &Path,
+        out: &Path,
+        timeout: Duration,
+    ) -> Result<PathBuf, BuildError> {
+        let failed = |e: String| BuildError::Failed(e);
+        std::fs::create_dir_all(out).map_err(|e| failed(e.to_string()))?;
+        let args: Vec<String> = [
+            "--edition=2024",
+            "--test",
+            "--crate-name=mine",
+            "-Copt-level=1",
+            "-Cdebuginfo=0",
+            "-Funsafe_code",
+            "--cap-lints=warn",
+            "--error-format=short",
+            "-L",
+            &format!("{TARGET}/debug/deps"),
+            "--extern",
+            "boardkit",
+            "-o",
+            "/build/out/tests",
+            "/build/tests.rs",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        let mut job = Job::new(&format!("{RUST}/bin/rustc"), &args);
+        job.as_grader_unsandboxed = true;
+        job.read_only = vec![
+            (library.to_owned(), TARGET.into()),
+            (source.to_owned(), "/build/tests.rs".into()),
+            (self.toolchain.sysroot.clone(), RUST.into()),
+        ];
+        job.writable = vec![(out.to_owned(), "/build/out".into())];
+        job.env = vec![("PATH".into(), format!("{RUST}/bin:/usr/bin:/bin"))];
+        let outcome = sandbox
+            .run(&job, &build_limits(timeout))
+            .map_err(|e| failed(e.to_string()))?;
+        match outcome.ending {
+            Ending::Exited(0) => Ok(out.join("tests")),
+            Ending::TimedOut => Err(BuildError::TimedOut(format!(
+                "the tests' compilation timed out after {} s",
+                timeout.as_secs()
+            ))),
+            _ => Err(failed(
+                String::from_utf8_lossy(&outcome.stderr)
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )),
         }
     }
 }

@@ -141,6 +141,17 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
             points(style.max_score)
         ));
     }
+    if let Some(own) = &results.own_tests {
+        out.push_str(&format!(
+            "| your own tests | {} / {} |\n",
+            points(own.score),
+            points(own.max_score)
+        ));
+        out.push_str("\n## Your own tests\n\n");
+        for line in own_tests_lines(own) {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
     for part in &parts {
         if part.failed_public.is_empty() && part.failed_hidden.is_empty() {
             continue;
@@ -168,6 +179,30 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
         }
     }
     out
+}
+
+/// What a student reads of their own tests' verdict: the bugs caught, the
+/// public ones missed by what they break, the hidden ones as a count; then
+/// each invalid test and why.
+fn own_tests_lines(own: &super::report::OwnTests) -> Vec<String> {
+    let verdict = &own.verdict;
+    let mut lines = vec![verdict.line()];
+    for (test, why) in &verdict.invalid {
+        lines.push(format!("`{test}` is not valid, and catches nothing: {why}"));
+    }
+    lines
+}
+
+fn own_tests_html(results: &Results) -> String {
+    let Some(own) = &results.own_tests else {
+        return String::new();
+    };
+    let mut html = String::from("<h2>Your own tests</h2>\n<ul>\n");
+    for line in own_tests_lines(own) {
+        html.push_str(&format!("<li>{}</li>\n", escape(&line)));
+    }
+    html.push_str("</ul>\n");
+    html
 }
 
 /// `feedback.html`: one page, no script, for the student alone.
@@ -199,7 +234,15 @@ pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidd
             points(style.max_score)
         ));
     }
+    if let Some(own) = &results.own_tests {
+        body.push_str(&format!(
+            "<tr><th scope=\"row\">your own tests</th><td>{} / {}</td></tr>\n",
+            points(own.score),
+            points(own.max_score)
+        ));
+    }
     body.push_str("</tbody>\n</table>\n");
+    body.push_str(&own_tests_html(results));
     if let Some(line) = late_line(results) {
         body.push_str(&format!("<p>{}</p>\n", escape(&line)));
     }
@@ -313,6 +356,7 @@ mod tests {
             notes: Vec::new(),
             notes_held: false,
             style: None,
+            own_tests: None,
             commit: None,
             submitted_at: None,
             late_days: None,

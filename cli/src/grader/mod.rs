@@ -64,6 +64,9 @@ pub(crate) struct Options {
     pub python: Option<crate::exercise_data::PythonVariant>,
     /// `--style-points`: the most points the notes on a crate's code give.
     pub style_points: Option<u32>,
+    /// `--test-points`: the most points a student's own tests earn, by the
+    /// mutants they catch (`crate::mine`).
+    pub test_points: Option<u32>,
     /// `--style-notes hidden`: the notes are the instructor's until released.
     pub notes_held: bool,
     pub jobs: usize,
@@ -97,6 +100,9 @@ pub(crate) enum GradeError {
     Class(#[from] build::PrepareError),
     #[error("{0}")]
     NoSubmission(String),
+    /// `--test-points`: the versions students' tests run against did not build.
+    #[error("cannot build the versions students' tests run against: {0}")]
+    OwnTests(String),
     /// `grade merge` given folders that are not shards of one run.
     #[error("nothing merged: {0}")]
     NotShards(String),
@@ -145,6 +151,24 @@ pub(crate) fn grade(
         )?),
         false => None,
     };
+    let own_tests = match (&class, options.test_points) {
+        (Some(class), Some(_)) => Some(
+            crate::mine::rust::Libraries::build(
+                class,
+                &sandbox,
+                game,
+                true,
+                true,
+                options.compile_timeout,
+            )
+            .map_err(|e| GradeError::OwnTests(e.to_string()))?,
+        ),
+        _ => None,
+    };
+    let prepared = Prepared {
+        class: class.as_ref(),
+        own_tests: own_tests.as_ref(),
+    };
     let progress = Progress::new(plan.todo.len(), plan.cases.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
@@ -153,13 +177,7 @@ pub(crate) fn grade(
     pool.install(|| {
         plan.todo.par_iter().for_each(|planned| {
             let results = grade_submission(
-                game,
-                options,
-                &plan,
-                planned,
-                &sandbox,
-                class.as_ref(),
-                &progress,
+                game, options, &plan, planned, &sandbox, &prepared, &progress,
             );
             progress.graded(&planned.name, &results);
         });
@@ -168,17 +186,26 @@ pub(crate) fn grade(
     class_reports(game, options, &plan)
 }
 
+/// What the class's build made ready: the kit's dependencies for Rust
+/// submissions, and with `--test-points` what their tests run against.
+struct Prepared<'a> {
+    class: Option<&'a Class<'a>>,
+    own_tests: Option<&'a crate::mine::rust::Libraries>,
+}
+
 /// One submission through its steps: built (a crate), run and judged, its
-/// code noted, its results saved at once (a stopped run keeps them).
+/// code noted, its own tests judged, its results saved at once (a stopped
+/// run keeps them).
 fn grade_submission(
     game: &GameInfo,
     options: &Options,
     plan: &Plan,
     planned: &Planned,
     sandbox: &Sandbox,
-    class: Option<&Class<'_>>,
+    prepared: &Prepared<'_>,
     progress: &Progress,
 ) -> Results {
+    let class = prepared.class;
     let cases = &plan.cases;
     let not_run = |message: &str| {
         // Cases a submission never ran count as done.
@@ -237,6 +264,7 @@ fn grade_submission(
     {
         results.late(&planned.name, commit, options.deadlines.as_ref());
     }
+    judge_own_tests(options, plan, planned, sandbox, prepared, &mut results);
     results.bound_outputs(SUBMISSION_KEPT);
     if let Err(e) = report::save_results(&options.out, &planned.name, &results) {
         progress.say(format!(
@@ -245,6 +273,40 @@ fn grade_submission(
         ));
     }
     results
+}
+
+/// With `--test-points`: the student's own tests, judged by the mutants
+/// they catch.
+fn judge_own_tests(
+    options: &Options,
+    plan: &Plan,
+    planned: &Planned,
+    sandbox: &Sandbox,
+    prepared: &Prepared<'_>,
+    results: &mut Results,
+) {
+    let (Some(points), Ok(opened), Some(class), Some(libraries)) = (
+        options.test_points,
+        &planned.opened,
+        prepared.class,
+        prepared.own_tests,
+    ) else {
+        return;
+    };
+    let source = opened.root.join(crate::mine::rust::TESTS_FILE);
+    let verdict = if source.is_file() {
+        let work = plan.scratch.join("own-tests").join(&planned.name);
+        let budget = crate::mine::rust::Budget {
+            limits: options.limits,
+            compile_timeout: options.compile_timeout,
+            seed: rand::random(),
+        };
+        libraries.judge(class, sandbox, &source, &work, &budget)
+    } else {
+        let file = crate::mine::rust::TESTS_FILE;
+        crate::mine::verdict::Verdict::missing(file, &libraries.versions)
+    };
+    results.own_tests(verdict, points);
 }
 
 /// The grading's progress: a bar on a terminal, a plain line per step

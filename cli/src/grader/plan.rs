@@ -102,13 +102,20 @@ impl Plan {
         }
         let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(submissions).collect();
         named.sort();
-        let only = options.program.is_none().then(|| Path::new(&self.solution));
+        // A crate: the student's folder, and their own tests when graded.
+        let mut only: Vec<&Path> = Vec::new();
+        if options.program.is_none() {
+            only.push(Path::new(&self.solution));
+            if options.test_points.is_some() {
+                only.push(Path::new(crate::mine::rust::TESTS_FILE));
+            }
+        }
         for (i, (name, path)) in named.into_iter().enumerate() {
             if !in_shard(i, options.shard) {
                 continue;
             }
             let limit = options.deadlines.as_ref().map(|d| d.limit(&name));
-            let opened = submission::open(path, &name, only, &self.scratch, limit);
+            let opened = submission::open(path, &name, &only, &self.scratch, limit);
             if let Ok(s) = &opened {
                 if !s.links.is_empty() {
                     eprintln!(
@@ -252,11 +259,12 @@ pub(super) const HIDDEN_CASES: bool = cfg!(feature = "hidden-cases");
 pub(super) fn settings(game: &GameInfo, options: &Options) -> String {
     let limits = &options.limits;
     format!(
-        "{}|{:?}|{}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
+        "{}|{:?}|{}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
         game.id,
         options.program,
         options.python.is_some(),
         options.style_points,
+        options.test_points,
         options.notes_held,
         limits.timeout,
         limits.output_bytes,
@@ -434,6 +442,7 @@ mod tests {
             program: None,
             python: None,
             style_points: None,
+            test_points: None,
             notes_held: false,
             jobs: 1,
             limits: super::super::sandbox::Limits::default(),

@@ -139,6 +139,10 @@ pub(crate) struct Results {
     /// `max_score`, never in a level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<Style>,
+    /// `--test-points`: the student's own tests, judged by the bugs they
+    /// catch; counted in `score` and `max_score`, never in a level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_tests: Option<OwnTests>,
     /// A repository's graded commit, and its committer date (RFC 3339).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
@@ -177,6 +181,27 @@ impl Results {
     }
 }
 
+/// Points for the student's own tests (`--test-points`), and their verdict.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct OwnTests {
+    pub score: f64,
+    pub max_score: f64,
+    pub verdict: crate::mine::verdict::Verdict,
+}
+
+impl Results {
+    /// Gives the submission its own tests' verdict, worth up to `points`.
+    pub(crate) fn own_tests(&mut self, verdict: crate::mine::verdict::Verdict, points: u32) {
+        let score = (verdict.points(f64::from(points)) * 100.0).round() / 100.0;
+        self.score += score;
+        self.own_tests = Some(OwnTests {
+            score,
+            max_score: f64::from(points),
+            verdict,
+        });
+    }
+}
+
 /// Points for the code's style (`--style-points`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Style {
@@ -189,6 +214,7 @@ impl Results {
     pub(crate) fn max_score(&self) -> f64 {
         self.tests.iter().map(|t| t.max_score).sum::<f64>()
             + self.style.map_or(0.0, |s| s.max_score)
+            + self.own_tests.as_ref().map_or(0.0, |t| t.max_score)
     }
 
     /// The results of `tests`, scored (the style's points added), with
@@ -203,6 +229,7 @@ impl Results {
             notes: Vec::new(),
             notes_held: false,
             style,
+            own_tests: None,
             commit: None,
             submitted_at: None,
             late_days: None,
@@ -481,6 +508,10 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     if style {
         out.push_str(",style");
     }
+    let own_tests = all.values().any(|r| r.own_tests.is_some());
+    if own_tests {
+        out.push_str(",tests");
+    }
     // A class handed in as repositories: the commit graded and its date;
     // with a deadline, the lateness and what it cost (`score` is final).
     let commits = all.values().any(|r| r.commit.is_some());
@@ -512,6 +543,10 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
                 ",{}",
                 points(results.style.map_or(0.0, |s| s.score))
             ));
+        }
+        if own_tests {
+            let score = results.own_tests.as_ref().map_or(0.0, |t| t.score);
+            out.push_str(&format!(",{}", points(score)));
         }
         if commits {
             out.push_str(&format!(

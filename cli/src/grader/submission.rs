@@ -156,12 +156,12 @@ pub(crate) fn names(paths: &[PathBuf]) -> (Vec<String>, Vec<String>) {
 }
 
 /// Opens the submission at `path` as `name`: archives are unpacked below
-/// `scratch`, and what is graded (`only`, a folder inside the content's
-/// root, or all of it) is taken into `scratch` too.
+/// `scratch`, and what is graded (`only`, folders and files inside the
+/// content's root, or all of it when empty) is taken into `scratch` too.
 pub(crate) fn open(
     path: &Path,
     name: &str,
-    only: Option<&Path>,
+    only: &[&Path],
     scratch: &Path,
     limit: Option<chrono::DateTime<chrono::FixedOffset>>,
 ) -> Result<Submission, SubmissionError> {
@@ -212,29 +212,33 @@ pub(crate) fn open(
         bytes: MAX_TAKEN_BYTES,
         entries: MAX_ENTRIES,
     };
-    match only {
-        Some(inside) => {
-            // A crate: its student folder alone, reached without links.
-            let mut from = content.clone();
-            let mut to = root.clone();
-            for part in inside.components() {
-                from.push(part);
-                to.push(part);
-                let kind = std::fs::symlink_metadata(&from).map(|m| m.file_type());
-                match kind {
-                    Ok(kind) if kind.is_dir() => std::fs::create_dir_all(&to)?,
-                    Ok(kind) if kind.is_symlink() => {
-                        links.push(relative(&from, &content));
-                        break;
-                    }
-                    _ => break,
+    for inside in only {
+        // A crate: its student folder (and own tests) alone, reached
+        // without links.
+        let mut from = content.clone();
+        let mut to = root.clone();
+        for part in inside.components() {
+            from.push(part);
+            to.push(part);
+            let kind = std::fs::symlink_metadata(&from).map(|m| m.file_type());
+            match kind {
+                Ok(kind) if kind.is_dir() => std::fs::create_dir_all(&to)?,
+                Ok(kind) if kind.is_symlink() => {
+                    links.push(relative(&from, &content));
+                    break;
                 }
-            }
-            if std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir()) {
-                take(&from, &to, &content, &mut budget, &mut links)?;
+                _ => break,
             }
         }
-        None => take(&content, &root, &content, &mut budget, &mut links)?,
+        let kind = std::fs::symlink_metadata(&from);
+        if kind.as_ref().is_ok_and(|m| m.is_dir()) {
+            take(&from, &to, &content, &mut budget, &mut links)?;
+        } else if kind.is_ok_and(|m| m.is_file() && m.nlink() == 1) {
+            take_file(&from, &to, &mut budget)?;
+        }
+    }
+    if only.is_empty() {
+        take(&content, &root, &content, &mut budget, &mut links)?;
     }
     if unpacked.exists() {
         std::fs::remove_dir_all(&unpacked)?;
@@ -310,20 +314,26 @@ fn take(
             std::fs::create_dir(&target)?;
             take(&path, &target, base, budget, links)?;
         } else if kind.is_file() {
-            let size = entry.metadata()?.len();
-            if size > budget.bytes {
-                return Err(SubmissionError::TooLarge);
-            }
-            let copied = std::io::copy(
-                &mut std::fs::File::open(&path)?.take(budget.bytes + 1),
-                &mut std::fs::File::create(&target)?,
-            )?;
-            if copied > budget.bytes {
-                return Err(SubmissionError::TooLarge);
-            }
-            budget.bytes -= copied;
+            take_file(&path, &target, budget)?;
         }
     }
+    Ok(())
+}
+
+/// Copies the regular file `from` to `to`, within `budget`.
+fn take_file(from: &Path, to: &Path, budget: &mut Budget) -> Result<(), SubmissionError> {
+    let size = std::fs::symlink_metadata(from)?.len();
+    if size > budget.bytes {
+        return Err(SubmissionError::TooLarge);
+    }
+    let copied = std::io::copy(
+        &mut std::fs::File::open(from)?.take(budget.bytes + 1),
+        &mut std::fs::File::create(to)?,
+    )?;
+    if copied > budget.bytes {
+        return Err(SubmissionError::TooLarge);
+    }
+    budget.bytes -= copied;
     Ok(())
 }
 
@@ -508,7 +518,7 @@ mod tests {
             ("ana/project/src/lib.rs", b""),
         ]);
         let scratch = tempfile::tempdir().unwrap();
-        let s = open(zip.path(), "ana", None, scratch.path(), None).unwrap();
+        let s = open(zip.path(), "ana", &[], scratch.path(), None).unwrap();
         assert!(s.root.join("Cargo.toml").is_file(), "{:?}", s.root);
     }
 
@@ -516,13 +526,13 @@ mod tests {
     fn escaping_entries_and_bombs_are_refused() {
         let scratch = tempfile::tempdir().unwrap();
         let zip = archive(&[("../evil.rs", b"x")]);
-        let error = open(zip.path(), "a", None, scratch.path(), None)
+        let error = open(zip.path(), "a", &[], scratch.path(), None)
             .unwrap_err()
             .to_string();
         assert!(error.contains("outside"), "{error}");
         let big = vec![0u8; (MAX_UNPACKED_BYTES + 1) as usize];
         let zip = archive(&[("a/zeros.bin", &big)]);
-        let error = open(zip.path(), "a", None, scratch.path(), None)
+        let error = open(zip.path(), "a", &[], scratch.path(), None)
             .unwrap_err()
             .to_string();
         assert!(error.contains("more than"), "{error}");
@@ -567,12 +577,12 @@ mod tests {
         let scratch = dir.path().join("scratch");
         // The submission itself a link.
         std::os::unix::fs::symlink(&classmate, dir.path().join("eve")).unwrap();
-        let error = open(&dir.path().join("eve"), "eve", None, &scratch, None).unwrap_err();
+        let error = open(&dir.path().join("eve"), "eve", &[], &scratch, None).unwrap_err();
         assert!(error.to_string().contains("is a link"), "{error}");
         // Its only entry a link: nothing of bob's is taken.
         std::fs::create_dir_all(dir.path().join("ana")).unwrap();
         std::os::unix::fs::symlink(&classmate, dir.path().join("ana/projeto")).unwrap();
-        let ana = open(&dir.path().join("ana"), "ana", None, &scratch, None).unwrap();
+        let ana = open(&dir.path().join("ana"), "ana", &[], &scratch, None).unwrap();
         assert_eq!(ana.links, ["projeto"]);
         assert_eq!(std::fs::read_dir(&ana.root).unwrap().count(), 0);
         // A crate whose src is a link: its folder is not taken.
@@ -580,7 +590,7 @@ mod tests {
         std::fs::write(dir.path().join("carl/Cargo.toml"), "").unwrap();
         std::os::unix::fs::symlink(classmate.join("src"), dir.path().join("carl/src")).unwrap();
         let only = Path::new("src/velha");
-        let carl = open(&dir.path().join("carl"), "carl", Some(only), &scratch, None).unwrap();
+        let carl = open(&dir.path().join("carl"), "carl", &[only], &scratch, None).unwrap();
         assert_eq!(carl.links, ["src"]);
         assert!(!carl.root.join("src/velha/mod.rs").exists());
         // A hard link to a file elsewhere is not taken either.
@@ -591,11 +601,11 @@ mod tests {
             dir.path().join("hal/programa.py"),
         )
         .unwrap();
-        let hal = open(&dir.path().join("hal"), "hal", None, &scratch, None).unwrap();
+        let hal = open(&dir.path().join("hal"), "hal", &[], &scratch, None).unwrap();
         assert_eq!(hal.links, ["programa.py"]);
         assert!(!hal.root.join("programa.py").exists());
         // The control: bob's own crate is taken, and only its folder.
-        let bob = open(&classmate, "bob", Some(only), &scratch, None).unwrap();
+        let bob = open(&classmate, "bob", &[only], &scratch, None).unwrap();
         assert_eq!(
             std::fs::read_to_string(bob.root.join("src/velha/mod.rs")).unwrap(),
             "bob's"
@@ -618,18 +628,18 @@ mod tests {
         for i in 0..=MAX_ENTRIES {
             std::fs::write(many.join(i.to_string()), "").unwrap();
         }
-        let error = open(&many, "many", None, &scratch, None).unwrap_err();
+        let error = open(&many, "many", &[], &scratch, None).unwrap_err();
         assert!(matches!(error, SubmissionError::TooLarge), "{error}");
         let big = dir.path().join("big");
         std::fs::create_dir_all(&big).unwrap();
         let file = std::fs::File::create(big.join("sparse.bin")).unwrap();
         file.set_len(MAX_TAKEN_BYTES + 1).unwrap();
-        let error = open(&big, "big", None, &scratch, None).unwrap_err();
+        let error = open(&big, "big", &[], &scratch, None).unwrap_err();
         assert!(matches!(error, SubmissionError::TooLarge), "{error}");
         // The control: a folder just within both bounds is taken.
         std::fs::remove_file(big.join("sparse.bin")).unwrap();
         std::fs::write(big.join("programa.py"), "print(1)").unwrap();
-        let taken = open(&big, "big", None, &scratch, None).unwrap();
+        let taken = open(&big, "big", &[], &scratch, None).unwrap();
         assert!(taken.root.join("programa.py").is_file());
     }
 

@@ -239,7 +239,7 @@ fn level_points(game: &GameInfo) -> (Points, Points) {
 /// own, which its CI runs), so that a student's `cargo test` runs only the
 /// exercise's tests and their own, and compiles less. A test module is
 /// the last item of a kit file; a file where it is not is shipped whole.
-fn without_unit_tests(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn without_unit_tests(bytes: &[u8]) -> Vec<u8> {
     const TESTS: &str = "\n#[cfg(test)]\nmod tests {\n";
     let Ok(text) = std::str::from_utf8(bytes) else {
         return bytes.to_vec();

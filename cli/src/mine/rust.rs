@@ -1,0 +1,345 @@
+//! A Rust student's own tests (`tests/mine.rs`), built and run against the
+//! correct versions and the mutants, in the sandbox.
+//!
+//! The libraries are built once per class ([`Libraries::build`]): the
+//! example with every change it can take in as one library (`schemata`),
+//! plus one per change that cannot, and one per independent solution. Each
+//! student's file is then compiled once per library, never once per mutant.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::schemata::{Change, SWITCH_MODULE, schemata};
+use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess};
+use crate::exercise_data;
+use crate::grader::build::{BuildError, Class};
+use crate::grader::sandbox::{Job, Limits, Sandbox};
+use crate::registry::GameInfo;
+
+/// Where a Rust student's own tests are, in their crate.
+pub(crate) const TESTS_FILE: &str = "tests/mine.rs";
+
+/// What a student's tests may take: each run's limits (the cases'), the
+/// compilation's time, and the seed of the runs' order.
+pub(crate) struct Budget {
+    pub limits: Limits,
+    pub compile_timeout: Duration,
+    pub seed: u64,
+}
+
+/// What the class's students' tests run against, built.
+pub(crate) struct Libraries {
+    pub versions: Versions,
+    /// Each library's target folder.
+    libraries: Vec<PathBuf>,
+    /// Each version: its library (index) and the change's number in it.
+    targets: Vec<(Version, usize, u32)>,
+}
+
+/// The example's folder, without the kit's unit tests.
+fn example(game: &GameInfo) -> Result<Vec<(String, String)>, BuildError> {
+    let manifest =
+        exercise_data::manifest(game.id).map_err(|e| BuildError::Failed(e.to_string()))?;
+    Ok(exercise_data::folder(&manifest.files.example)
+        .into_iter()
+        .filter(|(p, _)| p.ends_with(".rs"))
+        .map(|(p, b)| {
+            let text = crate::starter::without_unit_tests(b);
+            (p.to_owned(), String::from_utf8_lossy(&text).into_owned())
+        })
+        .collect())
+}
+
+fn as_bytes(files: &[(String, String)]) -> Vec<(String, Vec<u8>)> {
+    files
+        .iter()
+        .map(|(p, t)| (p.clone(), t.clone().into_bytes()))
+        .collect()
+}
+
+/// A change of the example: a mutant, or a harmless one (its version).
+struct ChangeData {
+    version: Version,
+    mutant: Option<Mutant>,
+    text: [String; 3],
+}
+
+/// Every change of game `id`: the public mutations, the hidden ones (with
+/// `hidden`), then the harmless changes; each as its version.
+fn changes(id: &str, hidden: bool) -> Result<Vec<ChangeData>, BuildError> {
+    let failed = |e: exercise_data::ExerciseError| BuildError::Failed(e.to_string());
+    let mutations = exercise_data::mutations(id).map_err(failed)?;
+    let hidden_ones = if hidden {
+        exercise_data::hidden_mutations(id).map_err(failed)?
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    for (m, hidden) in mutations
+        .mutation
+        .iter()
+        .map(|m| (m, false))
+        .chain(hidden_ones.iter().map(|m| (m, true)))
+    {
+        let mutant = Mutant {
+            breaks: m.breaks.clone(),
+            hidden,
+        };
+        out.push(ChangeData {
+            version: Version::Mutant(0),
+            mutant: Some(mutant),
+            text: [m.file.clone(), m.find.clone(), m.replace.clone()],
+        });
+    }
+    for h in &mutations.harmless {
+        out.push(ChangeData {
+            version: Version::Harmless(h.why.clone()),
+            mutant: None,
+            text: [h.file.clone(), h.find.clone(), h.replace.clone()],
+        });
+    }
+    Ok(out)
+}
+
+impl Libraries {
+    /// Builds the libraries for `game`'s students' tests: with `hidden`,
+    /// the hidden mutants too; with `solutions`, the independent solutions
+    /// as correct versions.
+    pub(crate) fn build(
+        class: &Class<'_>,
+        sandbox: &Sandbox,
+        game: &GameInfo,
+        hidden: bool,
+        solutions: bool,
+        timeout: Duration,
+    ) -> Result<Libraries, BuildError> {
+        let example = example(game)?;
+        let changes = changes(game.id, hidden)?;
+        let list: Vec<Change<'_>> = changes
+            .iter()
+            .map(|c| {
+                let [file, find, replace] = &c.text;
+                Change {
+                    file,
+                    find,
+                    replace,
+                }
+            })
+            .collect();
+        let rewritten = schemata(&example, &list);
+        if let Some(&index) = rewritten.missing.first() {
+            return Err(BuildError::Failed(format!(
+                "the change of {} {:?} is not in the example",
+                list[index].file, list[index].find
+            )));
+        }
+        let switch = [(
+            "src/mutant_schemata.rs".to_owned(),
+            SWITCH_MODULE.as_bytes().to_vec(),
+        )];
+        let mut libraries = vec![class.build_library(
+            sandbox,
+            "schemata",
+            &as_bytes(&rewritten.files),
+            &switch,
+            timeout,
+        )?];
+        let mut versions = Versions::default();
+        let mut targets = vec![(Version::Reference, 0, 0)];
+        for (index, change) in changes.iter().enumerate() {
+            let version = match &change.mutant {
+                Some(mutant) => {
+                    versions.mutants.push(mutant.clone());
+                    Version::Mutant(versions.mutants.len() - 1)
+                }
+                None => {
+                    versions.correct.push(change.version.clone());
+                    change.version.clone()
+                }
+            };
+            if rewritten.alone.contains(&index) {
+                let change = &list[index];
+                let files: Vec<(String, String)> = example
+                    .iter()
+                    .map(|(p, t)| match p == change.file {
+                        true => (p.clone(), t.replacen(change.find, change.replace, 1)),
+                        false => (p.clone(), t.clone()),
+                    })
+                    .collect();
+                let name = format!("change-{}", index + 1);
+                libraries.push(class.build_library(
+                    sandbox,
+                    &name,
+                    &as_bytes(&files),
+                    &[],
+                    timeout,
+                )?);
+                targets.push((version, libraries.len() - 1, 0));
+            } else {
+                targets.push((version, 0, index as u32 + 1));
+            }
+        }
+        let mut built = Libraries {
+            versions,
+            libraries,
+            targets,
+        };
+        if solutions {
+            built.add_solutions(class, sandbox, game, timeout)?;
+        }
+        Ok(built)
+    }
+
+    /// The independent Rust solutions, each a correct version of its own.
+    fn add_solutions(
+        &mut self,
+        class: &Class<'_>,
+        sandbox: &Sandbox,
+        game: &GameInfo,
+        timeout: Duration,
+    ) -> Result<(), BuildError> {
+        let corpus =
+            exercise_data::solutions(game.id).map_err(|e| BuildError::Failed(e.to_string()))?;
+        for solution in corpus.iter().filter(|s| s.info.program.is_none()) {
+            let files: Vec<(String, Vec<u8>)> = solution
+                .files
+                .iter()
+                .map(|(p, b)| (p.clone(), b.to_vec()))
+                .collect();
+            let name = format!("solution-{}", solution.name);
+            self.libraries
+                .push(class.build_library(sandbox, &name, &files, &[], timeout)?);
+            let version = Version::Solution(solution.name.clone());
+            self.versions.correct.push(version.clone());
+            self.targets.push((version, self.libraries.len() - 1, 0));
+        }
+        Ok(())
+    }
+
+    /// Judges the test file `source`: compiled against each library in
+    /// `work`, then run against every version, in an order drawn from `seed`.
+    pub(crate) fn judge(
+        &self,
+        class: &Class<'_>,
+        sandbox: &Sandbox,
+        source: &Path,
+        work: &Path,
+        budget: &Budget,
+    ) -> Verdict {
+        let (limits, compile_timeout) = (&budget.limits, budget.compile_timeout);
+        let mut binaries = Vec::new();
+        for (index, library) in self.libraries.iter().enumerate() {
+            let out = work.join(format!("tests-{index}"));
+            match class.compile_tests(sandbox, library, source, &out, compile_timeout) {
+                Ok(binary) => binaries.push(binary),
+                Err(error) => {
+                    let against = self
+                        .targets
+                        .iter()
+                        .find(|(_, l, _)| *l == index)
+                        .map_or("the reference".to_owned(), |(v, _, _)| match v {
+                            Version::Solution(name) => format!("the independent solution {name} (they call what EXERCISE.md does not name?)"),
+                            _ => "the reference".to_owned(),
+                        });
+                    return Verdict {
+                        error: Some(format!("they do not compile against {against}: {error}")),
+                        ..Verdict::missing(TESTS_FILE, &self.versions)
+                    };
+                }
+            }
+        }
+        let tests = match list_tests(sandbox, &binaries[0], limits) {
+            Ok(tests) => tests,
+            Err(error) => {
+                return Verdict {
+                    error: Some(error),
+                    ..Verdict::missing(TESTS_FILE, &self.versions)
+                };
+            }
+        };
+        assess(&tests, &self.versions, budget.seed, |version, skip| {
+            let Some((_, library, switch)) = self.targets.iter().find(|(v, _, _)| v == version)
+            else {
+                return Passed::new();
+            };
+            // Only the schemata's binary reads a switch.
+            let switch = (*library == 0).then_some(*switch);
+            run_tests(sandbox, &binaries[*library], switch, skip, limits)
+        })
+    }
+}
+
+/// The tests' names (`--list`).
+fn list_tests(sandbox: &Sandbox, binary: &Path, limits: &Limits) -> Result<Vec<String>, String> {
+    let mut job = Job::new("/case/tests", &["--list".into(), "--format=terse".into()]);
+    job.read_only = vec![(binary.to_owned(), "/case/tests".into())];
+    job.stdin = b"0\n";
+    let outcome = sandbox.run(&job, limits).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&outcome.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .map(str::to_owned)
+        .collect())
+}
+
+/// One run of the tests with change `switch` on (in the schemata's binary), `skip` left out: each
+/// test's outcome from libtest's lines. A test with a `FAILED` line failed
+/// whatever else the run printed.
+fn run_tests(
+    sandbox: &Sandbox,
+    binary: &Path,
+    switch: Option<u32>,
+    skip: &BTreeSet<String>,
+    limits: &Limits,
+) -> Passed {
+    let mut args: Vec<String> = vec!["--test-threads=2".into(), "--color=never".into()];
+    if !skip.is_empty() {
+        args.push("--exact".into());
+        for name in skip {
+            args.push("--skip".into());
+            args.push(name.clone());
+        }
+    }
+    let mut job = Job::new("/case/tests", &args);
+    job.read_only = vec![(binary.to_owned(), "/case/tests".into())];
+    // Read before `main` in the schemata's binary; the others have no
+    // reader, and are given nothing: every run finds its input ended.
+    let line = switch.map(|s| format!("{s}\n")).unwrap_or_default();
+    job.stdin = line.as_bytes();
+    let Ok(outcome) = sandbox.run(&job, limits) else {
+        return Passed::new();
+    };
+    read_outcomes(&String::from_utf8_lossy(&outcome.stdout))
+}
+
+/// libtest's `test NAME ... ok|FAILED|ignored` lines.
+pub(crate) fn read_outcomes(stdout: &str) -> Passed {
+    let mut passed = Passed::new();
+    for line in stdout.lines() {
+        let Some(rest) = line.strip_prefix("test ") else {
+            continue;
+        };
+        let Some((name, outcome)) = rest.rsplit_once(" ... ") else {
+            continue;
+        };
+        let ok = matches!(outcome.trim(), "ok" | "ignored");
+        let entry = passed.entry(name.to_owned()).or_insert(ok);
+        *entry &= ok;
+    }
+    passed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_line_wins_over_a_forged_ok() {
+        let out = "running 2 tests\ntest a ... ok\ntest b ... FAILED\ntest b ... ok\ntest c ... ignored\n";
+        let passed = read_outcomes(out);
+        assert_eq!(passed.get("a"), Some(&true));
+        assert_eq!(passed.get("b"), Some(&false));
+        assert_eq!(passed.get("c"), Some(&true));
+    }
+}

@@ -1,0 +1,303 @@
+//! A student's tests against the correct versions and the mutants: which
+//! tests are valid, which mutants they catch, the points. Pure: the runs
+//! come through a closure (the Rust and Python runners, or a test's fake).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+/// A version of the game the tests run against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Version {
+    /// The reference.
+    Reference,
+    /// A change the statement leaves free: why it must not matter.
+    Harmless(String),
+    /// An independent solution, by its name.
+    Solution(String),
+    /// A mutant, by its index in [`Versions::mutants`].
+    Mutant(usize),
+}
+
+/// A mutant: what it breaks, and whether it is hidden (counted, never
+/// described).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Mutant {
+    pub breaks: String,
+    pub hidden: bool,
+}
+
+/// Everything the tests run against.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Versions {
+    /// The correct ones other than the reference.
+    pub correct: Vec<Version>,
+    pub mutants: Vec<Mutant>,
+}
+
+/// How many times a test runs on the reference: one that does not pass
+/// every time is flaky, and invalid.
+pub(crate) const REFERENCE_RUNS: usize = 3;
+
+/// What one run said: each test's name and whether it passed. A test
+/// missing from it (the run was cut, or crashed) did not pass.
+pub(crate) type Passed = BTreeMap<String, bool>;
+
+/// A student's tests, judged.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, PartialEq)]
+pub(crate) struct Verdict {
+    /// Every test, by name.
+    pub tests: Vec<String>,
+    /// The invalid tests and why (the first correct version each failed).
+    pub invalid: BTreeMap<String, String>,
+    /// The public mutants, each with whether a valid test caught it.
+    pub public: Vec<(String, bool)>,
+    /// The hidden mutants: how many, and how many were caught.
+    pub hidden: (usize, usize),
+    /// A problem that kept the tests from running at all (they did not
+    /// compile, say).
+    pub error: Option<String>,
+}
+
+impl Verdict {
+    /// No tests at `file`: every mutant survives.
+    pub(crate) fn missing(file: &str, versions: &Versions) -> Verdict {
+        let public = versions.mutants.iter().filter(|m| !m.hidden);
+        let hidden = versions.mutants.iter().filter(|m| m.hidden).count();
+        Verdict {
+            public: public.map(|m| (m.breaks.clone(), false)).collect(),
+            hidden: (hidden, 0),
+            error: Some(format!("no {file}")),
+            ..Verdict::default()
+        }
+    }
+
+    /// Caught mutants, of all.
+    pub(crate) fn caught(&self) -> (usize, usize) {
+        let public = self.public.iter().filter(|(_, c)| *c).count();
+        (public + self.hidden.1, self.public.len() + self.hidden.0)
+    }
+
+    /// `points` x caught / mutants.
+    pub(crate) fn points(&self, points: f64) -> f64 {
+        let (caught, all) = self.caught();
+        if all == 0 {
+            return 0.0;
+        }
+        points * caught as f64 / all as f64
+    }
+
+    /// "your tests catch 6 of 9 public bugs; uncaught: a, b", then the
+    /// hidden ones' count where there are any.
+    pub(crate) fn line(&self) -> String {
+        if let Some(error) = &self.error {
+            return format!("your tests did not run: {error}");
+        }
+        let caught = self.public.iter().filter(|(_, c)| *c).count();
+        let mut line = format!(
+            "your tests catch {caught} of {} public bugs",
+            self.public.len()
+        );
+        let uncaught: Vec<&str> = self
+            .public
+            .iter()
+            .filter(|(_, c)| !*c)
+            .map(|(b, _)| b.as_str())
+            .collect();
+        if !uncaught.is_empty() {
+            line.push_str(&format!("; uncaught: {}", uncaught.join(", ")));
+        }
+        if self.hidden.0 > 0 {
+            line.push_str(&format!(
+                "; {} of {} hidden bugs",
+                self.hidden.1, self.hidden.0
+            ));
+        }
+        line
+    }
+}
+
+/// What `boardkit test --mine` prints: each test, valid or not and why,
+/// then the line of bugs caught.
+pub(crate) fn report(verdict: &Verdict) -> String {
+    let mut out = String::new();
+    for test in &verdict.tests {
+        match verdict.invalid.get(test) {
+            Some(why) => out.push_str(&format!("INVALID {test}: {why}\n")),
+            None => out.push_str(&format!("valid   {test}\n")),
+        }
+    }
+    out.push_str(&verdict.line());
+    out.push('\n');
+    out
+}
+
+fn describe(version: &Version) -> String {
+    match version {
+        Version::Reference => "the reference".into(),
+        Version::Harmless(why) => format!("a correct version ({why})"),
+        Version::Solution(name) => {
+            format!("a correct solution written from EXERCISE.md by someone else ({name})")
+        }
+        Version::Mutant(_) => "a mutant".into(),
+    }
+}
+
+/// Runs `tests` against every version, each run afresh, in an order drawn
+/// from `seed` with the reference's runs among the mutants'. `run(version,
+/// skip)` runs every test but those in `skip` (already invalid: a test
+/// that sleeps costs its time limit once, not once a version).
+pub(crate) fn assess(
+    tests: &[String],
+    versions: &Versions,
+    seed: u64,
+    mut run: impl FnMut(&Version, &BTreeSet<String>) -> Passed,
+) -> Verdict {
+    let mut order: Vec<Version> = std::iter::repeat_n(Version::Reference, REFERENCE_RUNS)
+        .chain(versions.correct.iter().cloned())
+        .chain((0..versions.mutants.len()).map(Version::Mutant))
+        .collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    let mut invalid: BTreeMap<String, String> = BTreeMap::new();
+    let mut reference_passes: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut failed_on: Vec<BTreeSet<String>> = vec![BTreeSet::new(); versions.mutants.len()];
+    for version in &order {
+        let skip: BTreeSet<String> = invalid.keys().cloned().collect();
+        let passed = run(version, &skip);
+        for test in tests.iter().filter(|t| !skip.contains(*t)) {
+            let ok = passed.get(test).copied().unwrap_or(false);
+            match version {
+                Version::Mutant(index) if !ok => {
+                    failed_on[*index].insert(test.clone());
+                }
+                Version::Mutant(_) => {}
+                Version::Reference if ok => *reference_passes.entry(test).or_default() += 1,
+                _ if !ok => {
+                    let why = match (version, reference_passes.get(test.as_str())) {
+                        (Version::Reference, Some(n)) => format!(
+                            "flaky: it failed on the reference after passing {n} time{}",
+                            if *n == 1 { "" } else { "s" }
+                        ),
+                        _ => format!("it fails on {}", describe(version)),
+                    };
+                    invalid.insert(test.clone(), why);
+                }
+                _ => {}
+            }
+        }
+    }
+    let caught: Vec<bool> = failed_on
+        .iter()
+        .map(|failed| failed.iter().any(|t| !invalid.contains_key(t)))
+        .collect();
+    let public = versions
+        .mutants
+        .iter()
+        .zip(&caught)
+        .filter(|(m, _)| !m.hidden)
+        .map(|(m, c)| (m.breaks.clone(), *c))
+        .collect();
+    let hidden = versions
+        .mutants
+        .iter()
+        .zip(&caught)
+        .filter(|(m, _)| m.hidden);
+    let hidden = hidden.fold((0, 0), |(n, c), (_, caught)| {
+        (n + 1, c + usize::from(*caught))
+    });
+    Verdict {
+        tests: tests.to_vec(),
+        invalid,
+        public,
+        hidden,
+        error: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn versions() -> Versions {
+        Versions {
+            correct: vec![Version::Solution("other".into())],
+            mutants: vec![
+                Mutant {
+                    breaks: "a missing diagonal".into(),
+                    hidden: false,
+                },
+                Mutant {
+                    breaks: "a draw first".into(),
+                    hidden: false,
+                },
+                Mutant {
+                    breaks: "secret".into(),
+                    hidden: true,
+                },
+            ],
+        }
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_valid_test_catches_the_mutants_it_fails_on() {
+        // `diagonal` fails on mutant 0 and the hidden one; `nothing` passes
+        // everywhere; `wrong` fails on the solution; `counter` fails on
+        // its fourth run, whatever that run is.
+        let tests = names(&["diagonal", "nothing", "wrong", "counter"]);
+        for seed in 0..20 {
+            let mut runs = 0;
+            let verdict = assess(&tests, &versions(), seed, |version, skip| {
+                runs += 1;
+                let mut passed = Passed::new();
+                for test in &tests {
+                    if skip.contains(test) {
+                        continue;
+                    }
+                    let ok = match test.as_str() {
+                        "diagonal" => !matches!(version, Version::Mutant(0 | 2)),
+                        "wrong" => !matches!(version, Version::Solution(_)),
+                        "counter" => runs < 4,
+                        _ => true,
+                    };
+                    passed.insert(test.clone(), ok);
+                }
+                passed
+            });
+            assert_eq!(
+                verdict.public,
+                vec![
+                    ("a missing diagonal".into(), true),
+                    ("a draw first".into(), false)
+                ]
+            );
+            assert_eq!(verdict.hidden, (1, 1));
+            assert!(verdict.invalid.contains_key("wrong"), "{verdict:?}");
+            assert!(
+                verdict.invalid.contains_key("counter"),
+                "seed {seed}: {verdict:?}"
+            );
+            assert_eq!(verdict.caught(), (2, 3));
+            assert!((verdict.points(3.0) - 2.0).abs() < 1e-9);
+            assert_eq!(
+                verdict.line(),
+                "your tests catch 1 of 2 public bugs; uncaught: a draw first; 1 of 1 hidden bugs"
+            );
+        }
+    }
+
+    #[test]
+    fn a_test_missing_from_a_run_did_not_pass() {
+        let tests = names(&["sleeps"]);
+        let verdict = assess(&tests, &versions(), 1, |_, _| Passed::new());
+        assert_eq!(verdict.caught(), (0, 3));
+        assert!(
+            verdict.invalid["sleeps"].starts_with("it fails on "),
+            "{verdict:?}"
+        );
+    }
+}
