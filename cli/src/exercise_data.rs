@@ -270,6 +270,9 @@ pub(crate) struct Files {
     /// needs, at the kit's versions (`BOARDKIT_BLESS=1 cargo test --lib
     /// a_starter_has_a_lock_of_its_own` writes it anew).
     pub lock: String,
+    /// The student's own tests' example (`tests/mine.rs` in a starter;
+    /// its translations beside it, as `mine.<locale>.rs`).
+    pub own_tests: String,
 }
 
 impl Files {
@@ -348,6 +351,16 @@ pub(crate) fn stub_folder(stub: &str, locale: Option<&str>) -> Vec<(&'static str
         .map(|l| folder(&format!("{}.{l}", stub.trim_end_matches('/'))))
         .filter(|files| !files.is_empty());
     translated.unwrap_or_else(|| folder(stub))
+}
+
+/// The example of a student's own tests in `locale`, or in English.
+pub(crate) fn own_tests(path: &str, locale: Option<&str>) -> Result<&'static [u8], ExerciseError> {
+    let translated = locale
+        .filter(|l| *l != "en")
+        .and_then(|l| crate::embedded::file(&path.replace(".rs", &format!(".{l}.rs"))));
+    translated
+        .or_else(|| crate::embedded::file(path))
+        .ok_or_else(|| ExerciseError::Missing(path.to_owned()))
 }
 
 /// The files of a folder of the kit, as (path below the folder, contents).

@@ -639,6 +639,45 @@ impl<'a> Class<'a> {
     }
 }
 
+/// A library built for students' tests ([`Class::build_library`]): its
+/// target folder, and each library crate it compiled or found fresh there
+/// (name, path below the folder), for `--extern`.
+#[derive(Debug, Clone)]
+pub(crate) struct Library {
+    pub target: PathBuf,
+    externs: Vec<(String, String)>,
+}
+
+/// The libraries of cargo's `compiler-artifact` messages in `stdout`, as
+/// (crate name, rlib path below `target`, inside the sandbox or not).
+fn library_artifacts(stdout: &str, target: &Path) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for line in stdout.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let name = message["target"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('-', "_");
+        let files = message["filenames"].as_array().cloned().unwrap_or_default();
+        for file in files.iter().filter_map(|f| f.as_str()) {
+            let path = Path::new(file);
+            let below = path
+                .strip_prefix(TARGET)
+                .or_else(|_| path.strip_prefix(target));
+            if let (Ok(below), true) = (below, file.ends_with(".rlib")) {
+                found.retain(|(n, _)| *n != name);
+                found.push((name.clone(), below.to_string_lossy().into_owned()));
+            }
+        }
+    }
+    found
+}
+
 impl Class<'_> {
     /// Builds the library of a crate whose student's folder is `folder`
     /// (the example, a mutant, a solution) plus the `extra` files (paths
@@ -652,20 +691,27 @@ impl Class<'_> {
         folder: &[(String, Vec<u8>)],
         extra: &[(String, Vec<u8>)],
         timeout: Duration,
-    ) -> Result<PathBuf, BuildError> {
+    ) -> Result<Library, BuildError> {
         let failed = |e: String| BuildError::Failed(e);
         // Built before from the same files (`boardkit test --mine` again):
         // nothing to do.
         let target = self.dir.join("library-targets").join(name);
         let stamp = target.join("boardkit-library.stamp");
+        let externs_file = target.join("boardkit-externs.json");
         let key = {
             use std::hash::{Hash, Hasher};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             (folder, extra, &self.deps).hash(&mut hasher);
             format!("{:016x}", hasher.finish())
         };
-        if std::fs::read_to_string(&stamp).is_ok_and(|s| s == key) {
-            return Ok(target);
+        let known: Option<Vec<(String, String)>> = std::fs::read(&externs_file)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        if let (true, Some(externs)) = (
+            std::fs::read_to_string(&stamp).is_ok_and(|s| s == key),
+            known,
+        ) {
+            return Ok(Library { target, externs });
         }
         let crate_dir = self.dir.join("libraries").join(name);
         self.write_crate(&crate_dir, folder)
@@ -703,8 +749,11 @@ impl Class<'_> {
         match (outcome.ending, messages.error) {
             (_, Some(error)) => Err(failed(error)),
             (Ending::Exited(0), None) => {
+                let externs = library_artifacts(&String::from_utf8_lossy(&outcome.stdout), &target);
+                let json = serde_json::to_vec(&externs).unwrap_or_default();
+                let _ = std::fs::write(&externs_file, json);
                 let _ = std::fs::write(&stamp, key);
-                Ok(target)
+                Ok(Library { target, externs })
             }
             (ending, None) => Err(failed(format!(
                 "the library did not build ({ending:?}): {}",
@@ -720,14 +769,38 @@ impl Class<'_> {
     pub(crate) fn compile_tests(
         &self,
         sandbox: &Sandbox,
-        library: &Path,
+        library: &Library,
         source: &Path,
         out: &Path,
         timeout: Duration,
     ) -> Result<PathBuf, BuildError> {
         let failed = |e: String| BuildError::Failed(e);
         std::fs::create_dir_all(out).map_err(|e| failed(e.to_string()))?;
-        let args: Vec<String> = [
+        // What a starter's `tests/` may use: the crate, and its dependencies.
+        let manifest =
+            crate::exercise_data::manifest(self.game.id).map_err(|e| failed(e.to_string()))?;
+        let kit = crate::starter::kit_owned_files(self.game, &manifest)
+            .map_err(|e| failed(e.to_string()))?;
+        let cargo_toml: toml::Table = kit
+            .iter()
+            .find(|(p, _)| p == "Cargo.toml")
+            .and_then(|(_, b)| String::from_utf8_lossy(b).parse().ok())
+            .unwrap_or_default();
+        let names: Vec<String> = cargo_toml
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .into_iter()
+            .flat_map(|d| d.keys())
+            .map(|name| name.replace('-', "_"))
+            .chain(["boardkit".to_owned()])
+            .collect();
+        // Each by its file: a build may hold two of one name.
+        let externs = library
+            .externs
+            .iter()
+            .filter(|(name, _)| names.contains(name))
+            .flat_map(|(name, below)| ["--extern".to_owned(), format!("{name}={TARGET}/{below}")]);
+        let mut args: Vec<String> = [
             "--edition=2024",
             "--test",
             "--crate-name=mine",
@@ -737,9 +810,7 @@ impl Class<'_> {
             "--cap-lints=warn",
             "--error-format=short",
             "-L",
-            &format!("{TARGET}/debug/deps"),
-            "--extern",
-            "boardkit",
+            &format!("dependency={TARGET}/debug/deps"),
             "-o",
             "/build/out/tests",
             "/build/tests.rs",
@@ -747,10 +818,11 @@ impl Class<'_> {
         .iter()
         .map(|a| a.to_string())
         .collect();
+        args.extend(externs);
         let mut job = Job::new(&format!("{RUST}/bin/rustc"), &args);
         job.as_grader_unsandboxed = true;
         job.read_only = vec![
-            (library.to_owned(), TARGET.into()),
+            (library.target.clone(), TARGET.into()),
             (source.to_owned(), "/build/tests.rs".into()),
             (self.toolchain.sysroot.clone(), RUST.into()),
         ];

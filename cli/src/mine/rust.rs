@@ -7,13 +7,13 @@
 //! student's file is then compiled once per library, never once per mutant.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use super::schemata::{Change, SWITCH_MODULE, schemata};
 use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess};
 use crate::exercise_data;
-use crate::grader::build::{BuildError, Class};
+use crate::grader::build::{BuildError, Class, Library};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 use crate::registry::GameInfo;
 
@@ -32,29 +32,41 @@ pub(crate) struct Budget {
 pub(crate) struct Libraries {
     pub versions: Versions,
     /// Each library's target folder.
-    libraries: Vec<PathBuf>,
+    libraries: Vec<Library>,
     /// Each version: its library (index) and the change's number in it.
     targets: Vec<(Version, usize, u32)>,
 }
 
-/// The example's folder, without the kit's unit tests.
-fn example(game: &GameInfo) -> Result<Vec<(String, String)>, BuildError> {
+/// The example's folder: its Rust files without the kit's unit tests,
+/// and its other files (data it embeds) as they are.
+type Folder = (Vec<(String, String)>, Vec<(String, Vec<u8>)>);
+
+fn example(game: &GameInfo) -> Result<Folder, BuildError> {
     let manifest =
         exercise_data::manifest(game.id).map_err(|e| BuildError::Failed(e.to_string()))?;
-    Ok(exercise_data::folder(&manifest.files.example)
+    let (rust, data): (Vec<_>, Vec<_>) = exercise_data::folder(&manifest.files.example)
         .into_iter()
-        .filter(|(p, _)| p.ends_with(".rs"))
+        .partition(|(p, _)| p.ends_with(".rs"));
+    let rust = rust
+        .into_iter()
         .map(|(p, b)| {
             let text = crate::starter::without_unit_tests(b);
             (p.to_owned(), String::from_utf8_lossy(&text).into_owned())
         })
-        .collect())
+        .collect();
+    let data = data
+        .into_iter()
+        .map(|(p, b)| (p.to_owned(), b.to_vec()))
+        .collect();
+    Ok((rust, data))
 }
 
-fn as_bytes(files: &[(String, String)]) -> Vec<(String, Vec<u8>)> {
+/// The Rust files `files`, and the example's data beside them.
+fn with_data(files: &[(String, String)], data: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
     files
         .iter()
         .map(|(p, t)| (p.clone(), t.clone().into_bytes()))
+        .chain(data.iter().cloned())
         .collect()
 }
 
@@ -114,7 +126,7 @@ impl Libraries {
         solutions: bool,
         timeout: Duration,
     ) -> Result<Libraries, BuildError> {
-        let example = example(game)?;
+        let (example, data) = example(game)?;
         let changes = changes(game.id, hidden)?;
         let list: Vec<Change<'_>> = changes
             .iter()
@@ -141,7 +153,7 @@ impl Libraries {
         let mut libraries = vec![class.build_library(
             sandbox,
             "schemata",
-            &as_bytes(&rewritten.files),
+            &with_data(&rewritten.files, &data),
             &switch,
             timeout,
         )?];
@@ -171,7 +183,7 @@ impl Libraries {
                 libraries.push(class.build_library(
                     sandbox,
                     &name,
-                    &as_bytes(&files),
+                    &with_data(&files, &data),
                     &[],
                     timeout,
                 )?);

@@ -87,6 +87,10 @@ pub(crate) fn starter_files(
     for path in &manifest.files.test {
         files.push((path.clone(), kit_file(path)?.to_vec()));
     }
+    files.push((
+        crate::mine::rust::TESTS_FILE.into(),
+        exercise_data::own_tests(&manifest.files.own_tests, locale)?.to_vec(),
+    ));
     let fixtures = shipped_fixtures(game)?;
     for (path, bytes, fixture) in &fixtures {
         files.push(((*path).to_owned(), bytes.to_vec()));
@@ -628,10 +632,17 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         }],
         dependencies,
         dev_dependencies,
-        test: vec![TestTarget {
-            name: game.id.into(),
-            harness: false,
-        }],
+        // The kit's tests, then the student's own (`tests/mine.rs`).
+        test: vec![
+            TestTarget {
+                name: game.id.into(),
+                harness: false,
+            },
+            TestTarget {
+                name: "mine".into(),
+                harness: true,
+            },
+        ],
         lints: starter_lints()?,
         profile: Profiles {
             dev: DevProfile {

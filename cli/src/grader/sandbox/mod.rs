@@ -824,6 +824,15 @@ fn direct_command(job: &Job<'_>, folder: &Path) -> std::io::Result<Command> {
                 |(inside, host)| format!("{}{}", host.display(), &text[inside.len()..]),
             )
     };
+    // `name=/path` (rustc's `--extern`, `-L`) too.
+    let translate_one = |text: &str| -> String {
+        match text.split_once('=') {
+            Some((name, path)) if path.starts_with('/') => {
+                format!("{name}={}", translate_one(path))
+            }
+            _ => translate_one(text),
+        }
+    };
     let translate = |text: &str| -> String {
         text.split(':')
             .map(translate_one)
