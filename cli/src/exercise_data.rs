@@ -204,6 +204,24 @@ pub(crate) struct PythonVariant {
     pub rules: std::collections::BTreeMap<String, String>,
     /// The public function cases each level runs.
     pub functions: Vec<PythonFunctions>,
+    /// Students' own tests in Python: the reference they run against, its
+    /// changes, and the test file a starter ships.
+    pub own_tests: Option<PythonOwnTests>,
+}
+
+/// `[python.own_tests]`: what students' own Python tests run against.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PythonOwnTests {
+    /// The reference module (a path of the kit), whose file name the tests
+    /// import.
+    pub reference: String,
+    /// Its mutations and harmless changes (`mutations.toml`'s fields); the
+    /// hidden ones beside it, as `<name>.hidden.toml`.
+    pub mutations: String,
+    /// The example test file a starter ships, per locale (a path of the
+    /// kit): its file name is the one the grader looks for.
+    pub examples: std::collections::BTreeMap<String, String>,
 }
 
 /// The line a statement has a program print first, and where it says so.

@@ -44,6 +44,9 @@ struct CasesFailed(usize);
 pub(crate) fn run(args: TestArgs) -> Outcome {
     let game = crate::registry::find(&args.game)
         .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
+    if args.mine && args.language == super::grade::Language::Python {
+        return own_python_tests(game, &args);
+    }
     if args.mine {
         return own_tests(game, &args);
     }
@@ -97,6 +100,8 @@ enum OwnTestsError {
     Prepare(#[from] crate::grader::build::PrepareError),
     #[error("cannot build the versions your tests run against: {0}")]
     Versions(crate::grader::build::BuildError),
+    #[error("{0}")]
+    Python(String),
 }
 
 /// `--mine`: the student's own tests against the correct versions and
@@ -132,6 +137,35 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     };
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
+    print!("{}", crate::mine::verdict::report(&verdict));
+    Ok(())
+}
+
+/// `--mine --language python`: the student's own test file against the
+/// Python reference's correct versions and public mutants.
+fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outcome {
+    let own = crate::exercise_data::manifest(game.id)
+        .ok()
+        .and_then(|m| m.python)
+        .and_then(|p| p.own_tests)
+        .ok_or_else(|| usage_error(format_args!("{} has no own tests in Python", game.id)))?;
+    let versions = crate::mine::python::PythonVersions::of(&own, false)
+        .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
+    let Some(source) = versions.test_file(&args.dir) else {
+        let names = versions.file_names.join(" or ");
+        return Err(Failure::failed(OwnTestsError::Missing(
+            args.dir.join(names),
+        )));
+    };
+    let sandbox = crate::grader::sandbox::Sandbox::own_user()
+        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let limits = crate::grader::sandbox::Limits {
+        timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
+        cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
+        ..Default::default()
+    };
+    let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::mine::verdict::report(&verdict));
     Ok(())
 }

@@ -165,9 +165,19 @@ pub(crate) fn grade(
         ),
         _ => None,
     };
+    let python_tests = match (&options.python, options.test_points) {
+        (Some(python), Some(_)) => {
+            let own = python.own_tests.as_ref().ok_or_else(|| {
+                GradeError::OwnTests(format!("{} has no own tests in Python", game.id))
+            })?;
+            Some(crate::mine::python::PythonVersions::of(own, true).map_err(GradeError::OwnTests)?)
+        }
+        _ => None,
+    };
     let prepared = Prepared {
         class: class.as_ref(),
         own_tests: own_tests.as_ref(),
+        python_tests: python_tests.as_ref(),
     };
     let progress = Progress::new(plan.todo.len(), plan.cases.len());
     let pool = rayon::ThreadPoolBuilder::new()
@@ -191,6 +201,7 @@ pub(crate) fn grade(
 struct Prepared<'a> {
     class: Option<&'a Class<'a>>,
     own_tests: Option<&'a crate::mine::rust::Libraries>,
+    python_tests: Option<&'a crate::mine::python::PythonVersions>,
 }
 
 /// One submission through its steps: built (a crate), run and judged, its
@@ -285,17 +296,26 @@ fn judge_own_tests(
     prepared: &Prepared<'_>,
     results: &mut Results,
 ) {
-    let (Some(points), Ok(opened), Some(class), Some(libraries)) = (
-        options.test_points,
-        &planned.opened,
-        prepared.class,
-        prepared.own_tests,
-    ) else {
+    let (Some(points), Ok(opened)) = (options.test_points, &planned.opened) else {
+        return;
+    };
+    let work = plan.scratch.join("own-tests").join(&planned.name);
+    if let Some(python) = prepared.python_tests {
+        let verdict = match python.test_file(&opened.root) {
+            Some(source) => python.judge(sandbox, &source, &work, &options.limits, rand::random()),
+            None => crate::mine::verdict::Verdict::missing(
+                &python.file_names.join(" or "),
+                &python.versions,
+            ),
+        };
+        results.own_tests(verdict, points);
+        return;
+    }
+    let (Some(class), Some(libraries)) = (prepared.class, prepared.own_tests) else {
         return;
     };
     let source = opened.root.join(crate::mine::rust::TESTS_FILE);
     let verdict = if source.is_file() {
-        let work = plan.scratch.join("own-tests").join(&planned.name);
         let budget = crate::mine::rust::Budget {
             limits: options.limits,
             compile_timeout: options.compile_timeout,

@@ -23,6 +23,19 @@ pub(crate) fn starter_files(
             .into_iter()
             .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
             .collect();
+    // The student's own tests, named in the starter's language, beside
+    // their files (pytest imports them from there), apart from the kit's.
+    if let Some(own) = &variant.own_tests {
+        let path = locale
+            .and_then(|l| own.examples.get(l))
+            .or_else(|| own.examples.get("en"));
+        if let Some(path) = path {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let bytes = crate::embedded::file(path)
+                .ok_or_else(|| crate::exercise_data::ExerciseError::Missing(path.clone()))?;
+            files.push((name.to_owned(), bytes.to_vec()));
+        }
+    }
     let levels: Vec<Level> = variant.levels.keys().copied().collect();
     files.push((
         format!("tests/test_{}.py", game.id),
@@ -214,6 +227,13 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("=", "levels")
         for line in lines[lines.index("levels:") + 1 :]:
             terminalreporter.write_line(line)
+    # Last, the public bugs the student's own tests catch.
+    if keyword or os.environ.get("BOARDKIT_MINE") == "0":
+        return
+    mine = subprocess.run(command + ["--mine"], capture_output=True, text=True)
+    if mine.stdout.strip():
+        terminalreporter.write_sep("=", "your own tests")
+        terminalreporter.write_line(mine.stdout.strip().splitlines()[-1])
 "#,
         id = game.id,
         levels = levels

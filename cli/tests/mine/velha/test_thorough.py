@@ -1,0 +1,62 @@
+"""A careful student's tests of funcoes.py, from the statement alone:
+`dev check` proves they catch every Python mutant, public and hidden."""
+
+import funcoes
+
+
+def test_rows_and_columns_of_every_position():
+    for i, letra in enumerate("ABC"):
+        for j in range(3):
+            posicao = f"{letra}{j + 1}"
+            assert funcoes.extrai_linha(posicao) == i
+            assert funcoes.extrai_coluna(posicao) == j
+
+
+def test_lower_case_and_spaces():
+    assert funcoes.extrai_linha(" b 1 ") == 1
+    assert funcoes.extrai_coluna(" b 1 ") == 0
+    assert funcoes.extrai_linha("c3") == 2
+
+
+LINHAS = [
+    [(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)], [(2, 0), (2, 1), (2, 2)],
+    [(0, 0), (1, 0), (2, 0)], [(0, 1), (1, 1), (2, 1)], [(0, 2), (1, 2), (2, 2)],
+    [(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)],
+]
+
+
+def nove(t):
+    return funcoes.verifica_vencedor(*[c for linha in t for c in linha])
+
+
+def test_every_line_wins_in_both_forms():
+    for linha in LINHAS:
+        for jogador in "XO":
+            t = [[" "] * 3 for _ in range(3)]
+            for r, c in linha:
+                t[r][c] = jogador
+            assert funcoes.verifica_vencedor(t) == jogador
+            assert nove(t) == jogador
+
+
+def test_draws_and_games_in_progress():
+    empate = [["X", "O", "X"], ["X", "O", "O"], ["O", "X", "X"]]
+    assert funcoes.verifica_vencedor(empate) == "E"
+    assert nove(empate) == "E"
+    aberto = [["X", "O", " "], [" ", " ", " "], [" ", " ", " "]]
+    assert funcoes.verifica_vencedor(aberto) == "N"
+    ultimo = [["X", "O", "X"], ["O", "X", "O"], ["O", "X", "X"]]
+    assert funcoes.verifica_vencedor(ultimo) == "X"
+    assert nove(ultimo) == "X"
+
+
+def test_the_nine_argument_form_reads_every_cell():
+    for celula in range(9):
+        celulas = [" "] * 9
+        for c in range(3):
+            celulas[(celula // 3) * 3 + c] = "O"
+        assert funcoes.verifica_vencedor(*celulas) == "O"
+        celulas = [" "] * 9
+        for r in range(3):
+            celulas[r * 3 + celula % 3] = "X"
+        assert funcoes.verifica_vencedor(*celulas) == "X"

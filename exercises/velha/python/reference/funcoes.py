@@ -1,0 +1,52 @@
+"""Jogo da velha: the exam's functions, the reference (the kit's own).
+
+Students' own tests (test_mine.py) are run against this file, its harmless
+changes and its mutants (mutations.toml beside this folder) by `boardkit
+grade --test-points` and `boardkit test --mine`.
+"""
+
+LINHAS = "ABC"
+COLUNAS = "123"
+
+
+def _posicao(posicao):
+    texto = posicao.replace(" ", "").upper()
+    return texto[0], texto[1]
+
+
+def extrai_linha(posicao):
+    """The row of `posicao` as an index: 'B1' gives 1 (0 to 2)."""
+    letra, _ = _posicao(posicao)
+    return LINHAS.index(letra)
+
+
+def extrai_coluna(posicao):
+    """The column of `posicao` as an index: 'B1' gives 0 (0 to 2)."""
+    _, digito = _posicao(posicao)
+    return COLUNAS.index(digito)
+
+
+def _linhas(t):
+    linhas = [t[0], t[1], t[2]]
+    linhas += [[t[0][0], t[1][0], t[2][0]], [t[0][1], t[1][1], t[2][1]], [t[0][2], t[1][2], t[2][2]]]
+    linhas.append([t[0][0], t[1][1], t[2][2]])
+    linhas.append([t[0][2], t[1][1], t[2][0]])
+    return linhas
+
+
+def verifica_vencedor(*celulas):
+    """'X' or 'O' when that player has a line, 'E' for a full board with
+    none (a draw), 'N' while the game goes on. Takes a list of three rows,
+    or the nine cells from A1 to C3."""
+    if len(celulas) == 9:
+        a1, a2, a3, b1, b2, b3, c1, c2, c3 = celulas
+        tabuleiro = [[a1, a2, a3], [b1, b2, b3], [c1, c2, c3]]
+    else:
+        tabuleiro = celulas[0]
+    linhas = _linhas(tabuleiro)
+    for jogador in ("X", "O"):
+        if [jogador] * 3 in [list(linha) for linha in linhas]:
+            return jogador
+    if all(celula != " " for linha in tabuleiro for celula in linha):
+        return "E"
+    return "N"
