@@ -11,7 +11,10 @@
 //!    level locally;
 //! 5. `boardkit grade` gives the stubs no level, the example and every Rust
 //!    solution their level, and every program in another language its level
-//!    through `--program`.
+//!    through `--program`;
+//! 6. students' own tests are graded fairly ([`crate::mine::proof`]): a
+//!    careful suite catches every mutant, public and hidden, an empty one
+//!    and one that asserts nothing catch none.
 //!
 //! Each check runs the starter's own `cargo test`, exactly as a student or
 //! the starter's CI would.
@@ -270,7 +273,36 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     println!("== {}: independent solutions, locally", game.id);
     check_solutions_locally(game, &levels, &plan, &mut results, tally);
     println!("== {}: the same class in boardkit grade", game.id);
-    check_the_class_graded(&starter, work, &solutions, &mutants, tally)
+    check_the_class_graded(&starter, work, &solutions, &mutants, tally)?;
+    println!(
+        "== {}: students' own tests, graded by the mutants they catch",
+        game.id
+    );
+    check_own_tests(game, work, tally);
+    Ok(())
+}
+
+/// Step 6: own tests ([`crate::mine::proof`]): a careful suite catches every
+/// mutant, public and hidden; an empty one and one that asserts nothing
+/// catch none; the starter's example is valid. Rust, then Python.
+fn check_own_tests(game: &GameInfo, work: &Path, tally: &mut Tally) {
+    let started = std::time::Instant::now();
+    let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
+    let proofs = [
+        crate::mine::proof::rust(game, work, &build),
+        crate::mine::proof::python(game, work),
+    ];
+    for proof in proofs {
+        match proof {
+            Ok(checks) => {
+                for (ok, what) in checks {
+                    tally.check(ok, what);
+                }
+            }
+            Err(e) => tally.check(false, format!("{}: own tests: {e}", game.id)),
+        }
+    }
+    println!("   (own tests: {:.0} s)", started.elapsed().as_secs_f64());
 }
 
 /// Step 1: the starter compiles clean under the kit's lint set, runs the

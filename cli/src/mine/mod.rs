@@ -4,6 +4,7 @@
 //! then run against each mutant, public and hidden. Not the grader's cases
 //! (`grader/`), which test the student's code.
 
+pub(crate) mod proof;
 pub(crate) mod python;
 pub(crate) mod rust;
 pub(crate) mod schemata;

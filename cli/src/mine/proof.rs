@@ -1,0 +1,178 @@
+//! `dev check`'s proof that students' own tests are graded fairly, per
+//! game: a careful suite written from EXERCISE.md alone
+//! (`exercises/<game>/suites.hidden/thorough.rs`) is valid and catches
+//! every mutant, public and hidden; an empty file and a test that asserts
+//! nothing catch none; the starter's example test is valid. The same for
+//! the Python form where it has own tests.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::python::PythonVersions;
+use super::rust::{Budget, Libraries};
+use super::verdict::Verdict;
+use crate::exercise_data;
+use crate::grader::build::Class;
+use crate::grader::sandbox::{Isolation, Limits, Sandbox};
+use crate::registry::GameInfo;
+
+/// One check: whether it held, and what it says.
+pub(crate) type Check = (bool, String);
+
+/// What a suite must earn.
+enum Expect {
+    /// Valid, and every mutant caught.
+    Everything,
+    /// Nothing caught.
+    Nothing,
+    /// Valid.
+    Valid,
+}
+
+fn suite(path: &str) -> String {
+    crate::embedded::file(path)
+        .map_or_else(String::new, |b| String::from_utf8_lossy(b).into_owned())
+}
+
+fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
+    let (caught, all) = verdict.caught();
+    let valid = verdict.error.is_none() && verdict.invalid.is_empty();
+    let ok = match expect {
+        Expect::Everything => valid && caught == all && all > 0,
+        Expect::Nothing => caught == 0,
+        Expect::Valid => valid,
+    };
+    let wanted = match expect {
+        Expect::Everything => "is valid and catches every mutant",
+        Expect::Nothing => "catches no mutant",
+        Expect::Valid => "is valid",
+    };
+    (
+        ok,
+        format!(
+            "{id}: own tests: {name} {wanted} ({caught} of {all} caught: {}; invalid: {:?})",
+            verdict.line(),
+            verdict.invalid
+        ),
+    )
+}
+
+/// The Rust proof of game `game`: the class's dependencies in `build`
+/// (shared), the rest in `work`.
+pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Check>, String> {
+    let isolation = Isolation::bubblewrap().unwrap_or(Isolation::None);
+    let sandbox = Sandbox::new(isolation, 2).map_err(|e| e.to_string())?;
+    let long = Duration::from_secs(1800);
+    let hidden = indicatif::ProgressBar::hidden();
+    let work = work.join(game.id).join("own-tests");
+    let class =
+        Class::prepare(game, build, &work, &sandbox, long, &hidden).map_err(|e| e.to_string())?;
+    let libraries =
+        Libraries::build(&class, &sandbox, game, true, true, long).map_err(|e| e.to_string())?;
+    let hidden_count = libraries
+        .versions
+        .mutants
+        .iter()
+        .filter(|m| m.hidden)
+        .count();
+    let public_count = libraries.versions.mutants.len() - hidden_count;
+    let mut checks = vec![(
+        hidden_count >= public_count,
+        format!(
+            "{}: own tests: at least as many hidden mutants as public ones ({hidden_count} and {public_count})",
+            game.id
+        ),
+    )];
+    let manifest = exercise_data::manifest(game.id).map_err(|e| e.to_string())?;
+    let suites = [
+        (
+            "the careful suite",
+            suite(&format!("exercises/{}/suites.hidden/thorough.rs", game.id)),
+            Expect::Everything,
+        ),
+        ("an empty tests/mine.rs", String::new(), Expect::Nothing),
+        (
+            "a test that asserts nothing",
+            suite(&format!("exercises/{}/suites.hidden/nothing.rs", game.id)),
+            Expect::Nothing,
+        ),
+        (
+            "the starter's example",
+            suite(&manifest.files.own_tests),
+            Expect::Valid,
+        ),
+    ];
+    let budget = Budget {
+        limits: Limits {
+            timeout: Duration::from_secs(10),
+            ..Default::default()
+        },
+        compile_timeout: long,
+        seed: 1,
+    };
+    for (index, (name, text, expect)) in suites.iter().enumerate() {
+        let folder = work.join(format!("suite-{index}"));
+        let source = folder.join("mine.rs");
+        std::fs::create_dir_all(&folder)
+            .and_then(|()| std::fs::write(&source, text))
+            .map_err(|e| e.to_string())?;
+        let verdict = libraries.judge(&class, &sandbox, &source, &folder, &budget);
+        checks.push(judged(game.id, name, &verdict, expect));
+    }
+    Ok(checks)
+}
+
+/// The Python proof of game `game`, when its Python form has own tests.
+pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String> {
+    let Some(own) = exercise_data::manifest(game.id)
+        .map_err(|e| e.to_string())?
+        .python
+        .and_then(|p| p.own_tests)
+    else {
+        return Ok(Vec::new());
+    };
+    let versions = PythonVersions::of(&own, true)?;
+    let isolation = Isolation::bubblewrap().unwrap_or(Isolation::None);
+    let sandbox = Sandbox::new(isolation, 2).map_err(|e| e.to_string())?;
+    let limits = Limits {
+        timeout: Duration::from_secs(10),
+        ..Default::default()
+    };
+    let root = work.join(game.id).join("own-tests-python");
+    let folder = own
+        .reference
+        .rsplit_once('/')
+        .map_or("", |(f, _)| f)
+        .replace("/reference", "");
+    let english = own.examples.get("en").cloned().unwrap_or_default();
+    let suites = [
+        (
+            "the careful suite",
+            suite(&format!("{folder}/suites.hidden/test_thorough.py")),
+            Expect::Everything,
+        ),
+        ("an empty test file", String::new(), Expect::Nothing),
+        (
+            "a test that asserts nothing",
+            suite(&format!("{folder}/suites.hidden/test_nothing.py")),
+            Expect::Nothing,
+        ),
+        ("the starter's example", suite(&english), Expect::Valid),
+    ];
+    let mut checks = Vec::new();
+    for (index, (name, text, expect)) in suites.iter().enumerate() {
+        let dir = root.join(format!("suite-{index}"));
+        let source = dir.join("test_mine.py");
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&source, text))
+            .map_err(|e| e.to_string())?;
+        let verdict = versions.judge(&sandbox, &source, &dir.join("work"), &limits, 1);
+        checks.push(judged(
+            &format!("{} (Python)", game.id),
+            name,
+            &verdict,
+            expect,
+        ));
+    }
+    Ok(checks)
+}
