@@ -8,7 +8,12 @@ needles are its file's text, its description and its stdin's bytes (those
 no public fixture shares). None may be in the student's binary (the wheel's,
 or `cargo install --no-default-features`). Given the instructor's binary
 (the default build), the file's text must be in it: the search finds what
-it looks for. Exit 1 with each needle found, or missing.
+it looks for.
+
+The hidden mutants students' own tests are graded by
+(`exercises/**/mutations.hidden.toml`) are searched the same way: the file's
+text, and each mutant's `breaks` line. Exit 1 with each needle found, or
+missing.
 """
 import pathlib
 import sys
@@ -59,11 +64,25 @@ def main():
                 problems.append(f"{name}: {what} is in the student's build")
         if instructor is not None and text not in instructor:
             problems.append(f"{name}: its file is not in the instructor's build either")
+    mutants = sorted((ROOT / "exercises").glob("**/mutations.hidden.toml"))
+    count = 0
+    for path in mutants:
+        name = path.relative_to(ROOT)
+        text = path.read_bytes()
+        needles = [("its file", text)]
+        for mutation in tomllib.loads(path.read_text())["mutation"]:
+            count += 1
+            needles.append((f"the mutant {mutation['breaks']!r}", mutation["breaks"].encode()))
+        for what, needle in needles:
+            if needle in student:
+                problems.append(f"{name}: {what} is in the student's build")
+        if instructor is not None and text not in instructor:
+            problems.append(f"{name}: its file is not in the instructor's build either")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"ok: none of the {len(hidden)} hidden cases is in the student's build")
+    print(f"ok: none of the {len(hidden)} hidden cases and {count} hidden mutants is in the student's build")
     return 0
 
 

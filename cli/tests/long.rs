@@ -1,7 +1,9 @@
 //! The long grading tests, in one binary: classes built and graded
-//! (`grade.rs`), the sandbox attacked (`sandbox.rs`). Minutes each, so not
-//! in the default `cargo test`: `.ci/run` runs them with `cargo test --test
-//! long` (`cargo test --test long sandbox::` for one file).
+//! (`grade.rs`), students' own tests graded (`own_tests.rs`), the sandbox
+//! attacked (`sandbox.rs`). Minutes each, so not in the default `cargo
+//! test`: `.ci/run` runs them with `cargo test --test long` (`cargo test
+//! --test long sandbox::` for one file).
 
 mod grade;
+mod own_tests;
 mod sandbox;

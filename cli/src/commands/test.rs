@@ -122,8 +122,17 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     eprintln!(
         "boardkit: building the versions your tests run against (once; later runs reuse them)"
     );
-    let class = Class::prepare(game, &build, &build.join("work"), &sandbox, long, &hidden)
-        .map_err(|e| Failure::failed(OwnTestsError::Prepare(e)))?;
+    // The kit's dependencies where grading runs share them, if set.
+    let dependencies = crate::grader::shared_build_dir().unwrap_or_else(|| build.clone());
+    let class = Class::prepare(
+        game,
+        &dependencies,
+        &build.join("work"),
+        &sandbox,
+        long,
+        &hidden,
+    )
+    .map_err(|e| Failure::failed(OwnTestsError::Prepare(e)))?;
     let libraries = crate::mine::rust::Libraries::build(&class, &sandbox, game, false, true, long)
         .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
     let budget = crate::mine::rust::Budget {

@@ -1,4 +1,10 @@
-//! A thin suite: one function, one position.
+//! A thin suite: one board, one position.
+
+#[test]
+fn the_rising_diagonal_wins() {
+    let board = [['O', 'O', 'X'], [' ', 'X', ' '], ['X', ' ', ' ']];
+    assert_eq!(boardkit::velha::verifica_vencedor(&board), 'X');
+}
 
 #[test]
 fn b1_is_row_one() {

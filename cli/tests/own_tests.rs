@@ -1,0 +1,342 @@
+//! Students' own tests, graded by the bugs they catch (`boardkit grade
+//! --test-points`, `boardkit test --mine`): a class of four kinds of
+//! suites, in Rust and in Python, each given the tests column it deserves.
+//! Kit-only: not copied into starters.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn boardkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boardkit"))
+}
+
+/// A file of the kit, from the workspace's root.
+fn kit(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn grade_command() -> Command {
+    let mut command = boardkit();
+    command.arg("grade");
+    if Command::new("bwrap").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
+        command.arg("--no-sandbox");
+    }
+    command
+}
+
+/// A velha crate at `dir`: the starter, the reference over its stubs, and
+/// `mine` as its own tests (none when `None`).
+fn velha_crate(dir: &Path, mine: Option<&Path>) {
+    let made = boardkit()
+        .args(["starter", "velha"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    for entry in std::fs::read_dir(kit("src/velha")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("src/velha").join(path.file_name().unwrap())).unwrap();
+    }
+    match mine {
+        Some(mine) => std::fs::copy(mine, dir.join("tests/mine.rs"))
+            .map(|_| ())
+            .unwrap(),
+        None => std::fs::remove_file(dir.join("tests/mine.rs")).unwrap(),
+    }
+}
+
+/// Each submission's `tests` column.
+fn tests_column(out: &Path) -> BTreeMap<String, f64> {
+    let text = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "tests")
+        .expect("a tests column");
+    lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            (fields[0].to_owned(), fields[at].parse().unwrap())
+        })
+        .collect()
+}
+
+fn own_tests(out: &Path, name: &str) -> serde_json::Value {
+    let path = out.join("students").join(name).join("results.json");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    results["own_tests"]["verdict"].clone()
+}
+
+/// What the hidden mutants break: never in a student's feedback.
+fn hidden_breaks(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(kit(path)).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("breaks = \""))
+        .map(|l| l.trim_end_matches('"').to_owned())
+        .collect()
+}
+
+fn feedback(out: &Path, name: &str) -> String {
+    let folder = out.join("students").join(name);
+    std::fs::read_to_string(folder.join("feedback.md")).unwrap()
+        + &std::fs::read_to_string(folder.join("feedback.html")).unwrap()
+}
+
+#[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one class graded once (a minute), then read suite by suite"
+)]
+fn rust_suites_get_the_tests_column_they_deserve() {
+    let dir = tempfile::tempdir().unwrap();
+    let suites = [
+        (
+            "thorough",
+            Some(kit("exercises/velha/suites.hidden/thorough.rs")),
+        ),
+        ("thin", Some(kit("cli/tests/mine/velha/thin.rs"))),
+        ("invalid", Some(kit("cli/tests/mine/velha/invalid.rs"))),
+        ("gaming", Some(kit("cli/tests/mine/velha/gaming.rs"))),
+        ("none", None),
+    ];
+    let mut crates = Vec::new();
+    for (name, mine) in &suites {
+        let root = dir.path().join(name);
+        velha_crate(&root, mine.as_deref());
+        crates.push(root);
+    }
+    let out = dir.path().join("out");
+    let graded = grade_command()
+        .arg("velha")
+        .args(&crates)
+        .args(["--test-points", "10", "--timeout", "3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        graded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&graded.stderr)
+    );
+    let column = tests_column(&out);
+    assert_eq!(column["thorough"], 10.0, "{column:?}");
+    assert!(column["thin"] > 0.0 && column["thin"] < 2.0, "{column:?}");
+    for name in ["invalid", "gaming", "none"] {
+        assert_eq!(column[name], 0.0, "{name}: {column:?}");
+    }
+    // Thorough: every mutant, public and hidden, caught; nothing invalid.
+    let thorough = own_tests(&out, "thorough");
+    assert_eq!(thorough["invalid"], serde_json::json!({}));
+    assert_eq!(thorough["hidden"][0], thorough["hidden"][1]);
+    assert!(thorough["hidden"][0].as_u64().unwrap() >= 9);
+    // Invalid: a wrong answer and a pinned prompt, each said invalid.
+    let invalid = own_tests(&out, "invalid");
+    for test in ["b1_is_column_one", "the_prompt_names_the_player"] {
+        let why = invalid["invalid"][test].as_str().unwrap_or_default();
+        assert!(why.starts_with("it fails on "), "{test}: {invalid}");
+    }
+    assert!(
+        invalid["invalid"]["the_diagonal_wins"].is_null(),
+        "{invalid}"
+    );
+    // Gaming: the sleeper is cut and invalid; the others are valid and
+    // catch nothing (a fresh folder each run: the fourth run is the first).
+    let gaming = own_tests(&out, "gaming");
+    assert!(gaming["invalid"]["sleeps"].is_string(), "{gaming}");
+    for test in [
+        "reads_the_source",
+        "asserts_nothing",
+        "fails_on_its_fourth_run",
+    ] {
+        assert!(gaming["invalid"][test].is_null(), "{test}: {gaming}");
+    }
+    // The score counts the tests column; a level never does.
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let thorough_row = csv.lines().find(|l| l.starts_with("thorough,")).unwrap();
+    assert!(thorough_row.ends_with(",50,50,expert"), "{csv}");
+    let thin_row = csv.lines().find(|l| l.starts_with("thin,")).unwrap();
+    assert!(thin_row.ends_with(",50,expert"), "{csv}");
+    // The feedback names the public mutants that survived, by what they
+    // break, and counts the hidden ones without a word of them.
+    let thin = feedback(&out, "thin");
+    assert!(
+        thin.contains("uncaught: a draw checked before a win"),
+        "{thin}"
+    );
+    assert!(thin.contains("of 10 hidden bugs"), "{thin}");
+    let invalid_page = feedback(&out, "invalid");
+    assert!(invalid_page.contains("b1_is_column_one"), "{invalid_page}");
+    for name in ["thorough", "thin", "invalid", "gaming", "none"] {
+        let page = feedback(&out, name);
+        for breaks in hidden_breaks("exercises/velha/mutations.hidden.toml") {
+            assert!(
+                !page.contains(&breaks),
+                "{name}'s feedback names {breaks:?}"
+            );
+        }
+    }
+    assert!(feedback(&out, "none").contains("no tests/mine.rs"));
+}
+
+fn python_with_pytest() -> bool {
+    Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn python_suites_get_the_tests_column_they_deserve() {
+    if !python_with_pytest() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs pytest");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suites = [
+        (
+            "thorough",
+            kit("exercises/velha/python/suites.hidden/test_thorough.py"),
+        ),
+        ("thin", kit("cli/tests/mine/velha/test_thin.py")),
+        ("invalid", kit("cli/tests/mine/velha/test_invalid.py")),
+        ("gaming", kit("cli/tests/mine/velha/test_gaming.py")),
+        (
+            "reads_the_code",
+            kit("cli/tests/mine/velha/test_reads_the_code.py"),
+        ),
+    ];
+    let mut folders = Vec::new();
+    for (name, suite) in &suites {
+        let root = dir.path().join(name);
+        std::fs::create_dir_all(&root).unwrap();
+        for file in ["funcoes.py", "programa.py"] {
+            let exam = kit("cli/tests/grading/python_exams/diego").join(file);
+            std::fs::copy(exam, root.join(file)).unwrap();
+        }
+        // A Portuguese starter's name for the file, for one of them.
+        let file = if *name == "thin" {
+            "test_meus_testes.py"
+        } else {
+            "test_mine.py"
+        };
+        std::fs::copy(suite, root.join(file)).unwrap();
+        folders.push(root);
+    }
+    let out = dir.path().join("out");
+    let graded = grade_command()
+        .args(["velha", "--language", "python"])
+        .args(&folders)
+        .args(["--test-points", "10", "--timeout", "3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        graded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&graded.stderr)
+    );
+    let column = tests_column(&out);
+    assert_eq!(column["thorough"], 10.0, "{column:?}");
+    assert!(column["thin"] > 0.0 && column["thin"] < 5.0, "{column:?}");
+    for name in ["invalid", "gaming", "reads_the_code"] {
+        assert_eq!(column[name], 0.0, "{name}: {column:?}");
+    }
+    let invalid = own_tests(&out, "invalid");
+    assert!(
+        invalid["invalid"]["test_mine.py::test_b1_is_column_one"].is_string(),
+        "{invalid}"
+    );
+    let code = own_tests(&out, "reads_the_code");
+    assert!(
+        code["error"]
+            .as_str()
+            .unwrap()
+            .contains("look into the code"),
+        "{code}"
+    );
+    for name in ["thorough", "thin", "invalid", "gaming"] {
+        let page = feedback(&out, name);
+        for breaks in hidden_breaks("exercises/velha/python/mutations.hidden.toml") {
+            assert!(
+                !page.contains(&breaks),
+                "{name}'s feedback names {breaks:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn boardkit_test_mine_names_the_public_bugs_a_starters_tests_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("velha");
+    velha_crate(&root, Some(&kit("exercises/velha/mine.rs")));
+    let ran = boardkit()
+        .args(["test", "velha", "--mine"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        ran.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    assert!(stdout.contains("valid   a_diagonal_wins"), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with(
+            "your tests catch 1 of 9 public bugs; uncaught: a draw checked before a win, "
+        ),
+        "{stdout}"
+    );
+    assert!(!last.contains("a missing diagonal"), "{stdout}");
+    assert!(!last.contains("hidden"), "{stdout}");
+    // A test that pins a prompt is said invalid, and why.
+    std::fs::copy(
+        kit("cli/tests/mine/velha/invalid.rs"),
+        root.join("tests/mine.rs"),
+    )
+    .unwrap();
+    let ran = boardkit()
+        .args(["test", "velha", "--mine"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        stdout.contains("INVALID the_prompt_names_the_player: it fails on "),
+        "{stdout}"
+    );
+    if python_with_pytest() {
+        let python = dir.path().join("python");
+        let made = boardkit()
+            .args(["starter", "velha", "--language", "python"])
+            .arg(&python)
+            .output()
+            .unwrap();
+        assert!(made.status.success());
+        let ran = boardkit()
+            .args(["test", "velha", "--language", "python", "--mine"])
+            .arg(&python)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&ran.stdout);
+        assert!(
+            stdout
+                .lines()
+                .last()
+                .unwrap()
+                .starts_with("your tests catch 1 of 5 public bugs; uncaught: "),
+            "{stdout}{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+}
