@@ -12,7 +12,7 @@
 //! 5. `boardkit grade` gives the stubs no level, the example and every Rust
 //!    solution their level, and every program in another language its level
 //!    through `--program`;
-//! 6. students' own tests are graded fairly ([`crate::mine::proof`]): a
+//! 6. students' own tests are graded fairly ([`crate::grader::own_tests::proof`]): a
 //!    careful suite catches every mutant, public and hidden, an empty one
 //!    and one that asserts nothing catch none.
 //!
@@ -282,15 +282,15 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
     Ok(())
 }
 
-/// Step 6: own tests ([`crate::mine::proof`]): a careful suite catches every
+/// Step 6: own tests ([`crate::grader::own_tests::proof`]): a careful suite catches every
 /// mutant, public and hidden; an empty one and one that asserts nothing
 /// catch none; the starter's example is valid. Rust, then Python.
 fn check_own_tests(game: &GameInfo, work: &Path, tally: &mut Tally) {
     let started = std::time::Instant::now();
     let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
     let proofs = [
-        crate::mine::proof::rust(game, work, &build),
-        crate::mine::proof::python(game, work),
+        crate::grader::own_tests::proof::rust(game, work, &build),
+        crate::grader::own_tests::proof::python(game, work),
     ];
     for proof in proofs {
         match proof {

@@ -371,6 +371,10 @@ pub(crate) fn stub_folder(stub: &str, locale: Option<&str>) -> Vec<(&'static str
     translated.unwrap_or_else(|| folder(stub))
 }
 
+/// Where a Rust student's own tests are, in their crate: the starter puts
+/// the example there ([`Files::own_tests`]), the grader takes it from there.
+pub(crate) const OWN_TESTS_FILE: &str = "tests/mine.rs";
+
 /// The example of a student's own tests in `locale`, or in English.
 pub(crate) fn own_tests(path: &str, locale: Option<&str>) -> Result<&'static [u8], ExerciseError> {
     let translated = locale

@@ -23,7 +23,6 @@ mod exercise_data;
 mod function_calls;
 mod graded_cases;
 mod grader;
-mod mine;
 mod net;
 mod opponents;
 mod play;

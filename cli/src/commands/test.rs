@@ -109,7 +109,7 @@ enum OwnTestsError {
 /// the next run builds only what changed).
 fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outcome {
     use crate::grader::build::Class;
-    let source = args.dir.join(crate::mine::rust::TESTS_FILE);
+    let source = args.dir.join(crate::exercise_data::OWN_TESTS_FILE);
     if !source.is_file() {
         return Err(Failure::failed(OwnTestsError::Missing(source)));
     }
@@ -133,9 +133,10 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
         &hidden,
     )
     .map_err(|e| Failure::failed(OwnTestsError::Prepare(e)))?;
-    let libraries = crate::mine::rust::Libraries::build(&class, &sandbox, game, false, true, long)
-        .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
-    let budget = crate::mine::rust::Budget {
+    let libraries =
+        crate::grader::own_tests::rust::Libraries::build(&class, &sandbox, game, false, true, long)
+            .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
+    let budget = crate::grader::own_tests::rust::Budget {
         limits: crate::grader::sandbox::Limits {
             timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
             cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
@@ -146,7 +147,7 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     };
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
-    print!("{}", crate::mine::verdict::report(&verdict));
+    print!("{}", crate::grader::own_tests::verdict::report(&verdict));
     Ok(())
 }
 
@@ -158,7 +159,7 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
         .and_then(|m| m.python)
         .and_then(|p| p.own_tests)
         .ok_or_else(|| usage_error(format_args!("{} has no own tests in Python", game.id)))?;
-    let versions = crate::mine::python::PythonVersions::of(&own, false)
+    let versions = crate::grader::own_tests::python::PythonVersions::of(&own, false)
         .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
     let Some(source) = versions.test_file(&args.dir) else {
         let names = versions.file_names.join(" or ");
@@ -175,7 +176,7 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
         ..Default::default()
     };
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
-    print!("{}", crate::mine::verdict::report(&verdict));
+    print!("{}", crate::grader::own_tests::verdict::report(&verdict));
     Ok(())
 }
 

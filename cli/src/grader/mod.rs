@@ -14,7 +14,9 @@
 //! 5. [`report`]: `results.json` per submission, saved as each finishes (a
 //!    stopped run continues where it was), then the class's reports.
 //!
-//! [`merge`] joins the shards of one run, or takes submissions out.
+//! With `--test-points`, [`own_tests`] grades each student's own tests by
+//! the mutants they catch. [`merge`] joins the shards of one run, or takes
+//! submissions out.
 
 pub(crate) mod build;
 pub(crate) mod deadline;
@@ -25,6 +27,7 @@ pub(crate) mod judge;
 pub(crate) mod lms;
 pub(crate) mod merge;
 pub(crate) mod notes;
+pub(crate) mod own_tests;
 pub(crate) mod plan;
 pub(crate) mod report;
 pub(crate) mod run;
@@ -153,7 +156,7 @@ pub(crate) fn grade(
     };
     let own_tests = match (&class, options.test_points) {
         (Some(class), Some(_)) => Some(
-            crate::mine::rust::Libraries::build(
+            crate::grader::own_tests::rust::Libraries::build(
                 class,
                 &sandbox,
                 game,
@@ -170,7 +173,10 @@ pub(crate) fn grade(
             let own = python.own_tests.as_ref().ok_or_else(|| {
                 GradeError::OwnTests(format!("{} has no own tests in Python", game.id))
             })?;
-            Some(crate::mine::python::PythonVersions::of(own, true).map_err(GradeError::OwnTests)?)
+            Some(
+                crate::grader::own_tests::python::PythonVersions::of(own, true)
+                    .map_err(GradeError::OwnTests)?,
+            )
         }
         _ => None,
     };
@@ -200,8 +206,8 @@ pub(crate) fn grade(
 /// submissions, and with `--test-points` what their tests run against.
 struct Prepared<'a> {
     class: Option<&'a Class<'a>>,
-    own_tests: Option<&'a crate::mine::rust::Libraries>,
-    python_tests: Option<&'a crate::mine::python::PythonVersions>,
+    own_tests: Option<&'a crate::grader::own_tests::rust::Libraries>,
+    python_tests: Option<&'a crate::grader::own_tests::python::PythonVersions>,
 }
 
 /// One submission through its steps: built (a crate), run and judged, its
@@ -303,7 +309,7 @@ fn judge_own_tests(
     if let Some(python) = prepared.python_tests {
         let verdict = match python.test_file(&opened.root) {
             Some(source) => python.judge(sandbox, &source, &work, &options.limits, rand::random()),
-            None => crate::mine::verdict::Verdict::missing(
+            None => crate::grader::own_tests::verdict::Verdict::missing(
                 &python.file_names.join(" or "),
                 &python.versions,
             ),
@@ -314,17 +320,17 @@ fn judge_own_tests(
     let (Some(class), Some(libraries)) = (prepared.class, prepared.own_tests) else {
         return;
     };
-    let source = opened.root.join(crate::mine::rust::TESTS_FILE);
+    let source = opened.root.join(crate::exercise_data::OWN_TESTS_FILE);
     let verdict = if source.is_file() {
-        let budget = crate::mine::rust::Budget {
+        let budget = crate::grader::own_tests::rust::Budget {
             limits: options.limits,
             compile_timeout: options.compile_timeout,
             seed: rand::random(),
         };
         libraries.judge(class, sandbox, &source, &work, &budget)
     } else {
-        let file = crate::mine::rust::TESTS_FILE;
-        crate::mine::verdict::Verdict::missing(file, &libraries.versions)
+        let file = crate::exercise_data::OWN_TESTS_FILE;
+        crate::grader::own_tests::verdict::Verdict::missing(file, &libraries.versions)
     };
     results.own_tests(verdict, points);
 }

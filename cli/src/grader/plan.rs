@@ -107,7 +107,7 @@ impl Plan {
         if options.program.is_none() {
             only.push(Path::new(&self.solution));
             if options.test_points.is_some() {
-                only.push(Path::new(crate::mine::rust::TESTS_FILE));
+                only.push(Path::new(crate::exercise_data::OWN_TESTS_FILE));
             }
         }
         for (i, (name, path)) in named.into_iter().enumerate() {

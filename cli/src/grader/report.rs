@@ -186,12 +186,16 @@ impl Results {
 pub(crate) struct OwnTests {
     pub score: f64,
     pub max_score: f64,
-    pub verdict: crate::mine::verdict::Verdict,
+    pub verdict: crate::grader::own_tests::verdict::Verdict,
 }
 
 impl Results {
     /// Gives the submission its own tests' verdict, worth up to `points`.
-    pub(crate) fn own_tests(&mut self, verdict: crate::mine::verdict::Verdict, points: u32) {
+    pub(crate) fn own_tests(
+        &mut self,
+        verdict: crate::grader::own_tests::verdict::Verdict,
+        points: u32,
+    ) {
         let score = (verdict.points(f64::from(points)) * 100.0).round() / 100.0;
         self.score += score;
         self.own_tests = Some(OwnTests {

@@ -88,7 +88,7 @@ pub(crate) fn starter_files(
         files.push((path.clone(), kit_file(path)?.to_vec()));
     }
     files.push((
-        crate::mine::rust::TESTS_FILE.into(),
+        crate::exercise_data::OWN_TESTS_FILE.into(),
         exercise_data::own_tests(&manifest.files.own_tests, locale)?.to_vec(),
     ));
     let fixtures = shipped_fixtures(game)?;

@@ -12,13 +12,10 @@ use std::time::Duration;
 
 use super::schemata::{Change, SWITCH_MODULE, schemata};
 use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess};
-use crate::exercise_data;
+use crate::exercise_data::{self, OWN_TESTS_FILE as TESTS_FILE};
 use crate::grader::build::{BuildError, Class, Library};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 use crate::registry::GameInfo;
-
-/// Where a Rust student's own tests are, in their crate.
-pub(crate) const TESTS_FILE: &str = "tests/mine.rs";
 
 /// What a student's tests may take: each run's limits (the cases'), the
 /// compilation's time, and the seed of the runs' order.
