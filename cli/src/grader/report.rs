@@ -777,6 +777,10 @@ fn students_table(
     for level in levels {
         out.push_str(&format!("<th>{level}</th>"));
     }
+    let own_tests = all.values().any(|r| r.own_tests.is_some());
+    if own_tests {
+        out.push_str("<th>own tests</th>");
+    }
     out.push_str("<th>notes</th><th>score</th><th>level reached</th></tr>\n");
     for (name, results) in all {
         let by_level = results.by_level();
@@ -792,6 +796,17 @@ fn students_table(
                 points(got),
                 points(max)
             ));
+        }
+        if own_tests {
+            let cell = results.own_tests.as_ref().map_or_else(String::new, |t| {
+                let (caught, all) = t.verdict.caught();
+                format!(
+                    "{} / {} ({caught} of {all} bugs)",
+                    points(t.score),
+                    points(t.max_score)
+                )
+            });
+            out.push_str(&format!("<td class=\"num\">{cell}</td>"));
         }
         let reached = results.level_name();
         let style = results
@@ -824,10 +839,34 @@ fn student_section(name: &str, results: &Results, stale: bool) -> String {
     if !results.notes.is_empty() {
         out.push_str(&notes_section(results));
     }
+    if let Some(own) = &results.own_tests {
+        out.push_str(&own_tests_section(own));
+    }
     for (part, got, max, tests) in parts_of(results) {
         out.push_str(&part_section(&part, got, max, tests));
     }
     out.push_str("</details>\n");
+    out
+}
+
+/// A submission's own tests: the bugs they catch (public ones by what they
+/// break, hidden ones counted), and each invalid test and why.
+fn own_tests_section(own: &OwnTests) -> String {
+    let verdict = &own.verdict;
+    let mut out = format!(
+        "<details open><summary>own tests: {} / {}</summary><ul>\n<li>{}</li>\n",
+        points(own.score),
+        points(own.max_score),
+        escape(&verdict.line())
+    );
+    for (test, why) in &verdict.invalid {
+        out.push_str(&format!(
+            "<li>invalid: <code>{}</code>: {}</li>\n",
+            escape(test),
+            escape(why)
+        ));
+    }
+    out.push_str("</ul></details>\n");
     out
 }
 
