@@ -854,8 +854,14 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
         .unwrap();
     let said = String::from_utf8_lossy(&pytest.stdout).into_owned();
     assert!(pytest.status.success(), "{said}");
+    // The four levels, and the student's own example test (its own file,
+    // apart from the kit's), whose bugs caught come last.
     assert!(
-        said.contains("4 passed") && said.contains("nível alcançado: Especialista (expert)"),
+        said.contains("5 passed") && said.contains("nível alcançado: Especialista (expert)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("your tests catch 1 of 5 public bugs"),
         "{said}"
     );
     std::fs::copy(

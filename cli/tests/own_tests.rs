@@ -188,7 +188,10 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(report.contains("<th>own tests</th>"), "{report}");
     assert!(report.contains("19 of 19 bugs"), "{report}");
-    assert!(report.contains("invalid: <code>the_prompt_names_the_player</code>"), "{report}");
+    assert!(
+        report.contains("invalid: <code>the_prompt_names_the_player</code>"),
+        "{report}"
+    );
 }
 
 fn python_with_pytest() -> bool {

@@ -693,17 +693,26 @@ impl Class<'_> {
         timeout: Duration,
     ) -> Result<Library, BuildError> {
         let failed = |e: String| BuildError::Failed(e);
-        // Built before from the same files (`boardkit test --mine` again):
-        // nothing to do.
-        let target = self.dir.join("library-targets").join(name);
-        let stamp = target.join("boardkit-library.stamp");
-        let externs_file = target.join("boardkit-externs.json");
         let key = {
             use std::hash::{Hash, Hasher};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             (folder, extra, &self.deps).hash(&mut hasher);
             format!("{:016x}", hasher.finish())
         };
+        // Beside the class's dependencies, named by its files: every run
+        // given that build folder (dev check, the long tests, `boardkit
+        // test --mine` again) finds it built. One process builds it, the
+        // others wait.
+        let shared = self.deps.join("own-tests");
+        let name = format!("{name}-{key}");
+        std::fs::create_dir_all(&shared).map_err(|e| failed(e.to_string()))?;
+        let lock_file = std::fs::File::create(shared.join(format!("{name}.lock")))
+            .map_err(|e| failed(e.to_string()))?;
+        let mut lock = fd_lock::RwLock::new(lock_file);
+        let _building = lock.write().map_err(|e| failed(e.to_string()))?;
+        let target = shared.join("targets").join(&name);
+        let stamp = target.join("boardkit-library.stamp");
+        let externs_file = target.join("boardkit-externs.json");
         let known: Option<Vec<(String, String)>> = std::fs::read(&externs_file)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
@@ -713,7 +722,7 @@ impl Class<'_> {
         ) {
             return Ok(Library { target, externs });
         }
-        let crate_dir = self.dir.join("libraries").join(name);
+        let crate_dir = shared.join("crates").join(&name);
         self.write_crate(&crate_dir, folder)
             .map_err(|e| failed(e.to_string()))?;
         let lib_rs = crate_dir.join("src/lib.rs");
