@@ -22,6 +22,31 @@ pub const HINTS: &str = "tests/hints.toml";
 /// Where watch mode records how many hints of each level were opened.
 pub const HINTS_OPENED: &str = ".boardkit/hints-opened.toml";
 
+/// Which of the kit's public bugs the student's own tests (`tests/mine.rs`
+/// of the starter at `dir`) catch: the last line of `boardkit test <game>
+/// --mine` when the kit's binary is on the PATH, else how to see it. Empty
+/// with `BOARDKIT_MINE=0`. `cargo test` ends with it.
+pub fn own_tests_line(game: &str, dir: &Path) -> String {
+    if std::env::var_os("BOARDKIT_MINE").is_some_and(|v| v == "0") {
+        return String::new();
+    }
+    let ran = Command::new("boardkit")
+        .args(["test", game, "--mine"])
+        .arg(dir)
+        .stderr(std::process::Stdio::null())
+        .output();
+    let last = ran.ok().and_then(|out| {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().last().map(str::to_owned)
+    });
+    match last {
+        Some(line) => format!("tests/mine.rs: {line}"),
+        None => format!(
+            "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch"
+        ),
+    }
+}
+
 /// How often the files' times are read.
 const POLL: Duration = Duration::from_millis(300);
 

@@ -224,38 +224,14 @@ pub fn run(trials: Vec<Trial>) -> ! {
         failures.len(),
         started.elapsed().as_secs_f64()
     );
-    if filtered == 0 {
-        own_tests_line();
+    // Cargo stops at a failing test binary: the line that would end the
+    // run (`tests/your_tests_catch.rs`) ends it here instead.
+    if !failures.is_empty() && filtered == 0 {
+        if let Some(game) = env!("CARGO_PKG_NAME").strip_suffix("-exercise") {
+            println!("{}", boardkit::watch::own_tests_line(game, crate_root()));
+        }
     }
     std::process::exit(if failures.is_empty() { 0 } else { 101 })
-}
-
-/// In a starter, the last line: which public bugs the student's own tests
-/// (`tests/mine.rs`) catch, from `boardkit test <game> --mine` when the
-/// kit's binary is on the PATH (`BOARDKIT_MINE=0` turns it off), else how
-/// to see it. The kit's own run has no own tests.
-fn own_tests_line() {
-    let Some(game) = env!("CARGO_PKG_NAME").strip_suffix("-exercise") else {
-        return;
-    };
-    if std::env::var_os("BOARDKIT_MINE").is_some_and(|v| v == "0") {
-        return;
-    }
-    let ran = Command::new("boardkit")
-        .args(["test", game, "--mine"])
-        .arg(crate_root())
-        .stderr(Stdio::null())
-        .output();
-    let line = ran.ok().and_then(|out| {
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        text.lines().last().map(str::to_owned)
-    });
-    match line {
-        Some(line) => println!("tests/mine.rs: {line}"),
-        None => println!(
-            "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch"
-        ),
-    }
 }
 
 /// In a starter, holds each case to the files `tests/cases.lock` pins

@@ -507,6 +507,8 @@ struct Target {
 #[derive(Serialize)]
 struct TestTarget {
     name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
     harness: bool,
 }
 
@@ -579,6 +581,26 @@ fn starter_lints() -> Result<toml::Table, StarterError> {
     Ok(lints)
 }
 
+/// The kit's tests, then the student's own (`tests/mine.rs`, as
+/// `your_tests`), then the line that says which bugs those catch: Cargo
+/// runs test targets by name, so in that order for every game.
+fn test_targets(game: &GameInfo) -> Vec<TestTarget> {
+    let target = |name: &str, path: Option<&str>, harness| TestTarget {
+        name: name.into(),
+        path: path.map(str::to_owned),
+        harness,
+    };
+    vec![
+        target(game.id, None, false),
+        target(
+            "your_tests",
+            Some(crate::exercise_data::OWN_TESTS_FILE),
+            true,
+        ),
+        target("your_tests_catch", None, false),
+    ]
+}
+
 fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
     let kit: toml::Table = std::str::from_utf8(kit_file("Cargo.toml")?)
         .map_err(|e| malformed("Cargo.toml", e))?
@@ -632,17 +654,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         }],
         dependencies,
         dev_dependencies,
-        // The kit's tests, then the student's own (`tests/mine.rs`).
-        test: vec![
-            TestTarget {
-                name: game.id.into(),
-                harness: false,
-            },
-            TestTarget {
-                name: "mine".into(),
-                harness: true,
-            },
-        ],
+        test: test_targets(game),
         lints: starter_lints()?,
         profile: Profiles {
             dev: DevProfile {
