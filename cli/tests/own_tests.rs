@@ -106,6 +106,25 @@ fn rust_suites_get_the_tests_column_they_deserve() {
         ("invalid", Some(kit("cli/tests/mine/velha/invalid.rs"))),
         ("gaming", Some(kit("cli/tests/mine/velha/gaming.rs"))),
         ("none", None),
+        // A red team's: a constructor before the kit's that peeks at the
+        // switch, the switch read from /proc/self/mem in safe Rust, the
+        // libraries read at compile time, a minute of const evaluation.
+        (
+            "stdin_peek",
+            Some(kit("cli/tests/mine/velha/attacks/stdin_peek.rs")),
+        ),
+        (
+            "proc_mem",
+            Some(kit("cli/tests/mine/velha/attacks/proc_mem.rs")),
+        ),
+        (
+            "include_bytes",
+            Some(kit("cli/tests/mine/velha/attacks/include_bytes.rs")),
+        ),
+        (
+            "const_eval",
+            Some(kit("cli/tests/mine/velha/attacks/const_eval.rs")),
+        ),
     ];
     let mut crates = Vec::new();
     for (name, mine) in &suites {
@@ -129,9 +148,37 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     let column = tests_column(&out);
     assert_eq!(column["thorough"], 10.0, "{column:?}");
     assert!(column["thin"] > 0.0 && column["thin"] < 2.0, "{column:?}");
-    for name in ["invalid", "gaming", "none"] {
+    for name in [
+        "invalid",
+        "gaming",
+        "none",
+        "stdin_peek",
+        "proc_mem",
+        "include_bytes",
+        "const_eval",
+    ] {
         assert_eq!(column[name], 0.0, "{name}: {column:?}");
     }
+    let refused = |name: &str| {
+        own_tests(&out, name)["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        refused("stdin_peek").contains("link_section"),
+        "{}",
+        refused("stdin_peek")
+    );
+    assert!(refused("include_bytes").contains("read files as they compile"));
+    assert!(refused("const_eval").contains("constant evaluation is taking a long time"));
+    // No /proc: the memory read fails on the reference too.
+    assert!(
+        !own_tests(&out, "proc_mem")["invalid"]
+            .as_object()
+            .unwrap()
+            .is_empty()
+    );
     // Thorough: every mutant, public and hidden, caught; nothing invalid.
     let thorough = own_tests(&out, "thorough");
     assert_eq!(thorough["invalid"], serde_json::json!({}));
@@ -220,6 +267,12 @@ fn python_suites_get_the_tests_column_they_deserve() {
             "reads_the_code",
             kit("cli/tests/mine/velha/test_reads_the_code.py"),
         ),
+        // A red team's: the loaded functions' bytecode against the
+        // reference's file's.
+        (
+            "bytecode",
+            kit("cli/tests/mine/velha/attacks/test_bytecode.py"),
+        ),
     ];
     let mut folders = Vec::new();
     for (name, suite) in &suites {
@@ -254,7 +307,7 @@ fn python_suites_get_the_tests_column_they_deserve() {
     let column = tests_column(&out);
     assert_eq!(column["thorough"], 10.0, "{column:?}");
     assert!(column["thin"] > 0.0 && column["thin"] < 5.0, "{column:?}");
-    for name in ["invalid", "gaming", "reads_the_code"] {
+    for name in ["invalid", "gaming", "reads_the_code", "bytecode"] {
         assert_eq!(column[name], 0.0, "{name}: {column:?}");
     }
     let invalid = own_tests(&out, "invalid");
@@ -262,14 +315,16 @@ fn python_suites_get_the_tests_column_they_deserve() {
         invalid["invalid"]["test_mine.py::test_b1_is_column_one"].is_string(),
         "{invalid}"
     );
+    // The functions run in another process: their code is out of reach.
     let code = own_tests(&out, "reads_the_code");
     assert!(
-        code["error"]
-            .as_str()
-            .unwrap()
-            .contains("look into the code"),
+        code["invalid"]["test_mine.py::test_the_code_is_the_references"].is_string(),
         "{code}"
     );
+    // The sleeper is cut alone: the other tests still run, valid.
+    let gaming = own_tests(&out, "gaming");
+    let invalid_ones: Vec<&String> = gaming["invalid"].as_object().unwrap().keys().collect();
+    assert_eq!(invalid_ones, ["test_mine.py::test_sleeps"], "{gaming}");
     for name in ["thorough", "thin", "invalid", "gaming"] {
         let page = feedback(&out, name);
         for breaks in hidden_breaks("exercises/velha/python/mutations.hidden.toml") {

@@ -773,14 +773,15 @@ impl Class<'_> {
 
     /// Compiles a student's test file `source` (libtest's `#[test]`s)
     /// against the library built in `library` ([`Class::build_library`]),
-    /// in the sandbox, into `out/tests`. Without `unsafe`: a test cannot
-    /// run before `main` nor reach what the library keeps to itself.
+    /// in the sandbox, into `out/tests`, with the symbol `required` linked
+    /// in. Without `unsafe`: a test cannot run before `main` nor reach what
+    /// the library keeps to itself.
     pub(crate) fn compile_tests(
         &self,
         sandbox: &Sandbox,
         library: &Library,
         source: &Path,
-        out: &Path,
+        (out, required): (&Path, &str),
         timeout: Duration,
     ) -> Result<PathBuf, BuildError> {
         let failed = |e: String| BuildError::Failed(e);
@@ -815,8 +816,8 @@ impl Class<'_> {
             "--crate-name=mine",
             "-Copt-level=1",
             "-Cdebuginfo=0",
+            // Never `--cap-lints`: it caps this `forbid` too.
             "-Funsafe_code",
-            "--cap-lints=warn",
             "--error-format=short",
             "-L",
             &format!("dependency={TARGET}/debug/deps"),
@@ -828,6 +829,9 @@ impl Class<'_> {
         .map(|a| a.to_string())
         .collect();
         args.extend(externs);
+        // The library's object that defines `required` is linked, whether
+        // the tests call the library or not.
+        args.push(format!("-Clink-arg=-Wl,--undefined={required}"));
         let mut job = Job::new(&format!("{RUST}/bin/rustc"), &args);
         job.as_grader_unsandboxed = true;
         job.read_only = vec![

@@ -2,55 +2,111 @@
 //! translation's name) against the Python reference's correct versions and
 //! mutants, in the sandbox.
 //!
-//! Every run sees the same folder: the reference's file and the student's
-//! test file. The version runs from memory: its source comes on standard
-//! input, read by the launcher before pytest starts, and is loaded as the
-//! module the tests import; standard input is then empty.
+//! Every run sees the same folder, holding only the student's test file.
+//! The version never enters the tests' process: the launcher forks, the
+//! parent reads the version's source from standard input, makes itself
+//! impossible to trace (not dumpable), and answers calls over a pipe; the
+//! child runs pytest with a module of the same name whose functions send
+//! their arguments and return the answers, plain values only (Python's
+//! literals, read back with `ast.literal_eval`). So a test sees a function
+//! only by what it answers: its code, its file and its memory are out of
+//! reach (and `/proc` is hidden).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess};
+use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess, over_budget, run_budget};
 use crate::exercise_data::{self, PythonOwnTests};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 
-/// Reads the version's source from stdin, loads it as the module, empties
-/// stdin, and runs pytest with the arguments given.
-const LAUNCHER: &str = r#"import json, os, sys, types
-data = json.loads(sys.stdin.read())
-sys.stdin.close()
+/// `python3 -c LAUNCHER MODULE SECONDS PYTEST_ARGS...`: the version in the
+/// parent, pytest in the child, calls between them as literals, one a line;
+/// each test cut after SECONDS (it fails alone, and the others still run).
+const LAUNCHER: &str = r#"import ast, builtins, os, sys, types
+module_name = sys.argv[1]
+calls_in, calls_out = os.pipe()
+answers_in, answers_out = os.pipe()
+child = os.fork()
+if child:
+    os.close(calls_out)
+    os.close(answers_in)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+    except Exception:
+        pass
+    data = ast.literal_eval(sys.stdin.read())
+    module = types.ModuleType(module_name)
+    exec(compile(data["source"], module_name + ".py", "exec"), module.__dict__)
+    del data
+    names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
+    answers = os.fdopen(answers_out, "w")
+    answers.write(repr(names) + "\n")
+    answers.flush()
+    for line in os.fdopen(calls_in):
+        try:
+            name, args, kwargs = ast.literal_eval(line)
+            if name not in names:
+                raise NameError(name)
+            text = repr(("ok", getattr(module, name)(*args, **kwargs)))
+            ast.literal_eval(text)
+        except BaseException as error:
+            text = repr(("error", type(error).__name__, str(error)))
+        answers.write(text + "\n")
+        answers.flush()
+    status = os.waitpid(child, 0)[1]
+    os._exit(os.waitstatus_to_exitcode(status))
+os.close(calls_in)
+os.close(answers_out)
+os.close(0)
 sys.stdin = open(os.devnull)
-module = types.ModuleType(data["module"])
-module.__file__ = os.path.abspath(data["module"] + ".py")
-exec(compile(data["source"], module.__file__, "exec"), module.__dict__)
-sys.modules[data["module"]] = module
-del data
-import pytest
-sys.exit(pytest.main(sys.argv[1:]))
-"#;
+calls = os.fdopen(calls_out, "w")
+answers = os.fdopen(answers_in)
+module = types.ModuleType(module_name)
 
-/// What a test may not look at: the functions' code, the modules loaded,
-/// files. Python lets a test tell two versions apart by their code rather
-/// than by what they do; such a file is not graded.
-const INTROSPECTION: &[&str] = &[
-    "__code__",
-    "co_code",
-    "inspect",
-    "import dis",
-    "from dis",
-    "__file__",
-    "getsource",
-    "marshal",
-    "sys.modules",
-    "__dict__",
-    "__globals__",
-    "open(",
-    "pathlib",
-    "importlib",
-    "__import__",
-    "import os",
-    "from os",
-];
+
+def proxy(name):
+    def call(*args, **kwargs):
+        text = repr((name, args, kwargs))
+        try:
+            ast.literal_eval(text)
+        except Exception:
+            raise TypeError(name + ": only plain values (str, int, lists, tuples, dicts) can be passed") from None
+        calls.write(text + "\n")
+        calls.flush()
+        answer = ast.literal_eval(answers.readline())
+        if answer[0] == "ok":
+            return answer[1]
+        kind = getattr(builtins, answer[1], None)
+        if not (isinstance(kind, type) and issubclass(kind, Exception)):
+            kind = Exception
+        raise kind(answer[2])
+    call.__name__ = name
+    return call
+
+
+for name in ast.literal_eval(answers.readline()):
+    setattr(module, name, proxy(name))
+sys.modules[module_name] = module
+import signal
+import pytest
+
+
+class Limit:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        def expired(signum, frame):
+            raise TimeoutError("the test ran past " + sys.argv[2] + " s")
+        signal.signal(signal.SIGALRM, expired)
+        signal.setitimer(signal.ITIMER_REAL, float(sys.argv[2]))
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+sys.exit(pytest.main(sys.argv[3:], plugins=[Limit()]))
+"#;
 
 /// The correct versions and mutants of a game's Python module.
 pub(crate) struct PythonVersions {
@@ -147,20 +203,12 @@ impl PythonVersions {
             ..Verdict::missing("", &self.versions)
         };
         let text = std::fs::read_to_string(source).unwrap_or_default();
-        if let Some(word) = INTROSPECTION.iter().find(|w| text.contains(**w)) {
-            return failed(format!(
-                "they look into the code or the files (`{word}`): tests are graded by what the functions do"
-            ));
-        }
         let name = source
             .file_name()
             .map_or("test_mine.py".into(), |n| n.to_string_lossy().into_owned());
         let folder = work.join("tests");
         let prepared = std::fs::create_dir_all(&folder)
-            .and_then(|()| std::fs::write(folder.join(&name), &text))
-            .and_then(|()| {
-                std::fs::write(folder.join(format!("{}.py", self.module)), &self.reference)
-            });
+            .and_then(|()| std::fs::write(folder.join(&name), &text));
         if let Err(e) = prepared {
             return failed(format!("cannot prepare their folder: {e}"));
         }
@@ -185,7 +233,14 @@ impl PythonVersions {
                 .unwrap_or("no test found");
             return failed(format!("pytest found no test in {name}: {why}"));
         }
-        assess(&tests, &self.versions, seed, |version, skip| {
+        let started = std::time::Instant::now();
+        let most = run_budget(limits);
+        let mut over = false;
+        let verdict = assess(&tests, &self.versions, seed, |version, skip| {
+            over |= started.elapsed() > most;
+            if over {
+                return Passed::new();
+            }
             let source = match version {
                 Version::Reference => reference,
                 _ => self
@@ -199,7 +254,11 @@ impl PythonVersions {
                 args.extend(["--deselect", test.as_str()]);
             }
             read_outcomes(&self.run(sandbox, &folder, source, &args, limits), skip)
-        })
+        });
+        if over {
+            return failed(over_budget(most));
+        }
+        verdict
     }
 
     /// One pytest run in `folder` (read-only) with `source` as the module.
@@ -215,18 +274,28 @@ impl PythonVersions {
             "-c".into(),
             "exec python3 -c \"$0\" \"$@\"".into(),
             LAUNCHER.into(),
+            self.module.clone(),
+            // A quarter of the run's limit for each test, at least a second.
+            format!("{:.1}", (limits.timeout.as_secs_f64() / 4.0).max(1.0)),
         ];
         all.extend(args.iter().map(|a| a.to_string()));
         let mut job = Job::new("/bin/sh", &all);
         job.work_from = Some(folder);
+        job.hide_proc = true;
         job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
-        let stdin = serde_json::json!({ "module": self.module, "source": source }).to_string();
+        // A Python literal, which the launcher reads with `ast.literal_eval`.
+        let stdin = format!("{{'source': {}}}", python_string(source));
         job.stdin = stdin.as_bytes();
         sandbox
             .run(&job, limits)
             .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
             .unwrap_or_default()
     }
+}
+
+/// `text` as a Python string literal (JSON's escapes are Python's too).
+fn python_string(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
 }
 
 /// pytest's `-rA` lines: `PASSED <id>`, `FAILED <id> - why`, `ERROR <id>`.

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use super::schemata::{Change, SWITCH_MODULE, schemata};
-use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess};
+use super::schemata::{Change, SWITCH_MODULE, SWITCH_SYMBOL, schemata};
+use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess, over_budget, run_budget};
 use crate::exercise_data::{self, OWN_TESTS_FILE as TESTS_FILE};
 use crate::grader::build::{BuildError, Class, Library};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
@@ -181,7 +181,7 @@ impl Libraries {
                     sandbox,
                     &name,
                     &with_data(&files, &data),
-                    &[],
+                    &switch,
                     timeout,
                 )?);
                 targets.push((version, libraries.len() - 1, 0));
@@ -217,8 +217,12 @@ impl Libraries {
                 .map(|(p, b)| (p.clone(), b.to_vec()))
                 .collect();
             let name = format!("solution-{}", solution.name);
+            let switch = [(
+                "src/mutant_schemata.rs".to_owned(),
+                SWITCH_MODULE.as_bytes().to_vec(),
+            )];
             self.libraries
-                .push(class.build_library(sandbox, &name, &files, &[], timeout)?);
+                .push(class.build_library(sandbox, &name, &files, &switch, timeout)?);
             let version = Version::Solution(solution.name.clone());
             self.versions.correct.push(version.clone());
             self.targets.push((version, self.libraries.len() - 1, 0));
@@ -236,11 +240,20 @@ impl Libraries {
         work: &Path,
         budget: &Budget,
     ) -> Verdict {
-        let (limits, compile_timeout) = (&budget.limits, budget.compile_timeout);
+        let limits = &budget.limits;
+        // A test file of a few hundred lines compiles in seconds.
+        let compile_timeout = budget.compile_timeout.min(COMPILE_TIMEOUT);
+        let failed = |error: String| Verdict {
+            error: Some(error),
+            ..Verdict::missing(TESTS_FILE, &self.versions)
+        };
+        if let Some(why) = reads_files(&std::fs::read_to_string(source).unwrap_or_default()) {
+            return failed(why);
+        }
         let mut binaries = Vec::new();
         for (index, library) in self.libraries.iter().enumerate() {
-            let out = work.join(format!("tests-{index}"));
-            match class.compile_tests(sandbox, library, source, &out, compile_timeout) {
+            let out = (&*work.join(format!("tests-{index}")), SWITCH_SYMBOL);
+            match class.compile_tests(sandbox, library, source, out, compile_timeout) {
                 Ok(binary) => binaries.push(binary),
                 Err(error) => {
                     let against = self
@@ -251,38 +264,59 @@ impl Libraries {
                             Version::Solution(name) => format!("the independent solution {name} (they call what EXERCISE.md does not name?)"),
                             _ => "the reference".to_owned(),
                         });
-                    return Verdict {
-                        error: Some(format!("they do not compile against {against}: {error}")),
-                        ..Verdict::missing(TESTS_FILE, &self.versions)
-                    };
+                    return failed(format!("they do not compile against {against}: {error}"));
                 }
             }
         }
         let tests = match list_tests(sandbox, &binaries[0], limits) {
             Ok(tests) => tests,
-            Err(error) => {
-                return Verdict {
-                    error: Some(error),
-                    ..Verdict::missing(TESTS_FILE, &self.versions)
-                };
-            }
+            Err(error) => return failed(error),
         };
-        assess(&tests, &self.versions, budget.seed, |version, skip| {
-            let Some((_, library, switch)) = self.targets.iter().find(|(v, _, _)| v == version)
-            else {
+        let started = std::time::Instant::now();
+        let most = run_budget(limits);
+        let mut over = false;
+        let verdict = assess(&tests, &self.versions, budget.seed, |version, skip| {
+            over |= started.elapsed() > most;
+            let found = self.targets.iter().find(|(v, _, _)| v == version);
+            let (Some((_, library, switch)), false) = (found, over) else {
                 return Passed::new();
             };
-            // Only the schemata's binary reads a switch.
-            let switch = (*library == 0).then_some(*switch);
-            run_tests(sandbox, &binaries[*library], switch, skip, limits)
-        })
+            run_tests(sandbox, &binaries[*library], *switch, skip, limits)
+        });
+        if over {
+            return failed(over_budget(most));
+        }
+        verdict
     }
+}
+
+/// The most a test file's compilation against one library may take.
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What a test file may not do: read files as it compiles (the libraries
+/// it is compiled against are files too).
+fn reads_files(text: &str) -> Option<String> {
+    [
+        "include_bytes",
+        "include_str",
+        "include!",
+        "#[path",
+        "#![path",
+    ]
+    .iter()
+    .find(|word| text.contains(**word))
+    .map(|word| {
+        format!(
+            "they read files as they compile (`{word}`): tests are graded by what the functions do"
+        )
+    })
 }
 
 /// The tests' names (`--list`).
 fn list_tests(sandbox: &Sandbox, binary: &Path, limits: &Limits) -> Result<Vec<String>, String> {
     let mut job = Job::new("/case/tests", &["--list".into(), "--format=terse".into()]);
     job.read_only = vec![(binary.to_owned(), "/case/tests".into())];
+    job.hide_proc = true;
     job.stdin = b"0\n";
     let outcome = sandbox.run(&job, limits).map_err(|e| e.to_string())?;
     Ok(String::from_utf8_lossy(&outcome.stdout)
@@ -292,13 +326,14 @@ fn list_tests(sandbox: &Sandbox, binary: &Path, limits: &Limits) -> Result<Vec<S
         .collect())
 }
 
-/// One run of the tests with change `switch` on (in the schemata's binary), `skip` left out: each
-/// test's outcome from libtest's lines. A test with a `FAILED` line failed
-/// whatever else the run printed.
+/// One run of the tests with change `switch` on (0 for a library of its
+/// own), `skip` left out, without `/proc` (nothing of the process's memory
+/// to read): each test's outcome from libtest's lines. A test with a
+/// `FAILED` line failed whatever else the run printed.
 fn run_tests(
     sandbox: &Sandbox,
     binary: &Path,
-    switch: Option<u32>,
+    switch: u32,
     skip: &BTreeSet<String>,
     limits: &Limits,
 ) -> Passed {
@@ -312,9 +347,10 @@ fn run_tests(
     }
     let mut job = Job::new("/case/tests", &args);
     job.read_only = vec![(binary.to_owned(), "/case/tests".into())];
-    // Read before `main` in the schemata's binary; the others have no
-    // reader, and are given nothing: every run finds its input ended.
-    let line = switch.map(|s| format!("{s}\n")).unwrap_or_default();
+    job.hide_proc = true;
+    // Read before `main` by every library's switch: every run finds its
+    // input ended.
+    let line = format!("{switch}\n");
     job.stdin = line.as_bytes();
     let Ok(outcome) = sandbox.run(&job, limits) else {
         return Passed::new();

@@ -36,7 +36,11 @@ pub(crate) struct Schemata {
 /// as one line, read before `main` (an `.init_array` entry), so nothing of
 /// a run's files, arguments or environment names it, and the tests find
 /// standard input at its end as in every other run. 0 is the example.
+/// Every library for students' tests has it (solutions too), and the
+/// tests are linked with [`SWITCH_SYMBOL`] required, so its entry is in
+/// every binary even when the tests call nothing of the library.
 pub(crate) const SWITCH_MODULE: &str = r#"//! Which change of the example this run is (the kit's, for grading tests).
+#![allow(dead_code)] // a solution's library has no switch to read
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static ACTIVE: AtomicU32 = AtomicU32::new(0);
@@ -48,14 +52,18 @@ extern "C" fn choose() {
 }
 
 #[used]
+#[unsafe(no_mangle)]
 #[unsafe(link_section = ".init_array")]
-static CHOOSE: extern "C" fn() = choose;
+static BOARDKIT_MUTANT_SCHEMATA_CHOOSE: extern "C" fn() = choose;
 
 #[inline(never)]
 pub(crate) fn on(change: u32) -> bool {
     ACTIVE.load(Ordering::Relaxed) == change
 }
 "#;
+
+/// The switch's entry, which the tests' link requires.
+pub(crate) const SWITCH_SYMBOL: &str = "BOARDKIT_MUTANT_SCHEMATA_CHOOSE";
 
 /// The function body (byte range) around `start..end` in Rust `source`,
 /// `None` where it is not in one or the function cannot take two branches.

@@ -3,6 +3,7 @@
 //! come through a closure (the Rust and Python runners, or a test's fake).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -116,6 +117,21 @@ impl Verdict {
         }
         line
     }
+}
+
+/// The most all of a student's runs may take together: a suite runs in a
+/// fraction of a second, and one that takes the time limit on every run
+/// would cost tens of runs of it.
+pub(crate) fn run_budget(limits: &crate::grader::sandbox::Limits) -> Duration {
+    Duration::from_secs(60).max(limits.timeout * 6)
+}
+
+/// Why a student's tests that went over [`run_budget`] are not graded.
+pub(crate) fn over_budget(most: Duration) -> String {
+    format!(
+        "they took more than {} s over all their runs: a suite must run in well under the time limit",
+        most.as_secs()
+    )
 }
 
 /// What `boardkit test --mine` prints: each test, valid or not and why,

@@ -166,6 +166,9 @@ pub(crate) struct Job<'a> {
     pub as_grader_unsandboxed: bool,
     /// Called with each line of stdout as it comes (a build's progress).
     pub watch_stdout: Option<LineWatcher>,
+    /// No `/proc` inside (an empty folder instead): a student's own tests,
+    /// which must not read their own process's memory (bubblewrap only).
+    pub hide_proc: bool,
 }
 
 /// A callback for each line a run prints, as it prints it.
@@ -195,6 +198,7 @@ impl<'a> Job<'a> {
             cwd: None,
             as_grader_unsandboxed: false,
             watch_stdout: None,
+            hide_proc: false,
         }
     }
 }
@@ -509,7 +513,8 @@ impl Session<'_> {
             Isolation::Bubblewrap(bwrap)
                 if self.sandbox.pods_refused.is_none()
                     && job.writable.is_empty()
-                    && job.scratch.is_empty() =>
+                    && job.scratch.is_empty()
+                    && !job.hide_proc =>
             {
                 let bwrap = bwrap.clone();
                 self.run_in_pod(&bwrap, job, limits)
@@ -639,7 +644,7 @@ fn run_env(job: &Job<'_>) -> Vec<(String, String)> {
 
 /// The system's read-only folders (`/usr` and what links into it, a few of
 /// `/etc`), `/proc`, `/dev`, and a `/tmp` and `/dev/shm` of `size` bytes.
-fn bind_the_system(command: &mut Command, size: &str) {
+fn bind_the_system(command: &mut Command, size: &str, hide_proc: bool) {
     command.args(["--ro-bind", "/usr", "/usr"]);
     // The top-level folders that are links into /usr on merged systems, or
     // folders of their own elsewhere.
@@ -658,7 +663,12 @@ fn bind_the_system(command: &mut Command, size: &str) {
     for etc in ["/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime"] {
         command.args(["--ro-bind-try", etc, etc]);
     }
-    command.args(["--proc", "/proc", "--dev", "/dev"]);
+    if hide_proc {
+        command.args(["--perms", "0555", "--dir", "/proc"]);
+    } else {
+        command.args(["--proc", "/proc"]);
+    }
+    command.args(["--dev", "/dev"]);
     for folder in ["/tmp", "/dev/shm"] {
         command.args(["--perms", "01777", "--size", size, "--tmpfs", folder]);
     }
@@ -726,7 +736,7 @@ fn bwrap_command(
     for (name, value) in run_env(job) {
         command.args(["--setenv", &name, &value]);
     }
-    bind_the_system(&mut command, &size);
+    bind_the_system(&mut command, &size, job.hide_proc);
     // The folders mounts land in, searchable by the run's user (bwrap makes
     // them 0700 otherwise).
     for parent in mount_parents(job) {
