@@ -10,14 +10,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn boardkit() -> Command {
+pub(super) fn boardkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_boardkit"))
 }
 
 /// `boardkit grade` in the sandbox, or with `--no-sandbox` where bubblewrap
 /// is not installed (a developer's machine: CI installs it, and
 /// `tests/sandbox.rs` requires it there).
-fn grade_command() -> Command {
+pub(super) fn grade_command() -> Command {
     let mut command = boardkit();
     command.arg("grade");
     if Command::new("bwrap").arg("--version").output().is_err() {
@@ -28,13 +28,13 @@ fn grade_command() -> Command {
 }
 
 /// A file of the kit, from the workspace's root.
-fn kit(path: &str) -> PathBuf {
+pub(super) fn kit(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
 /// A correct jogo da velha crate at `dir`: the starter with the reference
 /// copied over its stubs.
-fn correct_crate(dir: &Path) {
+pub(super) fn correct_crate(dir: &Path) {
     let status = boardkit()
         .args(["starter", "velha"])
         .arg(dir)
@@ -757,7 +757,7 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
 }
 
 /// A python3 with pytest, if the machine has one (CI installs Debian's).
-fn python_with_pytest() -> Option<&'static str> {
+pub(super) fn python_with_pytest() -> Option<&'static str> {
     ["python3", "/usr/bin/python3"].into_iter().find(|python| {
         Command::new(python)
             .args(["-m", "pytest", "--version"])

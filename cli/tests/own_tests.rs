@@ -5,49 +5,51 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn boardkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_boardkit"))
-}
+use super::grade::{boardkit, correct_crate, grade_command, kit, python_with_pytest};
 
-/// A file of the kit, from the workspace's root.
-fn kit(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
-
-fn grade_command() -> Command {
-    let mut command = boardkit();
-    command.arg("grade");
-    if Command::new("bwrap").arg("--version").output().is_err() {
-        assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
-        command.arg("--no-sandbox");
-    }
-    command
-}
-
-/// A velha crate at `dir`: the starter, the reference over its stubs, and
+/// A velha crate at `dir`: the reference over the starter's stubs, and
 /// `mine` as its own tests (none when `None`).
 fn velha_crate(dir: &Path, mine: Option<&Path>) {
-    let made = boardkit()
-        .args(["starter", "velha"])
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    for entry in std::fs::read_dir(kit("src/velha")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join("src/velha").join(path.file_name().unwrap())).unwrap();
-    }
+    correct_crate(dir);
     match mine {
         Some(mine) => std::fs::copy(mine, dir.join("tests/mine.rs"))
             .map(|_| ())
             .unwrap(),
         None => std::fs::remove_file(dir.join("tests/mine.rs")).unwrap(),
+    }
+}
+
+/// `boardkit grade velha EXTRA... SUBMISSIONS --test-points 10 --timeout 3
+/// --out OUT`, which must succeed: each submission's `tests` column.
+fn graded(extra: &[&str], submissions: &[PathBuf], out: &Path) -> BTreeMap<String, f64> {
+    let graded = grade_command()
+        .arg("velha")
+        .args(extra)
+        .args(submissions)
+        .args(["--test-points", "10", "--timeout", "3", "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        graded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&graded.stderr)
+    );
+    tests_column(out)
+}
+
+/// No student's feedback among `names` says what a hidden mutant of
+/// `path` breaks.
+fn no_hidden_mutant_named(out: &Path, names: &[&str], path: &str) {
+    for name in names {
+        let page = feedback(out, name);
+        for breaks in hidden_breaks(path) {
+            assert!(
+                !page.contains(&breaks),
+                "{name}'s feedback names {breaks:?}"
+            );
+        }
     }
 }
 
@@ -133,19 +135,7 @@ fn rust_suites_get_the_tests_column_they_deserve() {
         crates.push(root);
     }
     let out = dir.path().join("out");
-    let graded = grade_command()
-        .arg("velha")
-        .args(&crates)
-        .args(["--test-points", "10", "--timeout", "3", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        graded.status.success(),
-        "{}",
-        String::from_utf8_lossy(&graded.stderr)
-    );
-    let column = tests_column(&out);
+    let column = graded(&[], &crates, &out);
     assert_eq!(column["thorough"], 10.0, "{column:?}");
     assert!(column["thin"] > 0.0 && column["thin"] < 2.0, "{column:?}");
     for name in [
@@ -221,15 +211,8 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     assert!(thin.contains("of 10 hidden bugs"), "{thin}");
     let invalid_page = feedback(&out, "invalid");
     assert!(invalid_page.contains("b1_is_column_one"), "{invalid_page}");
-    for name in ["thorough", "thin", "invalid", "gaming", "none"] {
-        let page = feedback(&out, name);
-        for breaks in hidden_breaks("exercises/velha/mutations.hidden.toml") {
-            assert!(
-                !page.contains(&breaks),
-                "{name}'s feedback names {breaks:?}"
-            );
-        }
-    }
+    let names = ["thorough", "thin", "invalid", "gaming", "none"];
+    no_hidden_mutant_named(&out, &names, "exercises/velha/mutations.hidden.toml");
     assert!(feedback(&out, "none").contains("no tests/mine.rs"));
     // The instructor's report: a column, and each submission's verdict.
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
@@ -241,16 +224,9 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     );
 }
 
-fn python_with_pytest() -> bool {
-    Command::new("/usr/bin/python3")
-        .args(["-m", "pytest", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn python_suites_get_the_tests_column_they_deserve() {
-    if !python_with_pytest() {
+    if python_with_pytest().is_none() {
         assert!(std::env::var_os("CI").is_none(), "CI installs pytest");
         return;
     }
@@ -292,19 +268,7 @@ fn python_suites_get_the_tests_column_they_deserve() {
         folders.push(root);
     }
     let out = dir.path().join("out");
-    let graded = grade_command()
-        .args(["velha", "--language", "python"])
-        .args(&folders)
-        .args(["--test-points", "10", "--timeout", "3", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        graded.status.success(),
-        "{}",
-        String::from_utf8_lossy(&graded.stderr)
-    );
-    let column = tests_column(&out);
+    let column = graded(&["--language", "python"], &folders, &out);
     assert_eq!(column["thorough"], 10.0, "{column:?}");
     assert!(column["thin"] > 0.0 && column["thin"] < 5.0, "{column:?}");
     for name in ["invalid", "gaming", "reads_the_code", "bytecode"] {
@@ -325,15 +289,8 @@ fn python_suites_get_the_tests_column_they_deserve() {
     let gaming = own_tests(&out, "gaming");
     let invalid_ones: Vec<&String> = gaming["invalid"].as_object().unwrap().keys().collect();
     assert_eq!(invalid_ones, ["test_mine.py::test_sleeps"], "{gaming}");
-    for name in ["thorough", "thin", "invalid", "gaming"] {
-        let page = feedback(&out, name);
-        for breaks in hidden_breaks("exercises/velha/python/mutations.hidden.toml") {
-            assert!(
-                !page.contains(&breaks),
-                "{name}'s feedback names {breaks:?}"
-            );
-        }
-    }
+    let names = ["thorough", "thin", "invalid", "gaming"];
+    no_hidden_mutant_named(&out, &names, "exercises/velha/python/mutations.hidden.toml");
 }
 
 #[test]
@@ -378,7 +335,7 @@ fn boardkit_test_mine_names_the_public_bugs_a_starters_tests_miss() {
         stdout.contains("INVALID the_prompt_names_the_player: it fails on "),
         "{stdout}"
     );
-    if python_with_pytest() {
+    if python_with_pytest().is_some() {
         let python = dir.path().join("python");
         let made = boardkit()
             .args(["starter", "velha", "--language", "python"])

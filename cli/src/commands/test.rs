@@ -19,8 +19,9 @@ pub(crate) struct TestArgs {
     /// cases with `cargo test`; this command runs them for Python).
     #[arg(long, value_enum, default_value_t = super::grade::Language::Rust)]
     language: super::grade::Language,
-    /// Run your own tests (a Rust starter's tests/mine.rs) against the
-    /// correct versions and the public bugs: which tests are valid, and
+    /// Run your own tests (a Rust starter's tests/mine.rs; with
+    /// --language python, its test_mine.py or test_meus_testes.py) against
+    /// the correct versions and the public bugs: which tests are valid, and
     /// which bugs they catch.
     #[arg(long)]
     mine: bool,
