@@ -440,6 +440,23 @@ mod tests {
             said.contains("src/velha/mod.rs:4:5") && said.contains("boom"),
             "{said}"
         );
+        // The statement sets no exit status for a finished game: a whole,
+        // correct game that exits 1 passes; one that panics after it is a
+        // crash all the same.
+        assert_eq!(
+            judge(run("title\nmove\nend\n", "", Ending::Exited(1))).0,
+            Verdict::Passed
+        );
+        let traceback =
+            "Traceback (most recent call last):\n  File \"programa.py\", line 9\nValueError: x\n";
+        assert_eq!(
+            judge(run("title\nmove\nend\n", traceback, Ending::Exited(1))).0,
+            Verdict::Crashed
+        );
+        assert_eq!(
+            judge(run("title\nmove\nend\n", panic, Ending::Exited(101))).0,
+            Verdict::Crashed
+        );
         let (verdict, said) = judge(run("title\n", "", Ending::Signaled(9)));
         assert_eq!(verdict, Verdict::Crashed);
         assert!(said.starts_with("killed by SIGKILL"), "{said}");

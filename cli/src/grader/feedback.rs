@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use boardkit::level::Level;
 
+use super::markdown as md;
 pub(crate) use super::report::RevealHidden;
 use super::report::{Results, RunInfo, TestResult, Verdict, escape, points};
 
@@ -117,8 +118,10 @@ fn late_line(results: &Results) -> Option<String> {
 /// `feedback.md`: the same as the page, in Markdown.
 pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
     let mut out = format!(
-        "# {game}: feedback for {name}\n\nLevel reached: **{}**. Score: {} / {}.\n\n| part | points |\n|---|---|\n",
-        results.level_name(),
+        "# {}: feedback for {}\n\nLevel reached: **{}**. Score: {} / {}.\n\n| part | points |\n|---|---|\n",
+        md::text(game),
+        md::text(name),
+        md::text(&results.level_name()),
         points(results.score),
         points(results.max_score())
     );
@@ -126,13 +129,13 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
     for part in &parts {
         out.push_str(&format!(
             "| {} | {} / {} |\n",
-            part.title,
+            md::text(&part.title),
             points(part.got),
             points(part.max)
         ));
     }
     if let Some(line) = late_line(results) {
-        out.push_str(&format!("\n{line}\n\n"));
+        out.push_str(&format!("\n{}\n\n", md::text(&line)));
     }
     if let Some(style) = results.style {
         out.push_str(&format!(
@@ -148,33 +151,40 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
             points(own.max_score)
         ));
         out.push_str("\n## Your own tests\n\n");
-        for line in own_tests_lines(own) {
-            out.push_str(&format!("- {line}\n"));
+        out.push_str(&format!("- {}\n", md::text(&own.verdict.line())));
+        for (test, why) in &own.verdict.invalid {
+            out.push_str(&format!(
+                "- {} is not valid, and catches nothing: {}\n",
+                md::code(test),
+                md::text(why)
+            ));
         }
     }
     for part in &parts {
         if part.failed_public.is_empty() && part.failed_hidden.is_empty() {
             continue;
         }
-        out.push_str(&format!("\n## {}\n", part.title));
+        out.push_str(&format!("\n## {}\n", md::text(&part.title)));
         for t in &part.failed_public {
             out.push_str(&format!(
-                "\n### {} ({})\n\n```text\n{}\n```\n",
-                t.name,
+                "\n### {} ({})\n\n{}",
+                md::text(&t.name),
                 t.extra_data.verdict.name(),
-                t.output.replace("```", "'''")
+                md::block(&t.output, "text")
             ));
         }
         if let Some(line) = hidden_line(part, reveal) {
-            out.push_str(&format!("\n{line}.\n"));
+            out.push_str(&format!("\n{}.\n", md::text(&line)));
         }
     }
     if !results.notes.is_empty() && !results.notes_held {
         out.push_str("\n## Notes on your code\n\n");
         for note in &results.notes {
             out.push_str(&format!(
-                "- `{}:{}` {} (`{}`)\n",
-                note.file, note.line, note.message, note.kind
+                "- {} {} ({})\n",
+                md::code(&format!("{}:{}", note.file, note.line)),
+                md::text(&note.message),
+                md::code(&note.kind)
             ));
         }
     }
@@ -383,14 +393,90 @@ mod tests {
             assert!(page.contains("| Empate!"), "{page}");
             assert!(page.contains("Level reached"));
         }
-        let named = markdown("Jogo da velha", "ana", &results, RevealHidden::Names);
+        let named = read(&markdown(
+            "Jogo da velha",
+            "ana",
+            &results,
+            RevealHidden::Names,
+        ));
         assert!(
             named.contains(
                 "2 hidden cases failed at advanced: advanced::x_hidden, advanced::y_hidden"
-            )
+            ),
+            "{named}"
         );
         assert!(!named.contains("SECRET-HIDDEN-INPUT"));
         let page = html("<b>", "<script>", &results, RevealHidden::Counts);
         assert!(!page.contains("<script>") && !page.contains("<b>"));
+    }
+
+    /// `markdown` as a CommonMark reader shows it: its text alone.
+    fn read(markdown: &str) -> String {
+        pulldown_cmark::Parser::new(markdown)
+            .filter_map(|event| match event {
+                pulldown_cmark::Event::Text(t) | pulldown_cmark::Event::Code(t) => {
+                    Some(t.into_string())
+                }
+                pulldown_cmark::Event::SoftBreak | pulldown_cmark::Event::HardBreak => {
+                    Some("\n".into())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What a student wrote (a name, an output, a test id, what pytest
+    /// printed at exit, a path in a compiler's note) never reads as a link,
+    /// an image or HTML in `feedback.md`, and reads back whole.
+    #[test]
+    fn a_students_text_is_never_live_markdown() {
+        const PRINTED: &str = "![x](https://evil.example/x.png) [link](https://evil.example) <img src=x onerror=alert(1)>";
+        let mut results = results();
+        results.tests[1].output = format!("```\n{PRINTED}\n````");
+        results.tests[1].name = format!("proficient::{PRINTED}");
+        results.notes.push(crate::grader::notes::Note {
+            file: "src/velha/`mod`.rs".into(),
+            line: 3,
+            kind: "clippy::x".into(),
+            message: PRINTED.into(),
+            url: None,
+        });
+        let mut verdict = crate::grader::own_tests::verdict::Verdict {
+            tests: vec!["test_`a`".into()],
+            invalid: std::collections::BTreeMap::new(),
+            public: Vec::new(),
+            hidden: (0, 0),
+            error: Some(PRINTED.into()),
+        };
+        verdict
+            .invalid
+            .insert("test_`a`".into(), format!("it fails: {PRINTED}"));
+        results.own_tests = Some(crate::grader::report::OwnTests {
+            score: 0.0,
+            max_score: 1.0,
+            verdict,
+        });
+        let page = markdown(
+            "velha",
+            &format!("ana{PRINTED}"),
+            &results,
+            RevealHidden::Counts,
+        );
+        for event in pulldown_cmark::Parser::new(&page) {
+            use pulldown_cmark::{Event, Tag};
+            assert!(
+                !matches!(
+                    event,
+                    Event::Html(_)
+                        | Event::InlineHtml(_)
+                        | Event::Start(Tag::Link { .. } | Tag::Image { .. })
+                ),
+                "{event:?} in\n{page}"
+            );
+        }
+        let shown = read(&page);
+        assert!(shown.contains(&format!("```\n{PRINTED}\n````")), "{shown}");
+        assert!(shown.contains("test_`a` is not valid"), "{shown}");
+        assert!(shown.contains(&format!("ana{PRINTED}")), "{shown}");
     }
 }

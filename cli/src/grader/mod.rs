@@ -25,6 +25,7 @@ pub(crate) mod feedback;
 pub(crate) mod git;
 pub(crate) mod judge;
 pub(crate) mod lms;
+pub(crate) mod markdown;
 pub(crate) mod merge;
 pub(crate) mod notes;
 pub(crate) mod own_tests;
