@@ -701,6 +701,12 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
         // Takes the exam's promise at its word (a letter and a number, with
         // spaces): an empty line or `AA` would crash it, and never come.
         ("iara", "expert"),
+        // `verifica_vencedor(*args)` that reads both of the exam's forms:
+        // called in each, graded on what it answers.
+        ("joana", "expert"),
+        // `verifica_vencedor(*casas)` that reads nine strings only: the
+        // basic level in that form, not the advanced level's list form.
+        ("kaio", "proficient"),
     ];
     let run = grade_command()
         .arg("velha")
@@ -745,6 +751,11 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
         said("ana", "advanced::verifica_vencedor_list_form").contains("list"),
         "{}",
         said("ana", "advanced::verifica_vencedor_list_form")
+    );
+    assert!(
+        said("kaio", "advanced::verifica_vencedor_list_form").contains("IndexError"),
+        "{}",
+        said("kaio", "advanced::verifica_vencedor_list_form")
     );
     // A level the kit's other form of a function gives no points for is
     // not asked of Python: the nine-argument form is the same cases.

@@ -5,9 +5,9 @@ the driver's requests, one a line on stdin, one answer a line on stdout:
 
     extrai_linha <position>          -> the row index, 0 to 2
     extrai_coluna <position>         -> the column index, 0 to 2
-    verifica_vencedor <9 cells>      -> X, O, E or N; in the form the student
-                                        wrote: nine strings, or one list of
-                                        three lists
+    verifica_vencedor <9 cells>      -> X, O, E or N; in the exam's forms the
+                                        function takes: one list of three
+                                        lists, or nine strings
     verifica_vencedor_lista <cells>  -> the same, in the list form only
     melhor_jogada <9 cells>          -> "<row> <column>" of a best move
 
@@ -38,7 +38,7 @@ def board_lists(cells):
 
 
 def takes_nine(function):
-    """Whether `function` takes the nine cells one by one."""
+    """Whether `function`'s signature names nine cells one by one."""
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
@@ -48,8 +48,19 @@ def takes_nine(function):
         for p in parameters
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
-    varargs = any(p.kind == p.VAR_POSITIONAL for p in parameters)
-    return len(positional) >= 9 or (varargs and len(positional) == 0)
+    return len(positional) >= 9
+
+
+def binds(function, arguments):
+    """Whether `function` can be called with `arguments` at all (a function
+    with no signature to read is tried)."""
+    try:
+        inspect.signature(function).bind(*arguments)
+    except TypeError:
+        return False
+    except ValueError:
+        return True
+    return True
 
 
 def index(name, argument, value):
@@ -61,30 +72,54 @@ def index(name, argument, value):
     return str(value)
 
 
-def result(value, call):
-    if not isinstance(value, str):
-        raise WrongType(
+def verifica(function, board, request):
+    """`verifica_vencedor` called in the exam's forms it accepts: one list of
+    three lists, or nine strings (the list form alone for
+    `verifica_vencedor_lista`). A function that takes both (`*args`) is
+    called in each until one answers: what it answers is graded, and a
+    form it cannot take is never held against it."""
+    cells = [cell for row in board for cell in row]
+    forms = [
+        ("list", (board,), "verifica_vencedor(%r)" % (board,)),
+        ("nine", tuple(cells), "verifica_vencedor(%s)" % ", ".join(map(repr, cells))),
+    ]
+    if request == "verifica_vencedor_lista":
+        forms = forms[:1]
+    elif takes_nine(function):
+        forms.reverse()
+    usable = [form for form in forms if binds(function, form[1])]
+    if not usable:
+        if request == "verifica_vencedor_lista":
+            return (
+                "verifica_vencedor takes nine strings; this level needs the "
+                "form that takes one list of three lists"
+            )
+        usable = forms[:1]
+    first = None
+    for _, arguments, shown in usable:
+        # Fresh lists each call: a try must not see what another changed.
+        arguments = tuple(list(map(list, a)) if isinstance(a, list) else a for a in arguments)
+        try:
+            value = function(*arguments)
+        except NotImplementedError:
+            raise
+        except Exception as error:
+            first = first or error
+            continue
+        if isinstance(value, str):
+            return value
+        first = first or WrongType(
             "%s returned %r, a %s: the statement asks for 'X', 'O', 'E' or 'N'"
-            % (call, value, type(value).__name__)
+            % (shown, value, type(value).__name__)
         )
-    return value
+    raise first
 
 
 def answer(funcoes, function, argument):
     if function in ("extrai_linha", "extrai_coluna"):
         return index(function, argument, getattr(funcoes, function)(argument))
     if function in ("verifica_vencedor", "verifica_vencedor_lista"):
-        verifica = funcoes.verifica_vencedor
-        board = board_lists(argument)
-        if takes_nine(verifica):
-            if function == "verifica_vencedor_lista":
-                return (
-                    "verifica_vencedor takes nine strings; this level needs the "
-                    "form that takes one list of three lists"
-                )
-            cells = [cell for row in board for cell in row]
-            return result(verifica(*cells), "verifica_vencedor(%s)" % ", ".join(map(repr, cells)))
-        return result(verifica(board), "verifica_vencedor(%r)" % (board,))
+        return verifica(funcoes.verifica_vencedor, board_lists(argument), function)
     if function == "melhor_jogada":
         board = board_lists(argument)
         move = funcoes.melhor_jogada([row[:] for row in board])
