@@ -53,6 +53,42 @@ impl Verdict {
     }
 }
 
+/// The CPU time a case may use, the grader's and a starter's alike: the
+/// floor, which a case whose reference is slow raises to
+/// [`REFERENCE_MARGIN`] times the reference's own time ([`case_cpu`]). CPU
+/// time, not the clock on the wall: what else a loaded machine runs is not
+/// the case's, so the same code gets the same grade under any load.
+pub const CASE_CPU: Duration = Duration::from_secs(10);
+
+/// How many times the reference's CPU time a case may take, when that is
+/// more than [`CASE_CPU`].
+pub const REFERENCE_MARGIN: u32 = 20;
+
+/// A case's CPU limit, from the reference's CPU time on it.
+pub fn case_cpu(reference: Duration) -> Duration {
+    CASE_CPU.max(reference * REFERENCE_MARGIN)
+}
+
+/// The wall-clock backstop behind a CPU limit of `cpu`: generous, for a
+/// program that waits instead of computing (a sleep uses no CPU) and for
+/// systems without a CPU limit. Three times the CPU limit, and at least 5
+/// s more than it: a program computing for its whole limit still finishes
+/// on a third of a core, and a short one on less.
+pub const fn case_wall(cpu: Duration) -> Duration {
+    let thrice = cpu.saturating_mul(3);
+    let more = cpu.saturating_add(Duration::from_secs(5));
+    if thrice.as_nanos() > more.as_nanos() {
+        thrice
+    } else {
+        more
+    }
+}
+
+/// What a case stopped by its CPU limit twice adds to its message: the
+/// grader and a starter's tests run such a case once more before its
+/// verdict.
+pub const RUN_TWICE: &str = "(run twice, out of time both times)";
+
 /// How a program's run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
@@ -60,7 +96,10 @@ pub enum Ending {
     Exited(i32),
     /// A signal killed it.
     Signaled(i32),
-    /// It was still running after this long, and was stopped.
+    /// It used this much CPU time, its limit, and was stopped.
+    CpuLimit(Duration),
+    /// It was still running after this long on the wall clock (the
+    /// backstop behind the CPU limit), and was stopped.
     TimedOut(Duration),
     /// It printed more than the output limit, and was stopped.
     OutputLimit,
@@ -187,7 +226,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
     let text = String::from_utf8_lossy(run.stdout);
     let answered = text.lines().count();
     let in_call = || match (&run.ending, calls.requests.get(answered)) {
-        (Ending::TimedOut(_), Some(request)) => format!(
+        (Ending::TimedOut(_) | Ending::CpuLimit(_), Some(request)) => format!(
             "\nin call {} of {}: {}",
             answered + 1,
             calls.requests.len(),
@@ -243,6 +282,14 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
 fn stopped(run: &Run<'_>, so_far: &dyn Fn() -> String) -> Result<i32, (Verdict, String)> {
     match &run.ending {
         Ending::Exited(code) => Ok(*code),
+        Ending::CpuLimit(used) => Err((
+            Verdict::Timeout,
+            format!(
+                "still running after {:.1} s of CPU time, its limit{}",
+                used.as_secs_f64(),
+                so_far()
+            ),
+        )),
         Ending::TimedOut(after) => Err((
             Verdict::Timeout,
             format!(

@@ -71,6 +71,25 @@ pub(crate) struct Case {
     pub description: String,
     pub kind: CaseKind,
     pub expected: Expected,
+    /// The reference's CPU time on the case, as the grader ran it for its
+    /// expected result: the case's CPU limit is derived from it.
+    pub reference_cpu: std::time::Duration,
+}
+
+/// What `work` returns, and the CPU time this thread spent on it.
+fn timed<T>(work: impl FnOnce() -> T) -> (T, std::time::Duration) {
+    fn now() -> std::time::Duration {
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes the timespec it is given.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+        std::time::Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+    }
+    let start = now();
+    let value = work();
+    (value, now().saturating_sub(start))
 }
 
 /// What a grading run grades, which decides its cases.
@@ -386,6 +405,7 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
         if !levels.contains(&case.level) {
             continue;
         }
+        let (accepted, reference_cpu) = timed(|| case.accepted());
         cases.push(Case {
             name: case.test_name(),
             level: case.level,
@@ -400,7 +420,8 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
                 shown: game.shown_call,
                 python: matches!(grading, Grading::Python(_)),
             },
-            expected: Expected::Answers(case.accepted()),
+            expected: Expected::Answers(accepted),
+            reference_cpu,
         });
     }
     for fixture in graded_fixtures(game, grading, &levels) {
@@ -460,7 +481,8 @@ fn session_case(
         }
         first_line.clone_from(&variant.first_line);
     }
-    let (stdout, failed, reads) = reference_program(game, &fixture.args, &stdin);
+    let ((stdout, failed, reads), reference_cpu) =
+        timed(|| reference_program(game, &fixture.args, &stdin));
     Some(Case {
         name: fixture.test_name(),
         level: fixture.level,
@@ -480,6 +502,7 @@ fn session_case(
             failed,
             reads,
         },
+        reference_cpu,
     })
 }
 

@@ -375,6 +375,14 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     }
     let v = verdicts(&out, "endless_loop");
     assert_eq!(v["basic::extrai_linha"], "timeout");
+    // Stopped by its CPU limit, once more before the verdict.
+    let said = test_fields(&out, "endless_loop", |t| t["output"].as_str());
+    let said = &said["basic::extrai_linha"];
+    assert!(
+        said.contains("still running after 5.0 s of CPU time, its limit")
+            && said.contains("run twice, out of time both times"),
+        "{said}"
+    );
     assert_eq!(
         v["proficient::draw"], "passed",
         "the program does not call extrai_linha"
@@ -764,6 +772,82 @@ fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
             .keys()
             .any(|t| t.contains("verifica_vencedor_9")),
         "{table}"
+    );
+}
+
+/// Busy loops, one per slot, ended when dropped: a machine under load.
+struct Load(Vec<std::process::Child>);
+
+impl Load {
+    fn busy(loops: usize) -> Load {
+        Load(
+            (0..loops)
+                .map(|_| {
+                    Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .unwrap()
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for hog in &mut self.0 {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
+    }
+}
+
+/// The same slow but correct submission (a minimax without memory: a
+/// second or two of CPU on an expert case, as a student writes it first)
+/// gets the same grade alone and with two busy loops on every core: a
+/// case's limit is CPU time, with the wall clock far behind it. Under a
+/// wall-clock limit of the same 3 s it lost its expert level under load.
+#[test]
+fn a_slow_correct_submission_gets_the_same_grade_under_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let grade = |out: &Path| {
+        let run = grade_command()
+            .arg("velha")
+            .arg(kit("cli/tests/grading/python_slow/lucas"))
+            .args(["--language", "python", "--timeout", "3", "--out"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{run:?}");
+        grades(out)["lucas"].clone()
+    };
+    let alone = grade(&dir.path().join("alone"));
+    assert_eq!(alone["level"], "expert", "{alone:?}");
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let loaded = {
+        let _load = Load::busy(2 * cores);
+        grade(&dir.path().join("loaded"))
+    };
+    assert_eq!(alone, loaded);
+    // run.json says each case's limits and the reference's time behind them.
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("loaded/run.json")).unwrap())
+            .unwrap();
+    let expert = &run["case_cpu"]["expert::melhor_jogada_late_middle_game"];
+    assert_eq!(
+        (expert["limit_s"].as_u64(), expert["wall_s"].as_u64()),
+        (Some(3), Some(9)),
+        "{run}"
+    );
+    assert!(
+        expert["reference_ms"].as_f64().is_some_and(|ms| ms < 150.0),
+        "{run}"
+    );
+    assert!(
+        run["limits"]
+            .as_str()
+            .is_some_and(|l| l.contains("3 s of CPU time per case")),
+        "{run}"
     );
 }
 

@@ -71,7 +71,7 @@ fn a_case_that_loops_is_stopped_at_the_cpu_limit_as_still_running() {
     let ran = common::run_limited(command, b"", common::CASE_WALL);
     assert_eq!(
         ran.ending,
-        boardkit::judge::Ending::TimedOut(common::CASE_TIMEOUT)
+        boardkit::judge::Ending::CpuLimit(common::CASE_TIMEOUT)
     );
 }
 

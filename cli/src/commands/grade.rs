@@ -111,8 +111,13 @@ pub(crate) struct GradeArgs {
     /// Submissions graded at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Seconds a case may run.
-    #[arg(long, default_value_t = 5.0)]
+    /// Seconds of CPU time a case may use (whole seconds; a case whose
+    /// reference takes longer gets 20 times the reference's). CPU time, so
+    /// a loaded machine grades as an idle one; a case that runs out of it
+    /// is run once more before its verdict, and the wall clock stops a
+    /// case only at three times this, 5 s more at least (a program that
+    /// waits).
+    #[arg(long, default_value_t = boardkit::judge::CASE_CPU.as_secs_f64())]
     timeout: f64,
     /// Seconds one crate may take to compile (and the class's shared
     /// dependencies, built once before the crates).
@@ -429,12 +434,13 @@ fn grading_options(
 /// Each case's limits, as `args` set them.
 fn case_limits(args: &GradeArgs) -> crate::grader::sandbox::Limits {
     crate::grader::sandbox::Limits {
-        timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
         output_bytes: args.output_limit,
         memory_bytes: args.memory_mib << 20,
-        cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
         ..Default::default()
     }
+    .with_cpu(std::time::Duration::from_secs_f64(
+        args.timeout.clamp(1.0, 3600.0),
+    ))
 }
 
 /// `--list-cases`: every case a mode grades, with the rule it checks, on

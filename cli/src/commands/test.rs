@@ -32,9 +32,19 @@ pub(crate) struct TestArgs {
     /// 'python3 programa.py').
     #[arg(long)]
     program: Option<String>,
-    /// Seconds a case may run.
-    #[arg(long, default_value_t = 10.0)]
+    /// Seconds of CPU time a case may use: the grader's limit (a loaded
+    /// machine's other work is not counted; the wall clock stops a case
+    /// only at three times this, 5 s more at least).
+    #[arg(long, default_value_t = boardkit::judge::CASE_CPU.as_secs_f64())]
     timeout: f64,
+}
+
+/// A case's limits with `timeout` seconds of CPU time, as the grader sets
+/// them.
+fn case_limits(timeout: f64) -> crate::grader::sandbox::Limits {
+    crate::grader::sandbox::Limits::default().with_cpu(std::time::Duration::from_secs_f64(
+        timeout.clamp(1.0, 3600.0),
+    ))
 }
 
 /// Not every case run passed.
@@ -74,11 +84,7 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
         dir: args.dir.clone(),
         program: args.program.unwrap_or_else(|| python.program.clone()),
         level: args.level,
-        limits: crate::grader::sandbox::Limits {
-            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
-            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
-            ..Default::default()
-        },
+        limits: case_limits(args.timeout),
         python,
     };
     let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
@@ -138,11 +144,7 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
         crate::grader::own_tests::rust::Libraries::build(&class, &sandbox, game, false, true, long)
             .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
     let budget = crate::grader::own_tests::rust::Budget {
-        limits: crate::grader::sandbox::Limits {
-            timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
-            cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
-            ..Default::default()
-        },
+        limits: case_limits(args.timeout),
         compile_timeout: long,
         seed: rand::random(),
     };
@@ -171,11 +173,7 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
     let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let limits = crate::grader::sandbox::Limits {
-        timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.05)),
-        cpu_seconds: (args.timeout.ceil() as u64).max(1) + 1,
-        ..Default::default()
-    };
+    let limits = case_limits(args.timeout);
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
     Ok(())

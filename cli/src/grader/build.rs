@@ -392,7 +392,7 @@ impl<'a> Class<'a> {
         )?;
         match outcome.ending {
             Ending::Exited(0) => {}
-            Ending::TimedOut => {
+            Ending::TimedOut | Ending::CpuLimit(_) => {
                 return Err(PrepareError::DependenciesTimedOut(deps_timeout));
             }
             _ => {
@@ -584,7 +584,7 @@ impl<'a> Class<'a> {
             )
             .map_err(|e| failed(e.to_string()))?;
         match outcome.ending {
-            Ending::TimedOut => {
+            Ending::TimedOut | Ending::CpuLimit(_) => {
                 return Err(BuildError::TimedOut(format!(
                     "compilation timed out after {} s",
                     timeout.as_secs()
@@ -846,7 +846,7 @@ impl Class<'_> {
             .map_err(|e| failed(e.to_string()))?;
         match outcome.ending {
             Ending::Exited(0) => Ok(out.join("tests")),
-            Ending::TimedOut => Err(BuildError::TimedOut(format!(
+            Ending::TimedOut | Ending::CpuLimit(_) => Err(BuildError::TimedOut(format!(
                 "the tests' compilation timed out after {} s",
                 timeout.as_secs()
             ))),

@@ -70,6 +70,7 @@ pub(super) fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String
         Ending::Exited(code) => Judged::Exited(*code),
         Ending::Signaled(signal) => Judged::Signaled(*signal),
         Ending::TimedOut => Judged::TimedOut(outcome.elapsed),
+        Ending::CpuLimit(limit) => Judged::CpuLimit(*limit),
         Ending::OutputLimit => Judged::OutputLimit,
         Ending::DiskLimit(folder) => Judged::DiskLimit((*folder).to_owned()),
     };

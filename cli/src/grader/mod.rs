@@ -403,7 +403,13 @@ fn class_reports(
         &[&options.out],
         &options.similarity,
     );
-    let run = plan::run_info(game, options, plan.every_name.clone(), &plan.kit);
+    let run = plan::run_info(
+        game,
+        options,
+        plan.every_name.clone(),
+        &plan.kit,
+        &plan.cases,
+    );
     // Kept, so a late student can be graded alone into the same folder;
     // said, so a mistaken one can be taken out.
     let stale: Vec<&str> = all

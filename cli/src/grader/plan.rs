@@ -201,12 +201,21 @@ fn submissions_given(game: &GameInfo, options: &Options) -> Result<Vec<PathBuf>,
 }
 
 /// Whether `dir` holds the final results of exactly this submission (the
-/// same fingerprint; a build that timed out is graded again).
+/// same fingerprint; a build or a case that timed out is graded again).
 pub(super) fn finished(dir: &Path, fingerprint: &str) -> bool {
     std::fs::read_to_string(dir.join("results.json"))
         .ok()
         .and_then(|text| serde_json::from_str::<Results>(&text).ok())
-        .is_some_and(|r| !r.incomplete && r.fingerprint == fingerprint)
+        .is_some_and(|r| {
+            // A case that ran out of time is graded again: the machine's
+            // load then was no part of the submission.
+            !r.incomplete
+                && r.fingerprint == fingerprint
+                && !r
+                    .tests
+                    .iter()
+                    .any(|t| t.extra_data.verdict == report::Verdict::Timeout)
+        })
 }
 
 /// A digest of the kit: every embedded file (cases, reference, harness).
@@ -370,12 +379,32 @@ pub(super) fn run_info(
     options: &Options,
     latest: Vec<String>,
     kit: &[u8],
+    cases: &[Case],
 ) -> report::RunInfo {
     let limits = &options.limits;
+    let case_cpu: std::collections::BTreeMap<String, report::CaseCpu> = cases
+        .iter()
+        .map(|case| {
+            let limits = super::run::case_limits(limits, case);
+            let cpu = report::CaseCpu {
+                reference_ms: (case.reference_cpu.as_secs_f64() * 1e4).round() / 10.0,
+                limit_s: limits.cpu_seconds,
+                wall_s: limits.timeout.as_secs(),
+            };
+            (case.name.clone(), cpu)
+        })
+        .collect();
+    let slowest = case_cpu
+        .values()
+        .map(|c| c.reference_ms)
+        .fold(0.0, f64::max);
     let mut text = format!(
-        "{} s wall clock, {} s CPU, {} MiB memory, {} processes, {} KiB output per case",
-        limits.timeout.as_secs_f64(),
+        "{} s of CPU time per case, or {}x the reference's where more (its slowest case: {slowest} ms), \
+         {} s on the wall clock behind it, a case out of CPU time run once more; \
+         {} MiB memory, {} processes, {} KiB output per case",
         limits.cpu_seconds,
+        boardkit::judge::REFERENCE_MARGIN,
+        limits.timeout.as_secs_f64(),
         limits.memory_bytes >> 20,
         limits.processes,
         limits.output_bytes >> 10
@@ -397,6 +426,7 @@ pub(super) fn run_info(
         submissions: mode(options),
         sandboxed: options.isolation != Isolation::None,
         limits: text,
+        case_cpu,
         latest,
         grading: grading_digest(kit, game, options),
         shard: options.shard.map(|(k, n)| format!("{k}/{n}")),

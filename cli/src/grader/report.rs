@@ -324,6 +324,9 @@ pub(crate) struct RunInfo {
     pub sandboxed: bool,
     /// Each case's limits, and a build's.
     pub limits: String,
+    /// Each case's CPU limit, derived from the reference's own time on it.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub case_cpu: std::collections::BTreeMap<String, CaseCpu>,
     /// The submissions this run was given (every shard's, once merged):
     /// the others in the folder were graded by an earlier run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -342,6 +345,17 @@ pub(crate) struct RunInfo {
     /// How the class is compared for similarity.
     #[serde(default)]
     pub similarity: super::similarity::Options,
+}
+
+/// One case's time limits, as `run.json` reports them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct CaseCpu {
+    /// The reference's CPU time on the case, in milliseconds.
+    pub reference_ms: f64,
+    /// The CPU time a submission may use, in seconds.
+    pub limit_s: u64,
+    /// The wall-clock backstop, in seconds.
+    pub wall_s: u64,
 }
 
 impl RunInfo {

@@ -95,7 +95,23 @@ pub(super) fn run_case(
             );
         }
     };
-    let mut result = judge::judged(case, session.run(&job, limits));
+    let limits = case_limits(limits, case);
+    let mut ran = session.run(&job, &limits);
+    // Once more before the verdict when its CPU limit stopped it: a moment
+    // of a loaded machine (a busy sibling core slows CPU time too) is not
+    // the student's. The wall-clock backstop, far behind, stops a program
+    // that waits: no second run.
+    let twice = ran
+        .as_ref()
+        .is_ok_and(|o| matches!(o.ending, super::sandbox::Ending::CpuLimit(_)));
+    if twice {
+        ran = session.run(&job, &limits);
+    }
+    let mut result = judge::judged(case, ran);
+    if twice && result.extra_data.verdict == Verdict::Timeout {
+        result.output.push('\n');
+        result.output.push_str(boardkit::judge::RUN_TWICE);
+    }
     let failed = !matches!(
         result.extra_data.verdict,
         Verdict::Passed | Verdict::CompileError
@@ -110,6 +126,14 @@ pub(super) fn run_case(
             .push_str(&format!("\nreproduce it: {command}"));
     }
     result
+}
+
+/// A case's limits: the run's, with the CPU limit raised to the margin
+/// over the reference's own time where that is more
+/// (`boardkit::judge::case_cpu`); the wall-clock backstop follows.
+pub(crate) fn case_limits(limits: &Limits, case: &Case) -> Limits {
+    let floor = std::time::Duration::from_secs(limits.cpu_seconds);
+    limits.with_cpu(floor.max(case.reference_cpu * boardkit::judge::REFERENCE_MARGIN))
 }
 
 /// The job of a session case of a program run as `command` in `root`.
@@ -254,6 +278,46 @@ mod tests {
         let job = program_job("cat x | python3 p.py", root, Some(adapter), &[], b"");
         assert_eq!(job.args[1], "cat x | python3 p.py \"$@\"");
         assert_eq!(job.read_only, [(adapter.to_path_buf(), ADAPTER.to_owned())]);
+    }
+
+    /// A starter's tests stop a case at the library's CPU limit and its
+    /// wall-clock backstop (`tests/common`'s `CASE_TIMEOUT`, `CASE_WALL`):
+    /// the grader's limits for every case a starter ships are those, its
+    /// reference being fast enough that the margin over it never raises
+    /// them. A reference grown slow fails here, before a student sees two
+    /// limits.
+    #[test]
+    fn the_grader_stops_a_public_case_where_a_starter_does() {
+        let limits = Limits::default();
+        assert_eq!(
+            (limits.cpu_seconds, limits.timeout),
+            (
+                boardkit::judge::CASE_CPU.as_secs(),
+                boardkit::judge::case_wall(boardkit::judge::CASE_CPU)
+            )
+        );
+        for game in crate::registry::GAMES {
+            let python = crate::exercise_data::manifest(game.id)
+                .ok()
+                .and_then(|m| m.python);
+            let mut cases = graded_cases::cases(game, graded_cases::Grading::Crates);
+            if let Some(python) = &python {
+                cases.extend(graded_cases::cases(
+                    game,
+                    graded_cases::Grading::Python(python),
+                ));
+            }
+            for case in cases.iter().filter(|c| !c.hidden) {
+                assert_eq!(
+                    case_limits(&limits, case),
+                    limits,
+                    "{}: {}: the reference took {:?}",
+                    game.id,
+                    case.name,
+                    case.reference_cpu
+                );
+            }
+        }
     }
 
     #[test]

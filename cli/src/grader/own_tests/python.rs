@@ -276,7 +276,7 @@ impl PythonVersions {
             LAUNCHER.into(),
             self.module.clone(),
             // A quarter of the run's limit for each test, at least a second.
-            format!("{:.1}", (limits.timeout.as_secs_f64() / 4.0).max(1.0)),
+            format!("{:.1}", (limits.cpu_seconds as f64 / 4.0).max(1.0)),
         ];
         all.extend(args.iter().map(|a| a.to_string()));
         let mut job = Job::new("/bin/sh", &all);

@@ -123,7 +123,7 @@ impl Verdict {
 /// fraction of a second, and one that takes the time limit on every run
 /// would cost tens of runs of it.
 pub(crate) fn run_budget(limits: &crate::grader::sandbox::Limits) -> Duration {
-    Duration::from_secs(60).max(limits.timeout * 6)
+    Duration::from_secs(60).max(Duration::from_secs(limits.cpu_seconds) * 6)
 }
 
 /// Why a student's tests that went over [`run_budget`] are not graded.

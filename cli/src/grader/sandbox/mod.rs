@@ -57,13 +57,28 @@ pub(crate) struct Limits {
     pub disk_bytes: u64,
 }
 
+impl Limits {
+    /// These limits with a CPU limit of `cpu` (whole seconds, the system's
+    /// granularity, at least one) and its wall-clock backstop.
+    pub(crate) fn with_cpu(self, cpu: Duration) -> Limits {
+        let cpu_seconds = cpu.as_secs_f64().ceil().max(1.0) as u64;
+        Limits {
+            cpu_seconds,
+            timeout: boardkit::judge::case_wall(Duration::from_secs(cpu_seconds)),
+            ..self
+        }
+    }
+}
+
 impl Default for Limits {
+    /// A case's: the library's CPU limit and wall-clock backstop, the
+    /// starter's tests' too.
     fn default() -> Self {
         Limits {
-            timeout: Duration::from_secs(5),
+            timeout: boardkit::judge::case_wall(boardkit::judge::CASE_CPU),
             output_bytes: 1 << 20,
             memory_bytes: 512 << 20,
-            cpu_seconds: 10,
+            cpu_seconds: boardkit::judge::CASE_CPU.as_secs(),
             processes: 64,
             file_bytes: 16 << 20,
             disk_bytes: 16 << 20,
@@ -76,6 +91,10 @@ impl Default for Limits {
 pub(crate) enum Ending {
     Exited(i32),
     Signaled(i32),
+    /// Stopped by its CPU limit (`cpu_seconds`, this long): SIGXCPU, or
+    /// the hard limit's SIGKILL a second later.
+    CpuLimit(Duration),
+    /// Stopped by the wall-clock backstop (`timeout`).
     TimedOut,
     OutputLimit,
     /// One of its writable folders was full (`/tmp`, say): it was stopped.
@@ -435,7 +454,7 @@ impl Sandbox {
                     join_cgroup(procs)?;
                 }
                 set_limit(libc::RLIMIT_AS, limits_copy.memory_bytes)?;
-                set_limit(libc::RLIMIT_CPU, limits_copy.cpu_seconds)?;
+                set_cpu_limit(limits_copy.cpu_seconds)?;
                 set_limit(libc::RLIMIT_FSIZE, limits_copy.file_bytes)?;
                 set_limit(libc::RLIMIT_CORE, 0)?;
                 if let Some(uid) = direct_uid {
@@ -509,7 +528,7 @@ const SESSION_TASKS: u64 = 8;
 impl Session<'_> {
     /// Runs `job` under `limits`.
     pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> std::io::Result<Outcome> {
-        match &self.sandbox.isolation {
+        let outcome = match &self.sandbox.isolation {
             Isolation::Bubblewrap(bwrap)
                 if self.sandbox.pods_refused.is_none()
                     && job.writable.is_empty()
@@ -520,7 +539,8 @@ impl Session<'_> {
                 self.run_in_pod(&bwrap, job, limits)
             }
             _ => self.sandbox.run_in_slot(job, limits, self.slot),
-        }
+        };
+        outcome.map(|outcome| cpu_limited(outcome, limits))
     }
 
     fn run_in_pod(
@@ -1028,6 +1048,35 @@ fn full_folder(pid: libc::pid_t, folders: &[&'static str]) -> Option<&'static st
     })
 }
 
+/// A CPU limit of `seconds`: SIGXCPU then (soft), SIGKILL a second later
+/// (hard) for a program that catches it. Async-signal-safe.
+pub(super) fn set_cpu_limit(seconds: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: seconds,
+        rlim_max: seconds + 1,
+    };
+    // SAFETY: setrlimit reads a valid rlimit struct; no memory is shared.
+    if unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A run its CPU limit stopped told as such: SIGXCPU, or SIGKILL once it
+/// ran at least that long (the hard limit; nothing else of the sandbox's
+/// sends it before the wall-clock backstop).
+fn cpu_limited(mut outcome: Outcome, limits: &Limits) -> Outcome {
+    let limit = Duration::from_secs(limits.cpu_seconds);
+    match outcome.ending {
+        Ending::Signaled(libc::SIGXCPU) => outcome.ending = Ending::CpuLimit(limit),
+        Ending::Signaled(libc::SIGKILL) if outcome.elapsed >= limit => {
+            outcome.ending = Ending::CpuLimit(limit);
+        }
+        _ => {}
+    }
+    outcome
+}
+
 fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
     let limit = libc::rlimit {
         rlim_cur: value,
@@ -1374,6 +1423,40 @@ mod tests {
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
         assert!(o.stdout.len() <= 64 << 10);
+    }
+
+    /// A computing loop is stopped by its CPU limit, told as such, well
+    /// before the wall-clock backstop; a waiting one only by the backstop.
+    #[test]
+    fn a_computing_loop_meets_its_cpu_limit_and_a_waiting_one_the_wall_clock() {
+        let sandbox = sandbox();
+        let limits = Limits {
+            output_bytes: 64 << 10,
+            ..Limits::default()
+        }
+        .with_cpu(Duration::from_secs(1));
+        assert_eq!(limits.timeout, Duration::from_secs(6));
+        assert_eq!(
+            Limits::default().with_cpu(Duration::from_secs(10)).timeout,
+            Duration::from_secs(30)
+        );
+        // Told apart from the backstop even on a machine busy enough that
+        // a second of CPU takes more than six on the wall.
+        let generous = Limits {
+            timeout: Duration::from_secs(60),
+            ..limits
+        };
+        let o = sh(&sandbox, "while :; do :; done", generous);
+        assert_eq!(o.ending, Ending::CpuLimit(Duration::from_secs(1)), "{o:?}");
+        let o = sh(
+            &sandbox,
+            "sleep 10",
+            Limits {
+                timeout: Duration::from_secs(2),
+                ..limits
+            },
+        );
+        assert_eq!(o.ending, Ending::TimedOut, "{o:?}");
     }
 
     #[test]

@@ -318,7 +318,7 @@ impl Entry {
             // No terminal to reach (TIOCSTI), and out of the monitor's group.
             check(libc::setsid())?;
             set_limit(libc::RLIMIT_AS, self.limits.memory_bytes)?;
-            set_limit(libc::RLIMIT_CPU, self.limits.cpu_seconds)?;
+            super::set_cpu_limit(self.limits.cpu_seconds)?;
             set_limit(libc::RLIMIT_FSIZE, self.limits.file_bytes)?;
             set_limit(libc::RLIMIT_CORE, 0)?;
             // No capability, now or after any exec.
