@@ -227,7 +227,7 @@ impl CanvasColumn {
             Some(_) if !text.chars().any(char::is_control) => Ok(Self(text.to_owned())),
             _ => Err(format!(
                 "{text:?} is not Canvas's `Title (id)` of an assignment, such as \
-                 \"Jogo da velha (4567)\" (the id is the number in the assignment's \
+                 \"Exam 1 (4567)\" (the id is the number in the assignment's \
                  address, /courses/12/assignments/4567): without it Canvas's import \
                  would create a new assignment"
             )),
