@@ -30,9 +30,10 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
-        /// canvas.csv and moodle.csv are written again with this roster;
-        /// without it, they are deleted (they would still hold the grades
-        /// taken out).
+        /// moodle.csv (and canvas.csv, with --canvas-assignment) are
+        /// written again with this roster, without the submissions taken
+        /// out (their grades in the LMS stay as they are); without it, they
+        /// are deleted (they would still hold the grades taken out).
         #[command(flatten)]
         lms: LmsArgs,
     },
@@ -606,13 +607,19 @@ impl Lms {
                 gaps.missing.join(", ")
             );
         }
+        if !gaps.unfinished.is_empty() {
+            eprintln!(
+                "boardkit: not graded to the end (a build ran out of time; graded again by the next run), left out of the LMS files: {}",
+                gaps.unfinished.join(", ")
+            );
+        }
         let files = match imports.canvas {
             Some(_) => "moodle.csv and canvas.csv",
             None => "moodle.csv",
         };
         eprintln!(
             "boardkit: wrote {files} ({} of {} students, assignment {:?}{})",
-            self.students.len() - gaps.missing.len(),
+            self.students.len() - gaps.missing.len() - gaps.unfinished.len(),
             self.students.len(),
             self.assignment,
             self.canvas

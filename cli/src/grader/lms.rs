@@ -317,6 +317,9 @@ pub(crate) struct Gaps {
     /// Students with no graded submission: in no import either, so that
     /// their grade in the LMS stays as it is.
     pub missing: Vec<String>,
+    /// Students whose grading did not finish (a build that ran out of
+    /// time: graded again by the next run): left out likewise, never 0.
+    pub unfinished: Vec<String>,
 }
 
 /// A student's feedback in a line: the level, the points, the first failure.
@@ -364,7 +367,8 @@ pub(crate) fn moodle_feedback_zip(
             .as_deref()
             .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
         let bytes = all
-            .contains_key(&student.submission)
+            .get(&student.submission)
+            .is_some_and(|r| !r.incomplete)
             .then(|| std::fs::read(&page).ok())
             .flatten();
         let (Some(participant), Some(name), Some(bytes)) =
@@ -432,9 +436,16 @@ pub(crate) fn imports(
     let mut moodle_csv = row(&["Username", "ID number", "Full name", moodle, "Feedback"]);
     let mut gaps = Gaps::default();
     for student in students {
-        let Some(results) = all.get(&student.submission) else {
-            gaps.missing.push(student.submission.clone());
-            continue;
+        let results = match all.get(&student.submission) {
+            Some(results) if results.incomplete => {
+                gaps.unfinished.push(student.submission.clone());
+                continue;
+            }
+            Some(results) => results,
+            None => {
+                gaps.missing.push(student.submission.clone());
+                continue;
+            }
         };
         let score = points(results.score);
         let name = student.name.as_deref().unwrap_or(&student.login);
@@ -487,6 +498,12 @@ mod tests {
             name: Some(name.into()).filter(|n: &String| !n.is_empty()),
             participant: None,
         }
+    }
+
+    /// A run that could not finish `name`: its build ran out of time.
+    fn unfinished(all: &mut BTreeMap<String, Results>, name: &str) {
+        let json = r#"{"score": 0, "tests": [], "incomplete": true}"#;
+        all.insert(name.to_owned(), serde_json::from_str(json).unwrap());
     }
 
     fn graded(scores: &[(&str, f64)]) -> BTreeMap<String, Results> {
@@ -606,8 +623,10 @@ mod tests {
         let students = [
             student("ana", "101", "ana.s", "Silva, Ana"),
             student("joao", "1010", "joao.pinto", "João Pinto"),
+            student("rui", "1011", "rui", "Rui"),
         ];
-        let all = graded(&[("ana", 30.0), ("zeca", 10.0)]);
+        let mut all = graded(&[("ana", 30.0), ("zeca", 10.0)]);
+        unfinished(&mut all, "rui");
         let column = CanvasColumn::parse("Jogo da velha (4567)").unwrap();
         let imports = imports(&students, &all, "velha", Some(&column));
         assert_eq!(
@@ -627,6 +646,7 @@ mod tests {
             Gaps {
                 unlisted: vec!["zeca".into()],
                 missing: vec!["joao".into()],
+                unfinished: vec!["rui".into()],
             }
         );
         // Without Canvas's column of an existing assignment, no canvas.csv.
@@ -756,21 +776,28 @@ mod tests {
             s.participant = Some(format!("{}", 500 + i));
             students.push(s);
         }
-        // No page (no grade), no participant id of digits: left out.
+        // No participant id of digits, no grade, a grading not finished:
+        // left out.
         let mut bad = student("s9", "9", "s9", "Eve");
         bad.participant = Some("../1".into());
         students.push(bad);
-        let all = graded(
-            &names
-                .iter()
-                .enumerate()
-                .map(|(i, _)| (["s0", "s1", "s2", "s3", "s4", "s5", "s6"][i], 1.0))
-                .chain([("s9", 1.0)])
-                .collect::<Vec<_>>(),
-        );
+        for (name, participant) in [("s10", "510"), ("s11", "511")] {
+            let mut page = student(name, participant, name, "Page");
+            page.participant = Some(participant.into());
+            let dir = super::super::report::student_dir(out.path(), name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("feedback.html"), "an old page").unwrap();
+            students.push(page);
+        }
+        let keys: Vec<String> = (0..names.len())
+            .map(|i| format!("s{i}"))
+            .chain(["s9".to_owned()])
+            .collect();
+        let mut all = graded(&keys.iter().map(|k| (k.as_str(), 1.0)).collect::<Vec<_>>());
+        unfinished(&mut all, "s11");
         for form in [MoodleZip::Folders, MoodleZip::Flat] {
             let (bytes, left_out) = moodle_feedback_zip(&students, &all, out.path(), form).unwrap();
-            assert_eq!(left_out, ["s9"]);
+            assert_eq!(left_out, ["s9", "s10", "s11"]);
             let archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
             let entries: Vec<&str> = archive.file_names().collect();
             assert_eq!(entries.len(), names.len());
