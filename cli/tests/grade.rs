@@ -996,13 +996,25 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
     )
     .unwrap();
     let roster = roster.to_str().unwrap();
-    let lms = ["--roster", roster, "--assignment", "Exam 1"];
+    let lms = [
+        "--roster",
+        roster,
+        "--assignment",
+        "Exam 1",
+        "--canvas-assignment",
+        "Exam 1 (4567)",
+    ];
     let whole = dir.path().join("whole");
     let run = grade_python(&whole, &lms);
     assert!(run.status.success());
     let said = String::from_utf8_lossy(&run.stderr);
+    // Ghost has no grade: in neither import (a blank cell would erase
+    // the grade Moodle or Canvas holds), and said.
     assert!(
-        said.contains("in the roster with no submission (left blank): ghost"),
+        said.contains(
+            "in the roster with no graded submission (left out of the LMS files, \
+             so their grades there stay as they are): ghost"
+        ),
         "{said}"
     );
     assert!(
@@ -1014,8 +1026,8 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
     assert_eq!(
         std::fs::read_to_string(whole.join("canvas.csv")).unwrap(),
         format!(
-            "Student,ID,SIS User ID,SIS Login ID,Section,Exam 1\n    Points Possible,,,,,30\n\
-             \"Silva, Ana\",101,,ana.s,,{}\nbia.c,102,,bia.c,,{}\n'=Gil,103,,gil.g,,\n",
+            "Student,ID,SIS User ID,SIS Login ID,Section,Exam 1 (4567)\n    Points Possible,,,,,30\n\
+             \"Silva, Ana\",101,,ana.s,,{}\nbia.c,102,,bia.c,,{}\n",
             score("python_ok"),
             score("python_flood")
         )
@@ -1041,12 +1053,10 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         [
             ["ana.s", "101", "Silva, Ana", ok.as_str()],
             ["bia.c", "102", "bia.c", flood.as_str()],
-            ["gil.g", "103", "'=Gil", ""]
         ]
     );
     assert!(moodle[0][4].starts_with("Level reached: "), "{moodle:?}");
     assert!(moodle[1][4].contains("First failure: "), "{moodle:?}");
-    assert_eq!(moodle[2][4], "");
     // Each shard takes its slice from an array job's variables: Slurm's
     // (an array 0-1), Kubernetes' and AWS Batch's (0-based, of 2).
     let shards: Vec<PathBuf> = (1..=3)
@@ -1121,8 +1131,9 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
             "{file} differs"
         );
     }
-    // Taken out with the roster, a student's cell is blank again; taken
-    // out without it, no LMS file is left holding the grades taken out.
+    // Taken out with the roster, a student is left out of the imports
+    // (their grade in the LMS stays as it is, never blanked); taken out
+    // without it, no LMS file is left holding the grades taken out.
     let remove = |name: &str, extra: &[&str]| {
         let run = boardkit()
             .args(["grade", "remove"])
@@ -1138,20 +1149,26 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         );
         String::from_utf8_lossy(&run.stderr).into_owned()
     };
-    let said = remove("python_ok", &["--roster", roster]);
+    let said = remove(
+        "python_ok",
+        &["--roster", roster, "--canvas-assignment", "Exam 1 (4567)"],
+    );
     assert!(
-        said.contains("no submission (left blank): python_ok, ghost"),
+        said.contains("no graded submission (left out of the LMS files, so their grades there stay as they are): python_ok, ghost"),
         "{said}"
     );
     let canvas = std::fs::read_to_string(merged.join("canvas.csv")).unwrap();
+    assert!(!canvas.contains("ana.s"), "{canvas}");
+    assert!(canvas.contains("\nbia.c,102,,bia.c,,"), "{canvas}");
+    let moodle = std::fs::read_to_string(merged.join("moodle.csv")).unwrap();
     assert!(
-        canvas.contains("\n\"Silva, Ana\",101,,ana.s,,\n"),
-        "{canvas}"
+        !moodle.contains("ana.s") && moodle.contains("\nbia.c,102,"),
+        "{moodle}"
     );
-    // The assignment's default: the game graded.
+    // Moodle's column's default: the game graded.
     assert!(
-        canvas.starts_with("Student,ID,SIS User ID,SIS Login ID,Section,velha\n"),
-        "{canvas}"
+        moodle.starts_with("Username,ID number,Full name,velha,Feedback\n"),
+        "{moodle}"
     );
     let said = remove("python_flood", &[]);
     assert!(said.contains("deleted canvas.csv and moodle.csv"), "{said}");
@@ -1589,7 +1606,12 @@ fn merges_and_output_folders_never_lose_or_mix_grades() {
         "velha",
         &everyone,
         &notas,
-        &["--roster", roster.to_str().unwrap()],
+        &[
+            "--roster",
+            roster.to_str().unwrap(),
+            "--canvas-assignment",
+            "Jogo da velha (4567)",
+        ],
     );
     assert!(all.status.success(), "{}", stderr(&all));
     assert!(
@@ -1762,4 +1784,64 @@ fn merges_and_output_folders_never_lose_or_mix_grades() {
         "{}",
         stderr(&refused)
     );
+}
+
+/// A roster an LMS would misread (an empty login stops Moodle's import or
+/// grades the student before it; a login or id twice grades one student
+/// twice) is refused before anything is graded or written, naming its
+/// lines; so are a Canvas column without the assignment's id and a Moodle
+/// version that is not one.
+#[test]
+fn a_roster_or_lms_option_an_lms_would_misread_is_refused_before_grading() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("ana");
+    std::fs::create_dir_all(&class).unwrap();
+    std::fs::copy(
+        kit("cli/tests/grading/python/python_ok/programa.py"),
+        class.join("programa.py"),
+    )
+    .unwrap();
+    let roster = dir.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission;id;login;name\r\nana;1008;ana.s;Ana\r\niris;1009;;Íris Nunes\r\n\
+         bia;1010;Ana.S;Bia\r\ncaio;1008;caio;Caio\r\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        grade_command()
+            .arg("velha")
+            .arg(&class)
+            .args(["--program", "python3 programa.py", "--out"])
+            .arg(&out)
+            .arg("--roster")
+            .arg(&roster)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let refused = run(&[]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    for line in [
+        r#"lines 2 and 5: the same id "1008""#,
+        "line 3: no login",
+        r#"lines 2 and 4: the same login "ana.s""#,
+        "nothing was graded or written",
+    ] {
+        assert!(said.contains(line), "{line}: {said}");
+    }
+    assert!(!out.exists(), "{said}");
+    std::fs::write(&roster, "submission,id,login\nana,1008,ana.s\n").unwrap();
+    for (option, value, why) in [
+        ("--canvas-assignment", "velha", "Title (id)"),
+        ("--moodle-version", "4", "major.minor"),
+    ] {
+        let refused = run(&[option, value]);
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{said}");
+        assert!(said.contains(why), "{said}");
+        assert!(!out.exists(), "{said}");
+    }
 }

@@ -529,6 +529,28 @@ fn course_as_it_comes(part: &str, dir: &Path) {
     }
 }
 
+/// The walks' LMS files: Canvas's column names the existing assignment by
+/// its id, and Moodle's feedback folders are those its 4.1 import reads.
+fn lms_files_as_each_lms_reads_them(scratch: &Path) {
+    let canvas = std::fs::read_to_string(scratch.join("Canvas/canvas-grades/canvas.csv")).unwrap();
+    assert!(
+        canvas.starts_with("Student,ID,SIS User ID,SIS Login ID,Section,Jogo da velha (4567)\n"),
+        "{canvas}"
+    );
+    let feedback =
+        std::fs::File::open(scratch.join("Moodle/moodle-grades/moodle-feedback.zip")).unwrap();
+    let feedback = zip::ZipArchive::new(feedback).unwrap();
+    let mut entries: Vec<&str> = feedback.file_names().collect();
+    entries.sort_unstable();
+    assert_eq!(
+        entries,
+        [
+            "Ana Souza_4112_assignsubmission_file/feedback.html",
+            "Bia Lima_4113_assignsubmission_file/feedback.html"
+        ]
+    );
+}
+
 /// The instructors' guide's course, end to end, for each LMS: its
 /// commands run on downloads built as each LMS names them (and
 /// repositories with commits on both sides of the deadline), with the
@@ -589,6 +611,7 @@ fn the_instructors_course_walks_run() {
             assert!(dir.join(file).is_file(), "{part}: no {file}");
         }
     }
+    lms_files_as_each_lms_reads_them(scratch.path());
     // The class's repositories: ana's right exam a day late, 10 % off.
     let grades = std::fs::read_to_string(
         scratch

@@ -30,9 +30,10 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
-        /// canvas.csv and moodle.csv are written again with this roster;
-        /// without it, they are deleted (they would still hold the grades
-        /// taken out).
+        /// moodle.csv (and canvas.csv, with --canvas-assignment) are
+        /// written again with this roster, without the submissions taken
+        /// out (their grades in the LMS stay as they are); without it, they
+        /// are deleted (they would still hold the grades taken out).
         #[command(flatten)]
         lms: LmsArgs,
     },
@@ -41,15 +42,40 @@ pub(crate) enum GradeCommand {
 /// Grades into a learning management system.
 #[derive(Args)]
 pub(crate) struct LmsArgs {
-    /// A roster (CSV: submission,id,login[,name]): writes canvas.csv
-    /// (Canvas's gradebook import) and moodle.csv (Moodle's grade import,
-    /// matched on the login) beside grades.csv.
+    /// A roster (CSV: submission,id,login[,name][,participant]): writes
+    /// moodle.csv (Moodle's grade import, matched on the login),
+    /// moodle-feedback.zip, and with --canvas-assignment canvas.csv
+    /// (Canvas's gradebook import) beside grades.csv. A student with no
+    /// graded submission is left out of them (their grade there stays as
+    /// it is). A roster with an empty or repeated login or id is refused.
     #[arg(long, value_name = "FILE")]
     roster: Option<std::path::PathBuf>,
-    /// The assignment's column in canvas.csv and moodle.csv (default: the
-    /// game's name).
+    /// The assignment's column in moodle.csv (default: the game's name).
     #[arg(long, value_name = "NAME", requires = "roster")]
     assignment: Option<String>,
+    /// The Canvas assignment as Canvas names its column, `Title (id)`, the
+    /// id being the number in the assignment's address
+    /// (/courses/12/assignments/4567): "Jogo da velha (4567)". Without it
+    /// no canvas.csv is written (a column without the id would make
+    /// Canvas's import create a new assignment).
+    #[arg(long, value_name = "TITLE (ID)", requires = "roster", value_parser = canvas_column)]
+    canvas_assignment: Option<lms::CanvasColumn>,
+    /// The Moodle version moodle-feedback.zip is for: 4.1 and later read a
+    /// folder per student (`<Full name>_<participant id>_assignsubmission_file/`),
+    /// earlier versions a flat file per student
+    /// (`<Full name>_<participant id>_assignsubmission_file_feedback.html`).
+    #[arg(long, value_name = "X.Y", default_value = "4.1", requires = "roster", value_parser = moodle_version)]
+    moodle_version: lms::MoodleZip,
+}
+
+/// `--canvas-assignment`, checked as Canvas reads it.
+fn canvas_column(text: &str) -> Result<lms::CanvasColumn, String> {
+    lms::CanvasColumn::parse(text)
+}
+
+/// `--moodle-version`, as the form of the feedback archive.
+fn moodle_version(text: &str) -> Result<lms::MoodleZip, String> {
+    lms::MoodleZip::parse(text)
 }
 
 #[derive(Args)]
@@ -489,6 +515,8 @@ fn list_cases(
 struct Lms {
     students: Vec<Student>,
     assignment: String,
+    canvas: Option<lms::CanvasColumn>,
+    moodle_zip: lms::MoodleZip,
     out: PathBuf,
 }
 
@@ -507,6 +535,8 @@ fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Result<Option<Lms>,
     Ok(Some(Lms {
         students,
         assignment,
+        canvas: args.canvas_assignment.clone(),
+        moodle_zip: args.moodle_version,
         out: out.to_owned(),
     }))
 }
@@ -531,30 +561,46 @@ fn forget_lms_files(out: &Path) {
 /// Why the LMS files could not be written.
 #[derive(Debug, thiserror::Error)]
 enum LmsError {
-    #[error("cannot write the LMS imports: {0}")]
-    Csv(#[from] csv::Error),
     #[error("cannot write {0}: {1}")]
     Write(PathBuf, std::io::Error),
 }
 
 impl Lms {
-    /// Writes `canvas.csv` and `moodle.csv`; says the roster's gaps.
+    /// Writes `moodle.csv`, `moodle-feedback.zip` and, with Canvas's
+    /// column, `canvas.csv`; says the roster's gaps.
     fn write(&self, all: &BTreeMap<String, Results>) -> Result<(), LmsError> {
-        let (canvas, moodle, gaps) = lms::imports(&self.students, all, &self.assignment)?;
-        for (file, text) in [("canvas.csv", canvas), ("moodle.csv", moodle)] {
+        let imports = lms::imports(&self.students, all, &self.assignment, self.canvas.as_ref());
+        let write = |file: &str, bytes: &[u8]| {
             let path = self.out.join(file);
-            std::fs::write(&path, text).map_err(|e| LmsError::Write(path, e))?;
+            std::fs::write(&path, bytes).map_err(|e| LmsError::Write(path, e))
+        };
+        write("moodle.csv", imports.moodle.as_bytes())?;
+        match &imports.canvas {
+            Some(text) => write("canvas.csv", text.as_bytes())?,
+            None => {
+                // One from an earlier run would still hold its grades.
+                let old = self.out.join("canvas.csv");
+                if old.exists() {
+                    std::fs::remove_file(&old).map_err(|e| LmsError::Write(old, e))?;
+                }
+                eprintln!(
+                    "boardkit: canvas.csv not written: give --canvas-assignment \"Title (id)\" \
+                     (the id is the number in the Canvas assignment's address); a column \
+                     without it would make Canvas create a new assignment"
+                );
+            }
         }
-        let (zip, left_out) = lms::moodle_feedback_zip(&self.students, &self.out)
-            .map_err(|e| LmsError::Write(self.out.join("moodle-feedback.zip"), e))?;
-        let path = self.out.join("moodle-feedback.zip");
-        std::fs::write(&path, zip).map_err(|e| LmsError::Write(path, e))?;
+        let (zip, left_out) =
+            lms::moodle_feedback_zip(&self.students, all, &self.out, self.moodle_zip)
+                .map_err(|e| LmsError::Write(self.out.join("moodle-feedback.zip"), e))?;
+        write("moodle-feedback.zip", &zip)?;
         if !left_out.is_empty() {
             eprintln!(
-                "boardkit: not in moodle-feedback.zip (the roster gives no participant id and name, or no feedback): {}",
+                "boardkit: not in moodle-feedback.zip (no graded submission, or the roster gives no participant id of digits and name): {}",
                 left_out.join(", ")
             );
         }
+        let gaps = &imports.gaps;
         if !gaps.unlisted.is_empty() {
             eprintln!(
                 "boardkit: graded but not in the roster (in no LMS file): {}",
@@ -563,14 +609,29 @@ impl Lms {
         }
         if !gaps.missing.is_empty() {
             eprintln!(
-                "boardkit: in the roster with no submission (left blank): {}",
+                "boardkit: in the roster with no graded submission (left out of the LMS files, so their grades there stay as they are): {}",
                 gaps.missing.join(", ")
             );
         }
+        if !gaps.unfinished.is_empty() {
+            eprintln!(
+                "boardkit: not graded to the end (a build ran out of time; graded again by the next run), left out of the LMS files: {}",
+                gaps.unfinished.join(", ")
+            );
+        }
+        let files = match imports.canvas {
+            Some(_) => "moodle.csv and canvas.csv",
+            None => "moodle.csv",
+        };
         eprintln!(
-            "boardkit: wrote canvas.csv and moodle.csv ({} students, assignment {:?})",
+            "boardkit: wrote {files} ({} of {} students, assignment {:?}{})",
+            self.students.len() - gaps.missing.len() - gaps.unfinished.len(),
             self.students.len(),
-            self.assignment
+            self.assignment,
+            self.canvas
+                .as_ref()
+                .map(|c| format!(", in Canvas {:?}", c.as_str()))
+                .unwrap_or_default()
         );
         Ok(())
     }
