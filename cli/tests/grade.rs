@@ -1342,7 +1342,7 @@ fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it(
     assert!(grade_python(&out, &[]).status.success());
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     // The header, then the overview with its two charts, then the students.
-    for needle in ["Jogo da velha: class report", "boardkit ", "3 s wall clock"] {
+    for needle in ["Jogo da velha: class report", "boardkit ", "3 s of CPU time per case"] {
         assert!(html.contains(needle), "no {needle:?} in the header");
     }
     let overview = html.find("id=\"overview\"").expect("an overview");

@@ -30,7 +30,7 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
-        /// moodle.csv (and canvas.csv, with --canvas-assignment) are
+        /// moodle.csv and canvas.csv are
         /// written again with this roster, without the submissions taken
         /// out (their grades in the LMS stay as they are); without it, they
         /// are deleted (they would still hold the grades taken out).
@@ -44,8 +44,8 @@ pub(crate) enum GradeCommand {
 pub(crate) struct LmsArgs {
     /// A roster (CSV: submission,id,login[,name][,participant]): writes
     /// moodle.csv (Moodle's grade import, matched on the login),
-    /// moodle-feedback.zip, and with --canvas-assignment canvas.csv
-    /// (Canvas's gradebook import) beside grades.csv. A student with no
+    /// moodle-feedback.zip and canvas.csv (Canvas's gradebook import)
+    /// beside grades.csv. A student with no
     /// graded submission is left out of them (their grade there stays as
     /// it is). A roster with an empty or repeated login or id is refused.
     #[arg(long, value_name = "FILE")]
@@ -55,9 +55,9 @@ pub(crate) struct LmsArgs {
     assignment: Option<String>,
     /// The Canvas assignment as Canvas names its column, `Title (id)`, the
     /// id being the number in the assignment's address
-    /// (/courses/12/assignments/4567): "Jogo da velha (4567)". Without it
-    /// no canvas.csv is written (a column without the id would make
-    /// Canvas's import create a new assignment).
+    /// (/courses/12/assignments/4567): "Jogo da velha (4567)", canvas.csv's
+    /// column. Without it the column is --assignment's, which Canvas's
+    /// import asks to map to an assignment, or makes a new one of.
     #[arg(long, value_name = "TITLE (ID)", requires = "roster", value_parser = canvas_column)]
     canvas_assignment: Option<lms::CanvasColumn>,
     /// The Moodle version moodle-feedback.zip is for: 4.1 and later read a
@@ -575,20 +575,15 @@ impl Lms {
             std::fs::write(&path, bytes).map_err(|e| LmsError::Write(path, e))
         };
         write("moodle.csv", imports.moodle.as_bytes())?;
-        match &imports.canvas {
-            Some(text) => write("canvas.csv", text.as_bytes())?,
-            None => {
-                // One from an earlier run would still hold its grades.
-                let old = self.out.join("canvas.csv");
-                if old.exists() {
-                    std::fs::remove_file(&old).map_err(|e| LmsError::Write(old, e))?;
-                }
-                eprintln!(
-                    "boardkit: canvas.csv not written: give --canvas-assignment \"Title (id)\" \
-                     (the id is the number in the Canvas assignment's address); a column \
-                     without it would make Canvas create a new assignment"
-                );
-            }
+        write("canvas.csv", imports.canvas.as_bytes())?;
+        if self.canvas.is_none() {
+            eprintln!(
+                "boardkit: warning: canvas.csv's column is {:?}, no Canvas assignment's: Canvas's \
+                 import will ask which assignment it is, or make a new one; give \
+                 --canvas-assignment \"Title (id)\" (the id is the number in the assignment's \
+                 address) to match yours",
+                self.assignment
+            );
         }
         let (zip, left_out) =
             lms::moodle_feedback_zip(&self.students, all, &self.out, self.moodle_zip)
@@ -619,12 +614,8 @@ impl Lms {
                 gaps.unfinished.join(", ")
             );
         }
-        let files = match imports.canvas {
-            Some(_) => "moodle.csv and canvas.csv",
-            None => "moodle.csv",
-        };
         eprintln!(
-            "boardkit: wrote {files} ({} of {} students, assignment {:?}{})",
+            "boardkit: wrote moodle.csv and canvas.csv ({} of {} students, assignment {:?}{})",
             self.students.len() - gaps.missing.len() - gaps.unfinished.len(),
             self.students.len(),
             self.assignment,

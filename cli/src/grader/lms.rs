@@ -407,12 +407,13 @@ fn row<S: AsRef<str>>(cells: &[S]) -> String {
 /// `moodle.csv`, and the roster's gaps.
 #[derive(Debug)]
 pub(crate) struct Imports {
-    pub canvas: Option<String>,
+    pub canvas: String,
     pub moodle: String,
     pub gaps: Gaps,
 }
 
-/// `canvas.csv` (with `canvas`, the column of an existing assignment) and
+/// `canvas.csv` (its column `canvas`, an existing assignment's, else the
+/// bare `moodle` title, which Canvas asks to map on import) and
 /// `moodle.csv` (its column named `moodle`) for the students of `students`
 /// that `all` grades; the others are left out, in `gaps`.
 pub(crate) fn imports(
@@ -422,16 +423,16 @@ pub(crate) fn imports(
     canvas: Option<&CanvasColumn>,
 ) -> Imports {
     let max = all.values().map(Results::max_score).fold(0.0, f64::max);
-    let mut canvas_csv = canvas.map(|column| {
-        row(&[
-            "Student",
-            "ID",
-            "SIS User ID",
-            "SIS Login ID",
-            "Section",
-            column.as_str(),
-        ]) + &row(&["    Points Possible", "", "", "", "", &points(max)])
-    });
+    // Canvas matches a column to an existing assignment by `Title (id)`;
+    // a bare title, it asks on import which assignment it is, or makes one.
+    let mut canvas_csv = row(&[
+        "Student",
+        "ID",
+        "SIS User ID",
+        "SIS Login ID",
+        "Section",
+        canvas.map_or(moodle, CanvasColumn::as_str),
+    ]) + &row(&["    Points Possible", "", "", "", "", &points(max)]);
     // The feedback column: Moodle's import maps it to the item's feedback.
     let mut moodle_csv = row(&["Username", "ID number", "Full name", moodle, "Feedback"]);
     let mut gaps = Gaps::default();
@@ -451,9 +452,7 @@ pub(crate) fn imports(
         let name = student.name.as_deref().unwrap_or(&student.login);
         // A name a spreadsheet would run as a formula is shown as text.
         let name = super::shown::formula_safe(name);
-        if let Some(text) = &mut canvas_csv {
-            text.push_str(&row(&[&name, &student.id, "", &student.login, "", &score]));
-        }
+        canvas_csv.push_str(&row(&[&name, &student.id, "", &student.login, "", &score]));
         moodle_csv.push_str(&row(&[
             &student.login,
             &student.id,
@@ -635,11 +634,9 @@ mod tests {
              ana.s,101,\"Silva, Ana\",30,Level reached: none. 30 / 0 points. Every public case passed.\n"
         );
         assert_eq!(
-            imports.canvas.as_deref(),
-            Some(
-                "Student,ID,SIS User ID,SIS Login ID,Section,Jogo da velha (4567)\n    \
-                 Points Possible,,,,,0\n\"Silva, Ana\",101,,ana.s,,30\n"
-            )
+            imports.canvas,
+            "Student,ID,SIS User ID,SIS Login ID,Section,Jogo da velha (4567)\n    \
+             Points Possible,,,,,0\n\"Silva, Ana\",101,,ana.s,,30\n"
         );
         assert_eq!(
             imports.gaps,
@@ -649,8 +646,13 @@ mod tests {
                 unfinished: vec!["rui".into()],
             }
         );
-        // Without Canvas's column of an existing assignment, no canvas.csv.
-        assert_eq!(imports_of(&students, &all).canvas, None);
+        // Without Canvas's column of an existing assignment, the bare
+        // title, which Canvas's import asks to map (the terminal warns).
+        assert!(
+            imports_of(&students, &all)
+                .canvas
+                .starts_with("Student,ID,SIS User ID,SIS Login ID,Section,velha\n")
+        );
     }
 
     fn imports_of(students: &[Student], all: &BTreeMap<String, Results>) -> Imports {
@@ -669,7 +671,7 @@ mod tests {
         let all = graded(&[("lima", 1.0), ("tab", 2.0), ("quote", 3.0)]);
         let column = CanvasColumn::parse("Velha; prova (12)").unwrap();
         let imports = imports(&students, &all, "velha;1", Some(&column));
-        let canvas = imports.canvas.unwrap();
+        let canvas = imports.canvas;
         assert!(
             canvas
                 .starts_with("Student,ID,SIS User ID,SIS Login ID,Section,\"Velha; prova (12)\"\n"),

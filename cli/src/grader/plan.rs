@@ -387,7 +387,9 @@ pub(super) fn run_info(
         .map(|case| {
             let limits = super::run::case_limits(limits, case);
             let cpu = report::CaseCpu {
-                reference_ms: (case.reference_cpu.as_secs_f64() * 1e4).round() / 10.0,
+                // Rounded up to 10 ms: a measure, which shards of one
+                // run (and a merge) report alike.
+                reference_ms: (case.reference_cpu.as_secs_f64() * 100.0).ceil().max(1.0) * 10.0,
                 limit_s: limits.cpu_seconds,
                 wall_s: limits.timeout.as_secs(),
             };
@@ -399,7 +401,7 @@ pub(super) fn run_info(
         .map(|c| c.reference_ms)
         .fold(0.0, f64::max);
     let mut text = format!(
-        "{} s of CPU time per case, or {}x the reference's where more (its slowest case: {slowest} ms), \
+        "{} s of CPU time per case, or {}x the reference's where more (its slowest case: under {slowest} ms), \
          {} s on the wall clock behind it, a case out of CPU time run once more; \
          {} MiB memory, {} processes, {} KiB output per case",
         limits.cpu_seconds,

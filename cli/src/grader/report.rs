@@ -350,7 +350,8 @@ pub(crate) struct RunInfo {
 /// One case's time limits, as `run.json` reports them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct CaseCpu {
-    /// The reference's CPU time on the case, in milliseconds.
+    /// The reference's CPU time on the case, in milliseconds, rounded up
+    /// to 10.
     pub reference_ms: f64,
     /// The CPU time a submission may use, in seconds.
     pub limit_s: u64,
