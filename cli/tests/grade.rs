@@ -1017,7 +1017,7 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         "run.json",
         "similarity.csv",
         "students/python_ok/results.json",
-        "students/python_ok/hidden.json",
+        "instructor/python_ok/hidden.json",
         "students/python_flood/results.json",
     ] {
         assert_eq!(

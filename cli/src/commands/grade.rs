@@ -100,7 +100,7 @@ pub(crate) struct GradeArgs {
     test_points: Option<u32>,
     /// Whether a student's results.json carries the notes on their code
     /// (shown), or the instructor keeps them until released (hidden: in
-    /// notes.json beside it, and in report.html).
+    /// instructor/<name>/notes.json, and in report.html).
     #[arg(long, value_enum, default_value_t = StyleNotes::Shown)]
     style_notes: StyleNotes,
     /// What each student's feedback (students/<name>/feedback.html and

@@ -164,6 +164,10 @@ pub(crate) fn remove(
     }
     for name in names {
         std::fs::remove_dir_all(report::student_dir(out, name)).map_err(out_error)?;
+        let instructor = report::instructor_dir(out, name);
+        if instructor.is_dir() {
+            std::fs::remove_dir_all(instructor).map_err(out_error)?;
+        }
         let taken = out.join(".work/taken").join(name);
         if taken.is_dir() {
             std::fs::remove_dir_all(taken).map_err(out_error)?;

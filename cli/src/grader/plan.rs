@@ -346,7 +346,7 @@ pub(super) fn earlier_run_of_another_kind(
         earlier.title, earlier.submissions
     );
     let gone = |e| GradeError::Out(options.out.clone(), e);
-    for folder in [report::STUDENTS, ".work/taken"] {
+    for folder in [report::STUDENTS, report::INSTRUCTOR, ".work/taken"] {
         let path = options.out.join(folder);
         if path.is_dir() {
             std::fs::remove_dir_all(&path).map_err(gone)?;
