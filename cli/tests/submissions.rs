@@ -315,3 +315,79 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         "{scores:?} {unmapped}"
     );
 }
+
+/// Homonyms in a Moodle download are never merged: `Ana Souza_4112` is the
+/// roster's Ana (her participant id), `Ana Souza_4119` is graded apart and
+/// listed. A Canvas resubmission (`programa-1.py`) is graded as the
+/// program it is. Neither student's folder holds a hidden case's input
+/// (the instructor's, in `instructor/<name>/hidden.json`).
+#[test]
+fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instructors() {
+    let scratch = tempfile::tempdir().unwrap();
+    let roster = scratch.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\ncaio,340934,caio.r,Caio Reis,\n",
+    )
+    .unwrap();
+    let mut moodle = Vec::new();
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file_{file}"),
+            bytes,
+        ));
+        let broken = if file == "programa.py" {
+            Vec::new()
+        } else {
+            b"x = 1\n".to_vec()
+        };
+        moodle.push((
+            format!("Ana Souza_4119_assignsubmission_file_{file}"),
+            broken,
+        ));
+    }
+    let archive = scratch.path().join("moodle.zip");
+    zip_of(&archive, &moodle);
+    let out = scratch.path().join("m");
+    let (scores, unmapped) = grade_download("moodle", &archive, &roster, &out);
+    let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Ana_Souza_4119", "ana"], "{scores:?}");
+    assert!(scores[1].1 > scores[0].1, "{scores:?}");
+    assert!(unmapped.contains("Ana Souza (id 4119): "), "{unmapped}");
+    let mut hidden_inputs = 0;
+    for name in names {
+        let hidden: std::collections::BTreeMap<String, String> = serde_json::from_str(
+            &std::fs::read_to_string(out.join("instructor").join(name).join("hidden.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        let folder = out.join("students").join(name);
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for detail in hidden.values() {
+                hidden_inputs += 1;
+                assert!(
+                    !text.contains(detail.as_str()),
+                    "{} holds {detail}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(
+        hidden_inputs > 0,
+        "no hidden case failed: nothing was checked"
+    );
+    // Canvas: Caio's program handed in again, named `programa-1.py`.
+    let full = scores[1].1;
+    let mut canvas = Vec::new();
+    for (file, bytes) in exam("diego") {
+        let file = file.replace("programa.py", "programa-1.py");
+        canvas.push((format!("reiscaio_340934_208490284_{file}"), bytes));
+    }
+    let archive = scratch.path().join("canvas.zip");
+    zip_of(&archive, &canvas);
+    let (scores, _) = grade_download("canvas", &archive, &roster, &scratch.path().join("c"));
+    assert_eq!(scores, [("caio".to_owned(), full)]);
+}

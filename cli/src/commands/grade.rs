@@ -64,8 +64,10 @@ pub(crate) struct GradeArgs {
     /// ("Download all submissions") or `canvas` ("Download Submissions"),
     /// then the archive. One submission per student, named through
     /// --roster (Moodle: its optional `participant` column, else `name`;
-    /// Canvas: `participant`, else `id`); a name it cannot map is graded
-    /// under the archive's name and listed.
+    /// Canvas: `participant`, else `id`; a name or id only when it points
+    /// to one student both ways); one it cannot map is graded under the
+    /// archive's name and listed in unmapped.txt. Canvas's `programa-1.py`
+    /// (a file handed in again) is graded as the expected `programa.py`.
     #[arg(long, num_args = 2, value_names = ["LMS", "ARCHIVE"])]
     from: Vec<String>,
     /// The output folder. A submission graded there before whose files,
@@ -282,6 +284,7 @@ fn downloaded(
     from: &[String],
     roster: Option<&Path>,
     out: Option<&Path>,
+    expected: &[String],
 ) -> Result<Vec<std::path::PathBuf>, Failure> {
     use crate::grader::download;
     let [lms, archive] = from else {
@@ -301,6 +304,7 @@ fn downloaded(
         Path::new(archive),
         &students,
         &out.join(".work/download"),
+        expected,
     )
     .map_err(|e| Failure::Refused(Box::new(e)))?;
     let unmapped = out.join("unmapped.txt");
@@ -393,10 +397,14 @@ fn grading_options(
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
     let mut submissions = args.submissions;
+    // The files a download's student is expected to hand in (Canvas
+    // renames them when handed in again).
+    let expected = python.as_ref().map(|v| v.files.clone()).unwrap_or_default();
     submissions.extend(downloaded(
         &args.from,
         args.lms.roster.as_deref(),
         args.out.as_deref(),
+        &expected,
     )?);
     let options = grader::Options {
         submissions,
