@@ -30,9 +30,9 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
-        /// canvas.csv and moodle.csv are written again with this roster;
-        /// without it, they are deleted (they would still hold the grades
-        /// taken out).
+        /// canvas.csv, moodle.csv and moodle-feedback.zip are written again
+        /// with this roster; without it, they are deleted (they would still
+        /// hold the grades taken out).
         #[command(flatten)]
         lms: LmsArgs,
     },
@@ -43,7 +43,8 @@ pub(crate) enum GradeCommand {
 pub(crate) struct LmsArgs {
     /// A roster (CSV: submission,id,login[,name]): writes canvas.csv
     /// (Canvas's gradebook import) and moodle.csv (Moodle's grade import,
-    /// matched on the login) beside grades.csv.
+    /// matched on the login) beside grades.csv. Without it, a run deletes
+    /// those an earlier run wrote (they would hold its grades).
     #[arg(long, value_name = "FILE")]
     roster: Option<std::path::PathBuf>,
     /// The assignment's column in canvas.csv and moodle.csv (default: the
@@ -210,17 +211,20 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
     // A roster that cannot be read is refused before any grading.
     let lms = roster_of_the_run(merge.as_ref(), &args)?;
-    // A removal without a roster leaves no LMS file holding its grades.
-    let forget = match &merge {
-        Some(GradeCommand::Remove { out, .. }) if lms.is_none() => Some(out.clone()),
-        _ => None,
-    };
+    // Every run deletes the class files an earlier one wrote, the LMS's
+    // too: they are written again only with a roster.
+    let out = out_folder(merge.as_ref(), &args);
+    let earlier_lms = lms_files(&out);
     let require = args.require;
+    let mut unmapped = Vec::new();
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
         Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
         None => match grading_options(args)? {
-            Some((game, options)) => grader::grade(game, &options),
+            Some((game, options, lines)) => {
+                unmapped = lines;
+                grader::grade(game, &options)
+            }
             // `--list-cases` printed them.
             None => return Ok(()),
         },
@@ -228,11 +232,14 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     match result {
         Ok(all) => {
             print!("{}", grader::report::table(&all));
-            if let Some(lms) = lms {
-                lms.write(&all).map_err(Failure::failed)?;
-            }
-            if let Some(out) = forget {
-                forget_lms_files(&out);
+            grader::report::write_unmapped(&out, &unmapped).map_err(Failure::failed)?;
+            match lms {
+                Some(lms) => lms.write(&all).map_err(Failure::failed)?,
+                None if !earlier_lms.is_empty() => eprintln!(
+                    "boardkit: deleted {} (an earlier run's grades): give --roster to write them again",
+                    earlier_lms.join(" and ")
+                ),
+                None => {}
             }
             match require {
                 Some(level) if !grader::all_reach(&all, level) => {
@@ -279,16 +286,17 @@ fn roster_of_the_run(
 
 /// `--from LMS ARCHIVE`: the download unpacked into `<out>/.work/download`,
 /// one submission per student; the names the roster does not map are
-/// listed on the terminal and in `<out>/unmapped.txt`.
+/// listed on the terminal and returned (for `<out>/unmapped.txt`, written
+/// once graded).
 fn downloaded(
     from: &[String],
     roster: Option<&Path>,
     out: Option<&Path>,
     expected: &[String],
-) -> Result<Vec<std::path::PathBuf>, Failure> {
+) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     use crate::grader::download;
     let [lms, archive] = from else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let lms = <download::Lms as clap::ValueEnum>::from_str(lms, true)
         .map_err(|_| usage_error(format_args!("--from {lms:?}: the LMS is moodle or canvas")))?;
@@ -307,16 +315,10 @@ fn downloaded(
         expected,
     )
     .map_err(|e| Failure::Refused(Box::new(e)))?;
-    let unmapped = out.join("unmapped.txt");
-    if unpacked.unmapped.is_empty() {
-        let _ = std::fs::remove_file(&unmapped);
-    } else {
-        for line in &unpacked.unmapped {
-            eprintln!("boardkit: {line}");
-        }
-        std::fs::write(&unmapped, unpacked.unmapped.join("\n") + "\n").map_err(Failure::failed)?;
+    for line in &unpacked.unmapped {
+        eprintln!("boardkit: {line}");
     }
-    Ok(unpacked.submissions)
+    Ok((unpacked.submissions, unpacked.unmapped))
 }
 
 /// `--deadline` and its policy, read.
@@ -338,8 +340,14 @@ fn deadlines(
     }))
 }
 
-/// The game and the grader's options that `args` ask for; `None` when
-/// `--list-cases` asked for the cases instead (printed here).
+/// What a grading run is given: the game, the grader's options, and the
+/// lines of `unmapped.txt`.
+type Graded = (
+    &'static crate::registry::GameInfo,
+    crate::grader::Options,
+    Vec<String>,
+);
+
 /// Bubblewrap, or nothing with `--no-sandbox` (said).
 fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Failure> {
     if no_sandbox {
@@ -351,9 +359,10 @@ fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Fail
     crate::grader::sandbox::Isolation::bubblewrap().map_err(|e| Failure::Refused(Box::new(e)))
 }
 
-fn grading_options(
-    args: GradeArgs,
-) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
+/// The game, the grader's options and the download's unmapped names that
+/// `args` ask for; `None` when `--list-cases` asked for the cases instead
+/// (printed here).
+fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     use crate::grader;
     let deadlines = deadlines(&args)?;
     let limits = case_limits(&args);
@@ -400,12 +409,13 @@ fn grading_options(
     // The files a download's student is expected to hand in (Canvas
     // renames them when handed in again).
     let expected = python.as_ref().map(|v| v.files.clone()).unwrap_or_default();
-    submissions.extend(downloaded(
+    let (downloads, unmapped) = downloaded(
         &args.from,
         args.lms.roster.as_deref(),
         args.out.as_deref(),
         &expected,
-    )?);
+    )?;
+    submissions.extend(downloads);
     let options = grader::Options {
         submissions,
         out: args.out.unwrap_or_default(),
@@ -431,7 +441,7 @@ fn grading_options(
             top: args.similarity_top,
         },
     };
-    Ok(Some((game, options)))
+    Ok(Some((game, options, unmapped)))
 }
 
 /// Each case's limits, as `args` set them.
@@ -513,21 +523,21 @@ fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Result<Option<Lms>,
     }))
 }
 
-/// Deletes `canvas.csv` and `moodle.csv` in `out`, which a removal would
-/// leave holding grades taken out; says so.
-fn forget_lms_files(out: &Path) {
-    let mut gone = Vec::new();
-    for file in ["canvas.csv", "moodle.csv"] {
-        if std::fs::remove_file(out.join(file)).is_ok() {
-            gone.push(file);
-        }
+/// The output folder of the run.
+fn out_folder(merge: Option<&GradeCommand>, args: &GradeArgs) -> PathBuf {
+    match merge {
+        Some(GradeCommand::Merge { out, .. } | GradeCommand::Remove { out, .. }) => out.clone(),
+        None => args.out.clone().unwrap_or_default(),
     }
-    if !gone.is_empty() {
-        eprintln!(
-            "boardkit: deleted {} (they held the grades taken out): give --roster to write them again",
-            gone.join(" and ")
-        );
-    }
+}
+
+/// The LMS's files in `out`.
+fn lms_files(out: &Path) -> Vec<&'static str> {
+    use crate::grader::report::{CANVAS_CSV, MOODLE_CSV, MOODLE_FEEDBACK};
+    [CANVAS_CSV, MOODLE_CSV, MOODLE_FEEDBACK]
+        .into_iter()
+        .filter(|file| out.join(file).is_file())
+        .collect()
 }
 
 /// Why the LMS files could not be written.

@@ -417,16 +417,63 @@ pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io
 /// that no submission's name can be a report's.
 pub(crate) const STUDENTS: &str = "students";
 
-/// The class's files in an output folder, beside `students/`.
-pub(crate) const CLASS_FILES: [&str; 7] = [
+/// The download's names the roster did not map (`--from`), one a line,
+/// each ending `graded as <name>`.
+pub(crate) const UNMAPPED: &str = "unmapped.txt";
+/// The LMS's files (`--roster`).
+pub(crate) const CANVAS_CSV: &str = "canvas.csv";
+pub(crate) const MOODLE_CSV: &str = "moodle.csv";
+pub(crate) const MOODLE_FEEDBACK: &str = "moodle-feedback.zip";
+
+/// Every file a run may write for the class in an output folder, beside
+/// `students/` and `instructor/`: the one list that `grade` (and its
+/// `--fresh`), `grade merge` and `grade remove` read. Each of them
+/// deletes them all before writing what it writes, so that none is left
+/// describing an earlier run's grades (a long test grades with every
+/// option that writes one, and checks that this list names each file).
+pub(crate) const CLASS_FILES: [&str; 9] = [
     RUN_INFO,
     "grades.csv",
     "junit.xml",
     "report.html",
     "similarity.csv",
-    "canvas.csv",
-    "moodle.csv",
+    UNMAPPED,
+    CANVAS_CSV,
+    MOODLE_CSV,
+    MOODLE_FEEDBACK,
 ];
+
+/// Deletes every class file of `out` (those a run writes again are then
+/// written by it); returns those that were there.
+pub(crate) fn forget_class_files(out: &Path) -> std::io::Result<Vec<&'static str>> {
+    let mut gone = Vec::new();
+    for file in CLASS_FILES {
+        match std::fs::remove_file(out.join(file)) {
+            Ok(()) => gone.push(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(gone)
+}
+
+/// The lines of `<dir>/unmapped.txt`, if any.
+pub(crate) fn read_unmapped(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join(UNMAPPED))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Writes `lines` as `<dir>/unmapped.txt`, or nothing when there are none.
+pub(crate) fn write_unmapped(dir: &Path, lines: &[String]) -> std::io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    std::fs::write(dir.join(UNMAPPED), lines.join("\n") + "\n")
+}
 
 /// The folder of an output folder that holds what is the instructor's
 /// alone of each submission (hidden cases' details, notes held), apart from
