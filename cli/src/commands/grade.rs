@@ -237,7 +237,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 Some(lms) => lms.write(&all).map_err(Failure::failed)?,
                 None if !earlier_lms.is_empty() => eprintln!(
                     "boardkit: deleted {} (an earlier run's grades): give --roster to write them again",
-                    earlier_lms.join(" and ")
+                    earlier_lms.join(", ")
                 ),
                 None => {}
             }

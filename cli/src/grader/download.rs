@@ -278,6 +278,22 @@ fn resubmissions(
         }
     }
     let mut said = Vec::new();
+    // With no file the run expects (crates, `--program`), a numbered name
+    // cannot be mapped back: said, not guessed.
+    if expected.is_empty() {
+        for (_, file) in &kept {
+            let stem = file.split('.').next().unwrap_or_default();
+            let numbered = stem
+                .rsplit_once('-')
+                .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if numbered {
+                said.push(format!(
+                    "{file} kept under that name: Canvas numbers a file handed in again so, \
+                     and this run expects no file by name to map it back to"
+                ));
+            }
+        }
+    }
     for (name, mut all) in versions {
         all.sort_by_key(|(n, _, _)| *n);
         let Some((n, path, file)) = all.pop() else {
@@ -613,6 +629,13 @@ mod tests {
             [
                 "programa-2.py taken as programa.py, Canvas's latest version; left out: programa.py, programa-1.py"
             ]
+        );
+        let (kept, said) = resubmissions(files(&["mod-1.rs", "lib.rs"]), &[]);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("mod-1.rs kept under that name"),
+            "{said:?}"
         );
         let (_, said) = resubmissions(files(&["programa-1.py"]), &expected);
         assert_eq!(
