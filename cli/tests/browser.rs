@@ -604,7 +604,7 @@ fn graded_class(scratch: &Path) -> (PathBuf, [&'static str; 2]) {
 
 /// Each student's feedback page, in the browser: it names no other
 /// student, holds none of its hidden cases' inputs (the instructor's
-/// `hidden.json`), works without scripts, and passes axe-core's
+/// `instructor/<name>/hidden.json`), works without scripts, and passes axe-core's
 /// accessibility check (from npm, `cli/tests/package.json`).
 async fn feedback_pages_are_the_students_alone_and_accessible(s: &Shared) -> Result<(), Failed> {
     let axe_path =
@@ -627,7 +627,8 @@ async fn feedback_pages_are_the_students_alone_and_accessible(s: &Shared) -> Res
         let markdown =
             std::fs::read_to_string(folder.join("feedback.md")).map_err(|e| e.to_string())?;
         let hidden: std::collections::BTreeMap<String, String> = serde_json::from_str(
-            &std::fs::read_to_string(folder.join("hidden.json")).map_err(|e| e.to_string())?,
+            &std::fs::read_to_string(out.join("instructor").join(name).join("hidden.json"))
+                .map_err(|e| e.to_string())?,
         )
         .map_err(|e| e.to_string())?;
         for text in [&html, &markdown] {

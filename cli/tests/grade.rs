@@ -1122,7 +1122,7 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         "run.json",
         "similarity.csv",
         "students/python_ok/results.json",
-        "students/python_ok/hidden.json",
+        "instructor/python_ok/hidden.json",
         "students/python_flood/results.json",
     ] {
         assert_eq!(
@@ -1342,7 +1342,11 @@ fn the_report_opens_on_the_class_overview_and_every_failure_says_what_led_to_it(
     assert!(grade_python(&out, &[]).status.success());
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     // The header, then the overview with its two charts, then the students.
-    for needle in ["Jogo da velha: class report", "boardkit ", "3 s of CPU time per case"] {
+    for needle in [
+        "Jogo da velha: class report",
+        "boardkit ",
+        "3 s of CPU time per case",
+    ] {
         assert!(html.contains(needle), "no {needle:?} in the header");
     }
     let overview = html.find("id=\"overview\"").expect("an overview");

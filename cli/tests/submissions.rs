@@ -315,3 +315,210 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         "{scores:?} {unmapped}"
     );
 }
+
+/// Homonyms in a Moodle download are never merged: `Ana Souza_4112` is the
+/// roster's Ana (her participant id), `Ana Souza_4119` is graded apart and
+/// listed. A Canvas resubmission (`programa-1.py`) is graded as the
+/// program it is. Neither student's folder holds a hidden case's input
+/// (the instructor's, in `instructor/<name>/hidden.json`).
+#[test]
+fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instructors() {
+    let scratch = tempfile::tempdir().unwrap();
+    let roster = scratch.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\ncaio,340934,caio.r,Caio Reis,\n",
+    )
+    .unwrap();
+    let mut moodle = Vec::new();
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file_{file}"),
+            bytes,
+        ));
+        let broken = if file == "programa.py" {
+            Vec::new()
+        } else {
+            b"x = 1\n".to_vec()
+        };
+        moodle.push((
+            format!("Ana Souza_4119_assignsubmission_file_{file}"),
+            broken,
+        ));
+    }
+    let archive = scratch.path().join("moodle.zip");
+    zip_of(&archive, &moodle);
+    let out = scratch.path().join("m");
+    let (scores, unmapped) = grade_download("moodle", &archive, &roster, &out);
+    let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Ana_Souza_4119", "ana"], "{scores:?}");
+    assert!(scores[1].1 > scores[0].1, "{scores:?}");
+    assert!(unmapped.contains("Ana Souza (id 4119): "), "{unmapped}");
+    let mut hidden_inputs = 0;
+    for name in names {
+        let hidden: std::collections::BTreeMap<String, String> = serde_json::from_str(
+            &std::fs::read_to_string(out.join("instructor").join(name).join("hidden.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        let folder = out.join("students").join(name);
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for detail in hidden.values() {
+                hidden_inputs += 1;
+                assert!(
+                    !text.contains(detail.as_str()),
+                    "{} holds {detail}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(
+        hidden_inputs > 0,
+        "no hidden case failed: nothing was checked"
+    );
+    // Canvas: Caio's program handed in again, named `programa-1.py`.
+    let full = scores[1].1;
+    let mut canvas = Vec::new();
+    for (file, bytes) in exam("diego") {
+        let file = file.replace("programa.py", "programa-1.py");
+        canvas.push((format!("reiscaio_340934_208490284_{file}"), bytes));
+    }
+    let archive = scratch.path().join("canvas.zip");
+    zip_of(&archive, &canvas);
+    let (scores, _) = grade_download("canvas", &archive, &roster, &scratch.path().join("c"));
+    assert_eq!(scores, [("caio".to_owned(), full)]);
+}
+
+/// The class files in `out` (its top level, its folders aside).
+fn class_files(out: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
+}
+
+/// A Moodle download of four students (two the roster maps, two it does
+/// not: Eva's archive unpacks to more than a submission may hold), and its
+/// roster.
+fn moodle_class(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let roster = dir.join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,4113\n",
+    )
+    .unwrap();
+    let big = dir.join("big.zip");
+    zip_of(&big, &[("funcoes.py".to_owned(), vec![b'#'; 20 << 20])]);
+    let mut moodle = vec![(
+        "Eva Reis_4115_assignsubmission_file_entrega.zip".to_owned(),
+        std::fs::read(&big).unwrap(),
+    )];
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file_{file}"),
+            bytes.clone(),
+        ));
+        moodle.push((
+            format!("Bia Lima_4113_assignsubmission_file_{file}"),
+            bytes.clone(),
+        ));
+        moodle.push((
+            format!("Duda Alves_4114_assignsubmission_file_{file}"),
+            bytes,
+        ));
+    }
+    let archive = dir.join("moodle.zip");
+    zip_of(&archive, &moodle);
+    (archive, roster)
+}
+
+/// No output outlives the grades it describes: a run with every option
+/// that writes a class file (a Moodle download, a roster, similarity),
+/// then `grade remove` without the roster (no LMS file left holding the
+/// student taken out), then a `--fresh` regrade without the roster or the
+/// download: exactly the reports that run writes are left (a file the
+/// first run wrote that the grader's one list of class files misses would
+/// be left too). The grader's own folder keeps only the submissions'
+/// copies, not a download nor an archive unpacked.
+#[test]
+fn every_class_file_is_renewed_or_deleted_and_the_work_folder_is_emptied() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (archive, roster) = moodle_class(scratch.path());
+    let out = scratch.path().join("out");
+    let (scores, unmapped) = grade_download("moodle", &archive, &roster, &out);
+    assert_eq!(scores.len(), 4, "{scores:?}");
+    assert_eq!(unmapped.lines().count(), 2, "{unmapped}");
+    for file in [
+        "canvas.csv",
+        "moodle.csv",
+        "moodle-feedback.zip",
+        "unmapped.txt",
+        "similarity.csv",
+    ] {
+        assert!(out.join(file).is_file(), "{file} not written");
+    }
+    let work: Vec<String> = std::fs::read_dir(out.join(".work"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(work, ["taken"], "the grader's folder was not emptied");
+    let boardkit = || Command::new(env!("CARGO_BIN_EXE_boardkit"));
+    let removed = boardkit()
+        .args(["grade", "remove"])
+        .arg(&out)
+        .arg("Duda_Alves_4114")
+        .output()
+        .unwrap();
+    assert!(removed.status.success(), "{removed:?}");
+    let left = class_files(&out);
+    for file in ["canvas.csv", "moodle.csv", "moodle-feedback.zip"] {
+        assert!(
+            !left.contains(&file.to_owned()),
+            "{file} left after a removal: {left:?}"
+        );
+    }
+    let unmapped = std::fs::read_to_string(out.join("unmapped.txt")).unwrap();
+    assert!(
+        unmapped.contains("Eva Reis") && !unmapped.contains("Duda"),
+        "{unmapped}"
+    );
+    // Regraded afresh, without the roster nor the download.
+    let bia = scratch.path().join("bia");
+    std::fs::create_dir_all(&bia).unwrap();
+    for (file, bytes) in exam("bruno") {
+        std::fs::write(bia.join(file), bytes).unwrap();
+    }
+    let regraded = boardkit()
+        .args([
+            "grade",
+            "velha",
+            "--language",
+            "python",
+            "--no-sandbox",
+            "--fresh",
+        ])
+        .arg(&bia)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(regraded.status.success(), "{regraded:?}");
+    assert_eq!(
+        class_files(&out),
+        [
+            "grades.csv",
+            "junit.xml",
+            "report.html",
+            "run.json",
+            "similarity.csv"
+        ]
+    );
+}

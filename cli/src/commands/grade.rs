@@ -30,10 +30,10 @@ pub(crate) enum GradeCommand {
         /// The submissions' names, as in grades.csv.
         #[arg(required = true)]
         names: Vec<String>,
-        /// moodle.csv and canvas.csv are
-        /// written again with this roster, without the submissions taken
-        /// out (their grades in the LMS stay as they are); without it, they
-        /// are deleted (they would still hold the grades taken out).
+        /// canvas.csv, moodle.csv and moodle-feedback.zip are written again
+        /// with this roster, without the submissions taken out (their
+        /// grades in the LMS stay as they are); without it, they are
+        /// deleted (they would still hold the grades taken out).
         #[command(flatten)]
         lms: LmsArgs,
     },
@@ -45,9 +45,10 @@ pub(crate) struct LmsArgs {
     /// A roster (CSV: submission,id,login[,name][,participant]): writes
     /// moodle.csv (Moodle's grade import, matched on the login),
     /// moodle-feedback.zip and canvas.csv (Canvas's gradebook import)
-    /// beside grades.csv. A student with no
-    /// graded submission is left out of them (their grade there stays as
-    /// it is). A roster with an empty or repeated login or id is refused.
+    /// beside grades.csv. A student with no graded submission is left out
+    /// of them (their grade there stays as it is). A roster with an empty
+    /// or repeated login or id is refused. Without it, a run deletes those
+    /// an earlier run wrote (they would hold its grades).
     #[arg(long, value_name = "FILE")]
     roster: Option<std::path::PathBuf>,
     /// The assignment's column in moodle.csv (default: the game's name).
@@ -90,8 +91,10 @@ pub(crate) struct GradeArgs {
     /// ("Download all submissions") or `canvas` ("Download Submissions"),
     /// then the archive. One submission per student, named through
     /// --roster (Moodle: its optional `participant` column, else `name`;
-    /// Canvas: `participant`, else `id`); a name it cannot map is graded
-    /// under the archive's name and listed.
+    /// Canvas: `participant`, else `id`; a name or id only when it points
+    /// to one student both ways); one it cannot map is graded under the
+    /// archive's name and listed in unmapped.txt. Canvas's `programa-1.py`
+    /// (a file handed in again) is graded as the expected `programa.py`.
     #[arg(long, num_args = 2, value_names = ["LMS", "ARCHIVE"])]
     from: Vec<String>,
     /// The output folder. A submission graded there before whose files,
@@ -126,7 +129,7 @@ pub(crate) struct GradeArgs {
     test_points: Option<u32>,
     /// Whether a student's results.json carries the notes on their code
     /// (shown), or the instructor keeps them until released (hidden: in
-    /// notes.json beside it, and in report.html).
+    /// instructor/<name>/notes.json, and in report.html).
     #[arg(long, value_enum, default_value_t = StyleNotes::Shown)]
     style_notes: StyleNotes,
     /// What each student's feedback (students/<name>/feedback.html and
@@ -239,17 +242,20 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
     // A roster that cannot be read is refused before any grading.
     let lms = roster_of_the_run(merge.as_ref(), &args)?;
-    // A removal without a roster leaves no LMS file holding its grades.
-    let forget = match &merge {
-        Some(GradeCommand::Remove { out, .. }) if lms.is_none() => Some(out.clone()),
-        _ => None,
-    };
+    // Every run deletes the class files an earlier one wrote, the LMS's
+    // too: they are written again only with a roster.
+    let out = out_folder(merge.as_ref(), &args);
+    let earlier_lms = lms_files(&out);
     let require = args.require;
+    let mut unmapped = Vec::new();
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
         Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
         None => match grading_options(args)? {
-            Some((game, options)) => grader::grade(game, &options),
+            Some((game, options, lines)) => {
+                unmapped = lines;
+                grader::grade(game, &options)
+            }
             // `--list-cases` printed them.
             None => return Ok(()),
         },
@@ -257,11 +263,14 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     match result {
         Ok(all) => {
             print!("{}", grader::report::table(&all));
-            if let Some(lms) = lms {
-                lms.write(&all).map_err(Failure::failed)?;
-            }
-            if let Some(out) = forget {
-                forget_lms_files(&out);
+            grader::report::write_unmapped(&out, &unmapped).map_err(Failure::failed)?;
+            match lms {
+                Some(lms) => lms.write(&all).map_err(Failure::failed)?,
+                None if !earlier_lms.is_empty() => eprintln!(
+                    "boardkit: deleted {} (an earlier run's grades): give --roster to write them again",
+                    earlier_lms.join(", ")
+                ),
+                None => {}
             }
             match require {
                 Some(level) if !grader::all_reach(&all, level) => {
@@ -308,15 +317,17 @@ fn roster_of_the_run(
 
 /// `--from LMS ARCHIVE`: the download unpacked into `<out>/.work/download`,
 /// one submission per student; the names the roster does not map are
-/// listed on the terminal and in `<out>/unmapped.txt`.
+/// listed on the terminal and returned (for `<out>/unmapped.txt`, written
+/// once graded).
 fn downloaded(
     from: &[String],
     roster: Option<&Path>,
     out: Option<&Path>,
-) -> Result<Vec<std::path::PathBuf>, Failure> {
+    expected: &[String],
+) -> Result<(Vec<PathBuf>, Vec<String>), Failure> {
     use crate::grader::download;
     let [lms, archive] = from else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let lms = <download::Lms as clap::ValueEnum>::from_str(lms, true)
         .map_err(|_| usage_error(format_args!("--from {lms:?}: the LMS is moodle or canvas")))?;
@@ -332,18 +343,13 @@ fn downloaded(
         Path::new(archive),
         &students,
         &out.join(".work/download"),
+        expected,
     )
     .map_err(|e| Failure::Refused(Box::new(e)))?;
-    let unmapped = out.join("unmapped.txt");
-    if unpacked.unmapped.is_empty() {
-        let _ = std::fs::remove_file(&unmapped);
-    } else {
-        for line in &unpacked.unmapped {
-            eprintln!("boardkit: {line}");
-        }
-        std::fs::write(&unmapped, unpacked.unmapped.join("\n") + "\n").map_err(Failure::failed)?;
+    for line in &unpacked.unmapped {
+        eprintln!("boardkit: {line}");
     }
-    Ok(unpacked.submissions)
+    Ok((unpacked.submissions, unpacked.unmapped))
 }
 
 /// `--deadline` and its policy, read.
@@ -365,8 +371,14 @@ fn deadlines(
     }))
 }
 
-/// The game and the grader's options that `args` ask for; `None` when
-/// `--list-cases` asked for the cases instead (printed here).
+/// What a grading run is given: the game, the grader's options, and the
+/// lines of `unmapped.txt`.
+type Graded = (
+    &'static crate::registry::GameInfo,
+    crate::grader::Options,
+    Vec<String>,
+);
+
 /// Bubblewrap, or nothing with `--no-sandbox` (said).
 fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Failure> {
     if no_sandbox {
@@ -378,9 +390,10 @@ fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Fail
     crate::grader::sandbox::Isolation::bubblewrap().map_err(|e| Failure::Refused(Box::new(e)))
 }
 
-fn grading_options(
-    args: GradeArgs,
-) -> Result<Option<(&'static crate::registry::GameInfo, crate::grader::Options)>, Failure> {
+/// The game, the grader's options and the download's unmapped names that
+/// `args` ask for; `None` when `--list-cases` asked for the cases instead
+/// (printed here).
+fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     use crate::grader;
     let deadlines = deadlines(&args)?;
     let limits = case_limits(&args);
@@ -424,11 +437,16 @@ fn grading_options(
         .program
         .or_else(|| python.as_ref().map(|v| v.program.clone()));
     let mut submissions = args.submissions;
-    submissions.extend(downloaded(
+    // The files a download's student is expected to hand in (Canvas
+    // renames them when handed in again).
+    let expected = python.as_ref().map(|v| v.files.clone()).unwrap_or_default();
+    let (downloads, unmapped) = downloaded(
         &args.from,
         args.lms.roster.as_deref(),
         args.out.as_deref(),
-    )?);
+        &expected,
+    )?;
+    submissions.extend(downloads);
     let options = grader::Options {
         submissions,
         out: args.out.unwrap_or_default(),
@@ -454,7 +472,7 @@ fn grading_options(
             top: args.similarity_top,
         },
     };
-    Ok(Some((game, options)))
+    Ok(Some((game, options, unmapped)))
 }
 
 /// Each case's limits, as `args` set them.
@@ -541,21 +559,21 @@ fn roster(args: &LmsArgs, out: &Path, game: Option<&str>) -> Result<Option<Lms>,
     }))
 }
 
-/// Deletes `canvas.csv` and `moodle.csv` in `out`, which a removal would
-/// leave holding grades taken out; says so.
-fn forget_lms_files(out: &Path) {
-    let mut gone = Vec::new();
-    for file in ["canvas.csv", "moodle.csv"] {
-        if std::fs::remove_file(out.join(file)).is_ok() {
-            gone.push(file);
-        }
+/// The output folder of the run.
+fn out_folder(merge: Option<&GradeCommand>, args: &GradeArgs) -> PathBuf {
+    match merge {
+        Some(GradeCommand::Merge { out, .. } | GradeCommand::Remove { out, .. }) => out.clone(),
+        None => args.out.clone().unwrap_or_default(),
     }
-    if !gone.is_empty() {
-        eprintln!(
-            "boardkit: deleted {} (they held the grades taken out): give --roster to write them again",
-            gone.join(" and ")
-        );
-    }
+}
+
+/// The LMS's files in `out`.
+fn lms_files(out: &Path) -> Vec<&'static str> {
+    use crate::grader::report::{CANVAS_CSV, MOODLE_CSV, MOODLE_FEEDBACK};
+    [CANVAS_CSV, MOODLE_CSV, MOODLE_FEEDBACK]
+        .into_iter()
+        .filter(|file| out.join(file).is_file())
+        .collect()
 }
 
 /// Why the LMS files could not be written.

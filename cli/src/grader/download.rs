@@ -20,6 +20,12 @@
 //!   id>_<submission id>_<file>`, flat (`smithbob_340934_208490284_BobsWork.zip`
 //!   in mikewesthad/canvas-unzipper's README). The user id maps through the
 //!   roster's `participant` column, else its `id` (Canvas's user ID).
+//!   Canvas renames a file handed in again when the student's files hold
+//!   one of that name: `programa-1.py`, `-2`, ... (before the last dot, or
+//!   in recent Canvas the first: instructure/canvas-lms issues 606, 2310).
+//!
+//! A roster student is matched at most once and never by a guess (see
+//! [`assign`]): homonyms are graded apart, each under the archive's name.
 //!
 //! Neither archive's names record when a file was handed in, and neither
 //! LMS documents its entries' times as submission times: none is read.
@@ -56,6 +62,9 @@ pub(crate) struct Unpacked {
     pub submissions: Vec<PathBuf>,
     pub unmapped: Vec<String>,
 }
+
+/// A student's files: (path in the download, the file's own name).
+type Files = Vec<(PathBuf, String)>;
 
 /// One student's part of a download, as its names say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,44 +124,262 @@ fn owner(lms: Lms, entry: &str) -> Option<(Owner, String)> {
     }
 }
 
-/// The roster's name for `owner`: through `participant`, else (Moodle) the
-/// full name or (Canvas) the user id.
-fn mapped<'r>(lms: Lms, owner: &Owner, roster: &'r [Student]) -> Option<&'r Student> {
-    let by_participant = roster
-        .iter()
-        .find(|s| s.participant.as_deref() == Some(owner.id.as_str()));
-    by_participant.or_else(|| match lms {
-        Lms::Moodle => roster.iter().find(|s| {
-            s.name
-                .as_deref()
-                .is_some_and(|n| n.trim().to_lowercase() == owner.name.trim().to_lowercase())
-        }),
-        Lms::Canvas => roster.iter().find(|s| s.id == owner.id),
-    })
+/// A name compared as people write it: case and spacing aside.
+fn same_name(a: &str, b: &str) -> bool {
+    let words = |s: &str| {
+        s.split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+    };
+    words(a) == words(b)
 }
 
-/// Unpacks `archive` into `into`, one folder per student.
+/// Each owner's roster student, or why it has none. A roster student is
+/// matched at most once, and never by a guess: through `participant`
+/// (one row giving that id), else (Moodle) by full name only when one entry
+/// of the download and one roster row bear it and that row gives no
+/// participant id, or (Canvas) by the user id only when that row gives no
+/// participant id either.
+fn assign<'r>(
+    lms: Lms,
+    owners: &[&Owner],
+    roster: &'r [Student],
+) -> Vec<Result<&'r Student, String>> {
+    let mut chosen: Vec<Result<&Student, String>> = owners
+        .iter()
+        .map(|owner| match_one(lms, owner, owners, roster))
+        .collect();
+    // Two entries on one roster student: neither is that student's.
+    for i in 0..chosen.len() {
+        let Ok(student) = chosen[i] else { continue };
+        let sharing: Vec<usize> = (0..chosen.len())
+            .filter(|&j| matches!(chosen[j], Ok(s) if std::ptr::eq(s, student)))
+            .collect();
+        if sharing.len() > 1 {
+            let ids: Vec<String> = sharing
+                .iter()
+                .map(|&j| format!("{} (id {})", owners[j].name, owners[j].id))
+                .collect();
+            for j in sharing {
+                chosen[j] = Err(format!(
+                    "{} all map to the roster's {:?}: none is taken as that student",
+                    ids.join(" and "),
+                    student.submission
+                ));
+            }
+        }
+    }
+    chosen
+}
+
+/// One owner's roster student by the rules of [`assign`], or why not.
+fn match_one<'r>(
+    lms: Lms,
+    owner: &Owner,
+    owners: &[&Owner],
+    roster: &'r [Student],
+) -> Result<&'r Student, String> {
+    fn given(s: &Student) -> Option<&str> {
+        s.participant.as_deref().filter(|p| !p.is_empty())
+    }
+    let by_participant: Vec<&Student> = roster
+        .iter()
+        .filter(|s| given(s) == Some(owner.id.as_str()))
+        .collect();
+    match by_participant.as_slice() {
+        [one] => return Ok(one),
+        [_, ..] => {
+            return Err(format!(
+                "the roster gives participant id {} to {} students",
+                owner.id,
+                by_participant.len()
+            ));
+        }
+        [] => {}
+    }
+    let (rows, by): (Vec<&Student>, &str) = match lms {
+        Lms::Moodle => (
+            roster
+                .iter()
+                .filter(|s| s.name.as_deref().is_some_and(|n| same_name(n, &owner.name)))
+                .collect(),
+            "name",
+        ),
+        Lms::Canvas => (roster.iter().filter(|s| s.id == owner.id).collect(), "id"),
+    };
+    let namesakes = owners
+        .iter()
+        .filter(|o| same_name(&o.name, &owner.name))
+        .count();
+    match rows.as_slice() {
+        [] => Err("not in the roster".to_owned()),
+        [_, _, ..] => Err(format!(
+            "{} roster rows share its {by}: give each a participant id",
+            rows.len()
+        )),
+        [row] if given(row).is_some() => Err(format!(
+            "the roster's {:?} shares its {by} but has participant id {}",
+            row.submission,
+            given(row).unwrap_or_default()
+        )),
+        [_] if lms == Lms::Moodle && namesakes > 1 => Err(format!(
+            "{namesakes} entries of the download are named {:?}: the roster's participant ids tell them apart",
+            owner.name
+        )),
+        [row] => Ok(row),
+    }
+}
+
+/// The file a Canvas download's `file` stands for: Canvas renames a file
+/// handed in again `name-1.ext` (`-2`, ...: before the last dot, or the
+/// first in names of several), so a name the exercise expects comes back
+/// with the number Canvas gave it (0 for the name itself). None when `file`
+/// is no expected name, suffixed or not.
+fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, u32)> {
+    for name in expected {
+        if file == name {
+            return Some((name, 0));
+        }
+        let cuts = name
+            .char_indices()
+            .filter(|&(_, c)| c == '.')
+            .map(|(i, _)| i)
+            .chain([name.len()]);
+        for cut in cuts {
+            let (stem, ext) = name.split_at(cut);
+            let number = file
+                .strip_prefix(stem)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|rest| rest.strip_suffix(ext));
+            if let Some(n) =
+                number.filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            {
+                return n.parse().ok().map(|n| (name.as_str(), n));
+            }
+        }
+    }
+    None
+}
+
+/// A Canvas student's files under the names the exercise expects: each
+/// resubmitted `programa-1.py` taken as `programa.py`, the newest (highest
+/// number) when several versions came; every renaming and every version
+/// left out is returned to be said.
+fn resubmissions(
+    files: Vec<(PathBuf, String)>,
+    expected: &[String],
+) -> (Vec<(PathBuf, String)>, Vec<String>) {
+    let mut kept: Vec<(PathBuf, String)> = Vec::new();
+    let mut versions: BTreeMap<&str, Vec<(u32, PathBuf, String)>> = BTreeMap::new();
+    for (path, file) in files {
+        match expected_name(&file, expected) {
+            Some((name, n)) => versions.entry(name).or_default().push((n, path, file)),
+            None => kept.push((path, file)),
+        }
+    }
+    let mut said = Vec::new();
+    // With no file the run expects (crates, `--program`), a numbered name
+    // cannot be mapped back: said, not guessed.
+    if expected.is_empty() {
+        for (_, file) in &kept {
+            let stem = file.split('.').next().unwrap_or_default();
+            let numbered = stem
+                .rsplit_once('-')
+                .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if numbered {
+                said.push(format!(
+                    "{file} kept under that name: Canvas numbers a file handed in again so, \
+                     and this run expects no file by name to map it back to"
+                ));
+            }
+        }
+    }
+    for (name, mut all) in versions {
+        all.sort_by_key(|(n, _, _)| *n);
+        let Some((n, path, file)) = all.pop() else {
+            continue;
+        };
+        if !all.is_empty() {
+            let older: Vec<&str> = all.iter().map(|(_, _, f)| f.as_str()).collect();
+            said.push(format!(
+                "{file} taken as {name}, Canvas's latest version; left out: {}",
+                older.join(", ")
+            ));
+        } else if n > 0 {
+            said.push(format!(
+                "{file} taken as {name} (Canvas's name for a file handed in again)"
+            ));
+        }
+        kept.push((path, name.to_owned()));
+    }
+    (kept, said)
+}
+
+/// Unpacks `archive` into `into`, one folder per student; `expected`, the
+/// files the exercise declares as the student's (Canvas's renamed
+/// resubmissions are mapped back to them).
 pub(crate) fn unpack(
     lms: Lms,
     archive: &Path,
     roster: &[Student],
     into: &Path,
+    expected: &[String],
 ) -> Result<Unpacked, DownloadError> {
     let raw = into.join("download");
-    let write = |path: &Path| {
-        let path = path.to_owned();
-        move |e| DownloadError::Write(path, e)
-    };
     if into.exists() {
         std::fs::remove_dir_all(into).map_err(write(into))?;
     }
     std::fs::create_dir_all(&raw).map_err(write(&raw))?;
     super::submission::unzip_class(archive, &raw)
         .map_err(|e| DownloadError::Archive(archive.to_owned(), e))?;
-    // Each student's files: (path in the download, the file's own name).
-    let mut students: BTreeMap<String, (Owner, Vec<(PathBuf, String)>)> = BTreeMap::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&raw)
-        .map_err(write(&raw))?
+    let students = by_student(lms, &raw)?;
+    if students.is_empty() {
+        return Err(DownloadError::Empty(archive.to_owned(), lms));
+    }
+    let owners: Vec<&Owner> = students.values().map(|(who, _)| who).collect();
+    let names = graded_names(lms, &owners, roster);
+    let mut unpacked = Unpacked {
+        submissions: Vec::new(),
+        unmapped: Vec::new(),
+    };
+    for ((who, files), (name, why)) in students.into_values().zip(names) {
+        if let Some(why) = why {
+            unpacked.unmapped.push(format!(
+                "{} (id {}): {why}; graded as {name}",
+                who.name, who.id
+            ));
+        }
+        if who.late {
+            eprintln!("boardkit: {name}: Canvas marks this submission late");
+        }
+        let files = match lms {
+            Lms::Canvas => {
+                let (files, said) = resubmissions(files, expected);
+                for line in said {
+                    eprintln!("boardkit: {name}: {line}");
+                }
+                files
+            }
+            Lms::Moodle => files,
+        };
+        unpacked.submissions.push(place(&name, files, into)?);
+    }
+    let _ = std::fs::remove_dir_all(&raw);
+    Ok(unpacked)
+}
+
+/// The error of writing `path`.
+fn write(path: &Path) -> impl FnOnce(std::io::Error) -> DownloadError + use<> {
+    let path = path.to_owned();
+    move |e| DownloadError::Write(path, e)
+}
+
+/// Each student's files in the unpacked download `raw`, by the LMS's
+/// names: (path in the download, the file's own name).
+fn by_student(lms: Lms, raw: &Path) -> Result<BTreeMap<String, (Owner, Files)>, DownloadError> {
+    let mut students: BTreeMap<String, (Owner, Files)> = BTreeMap::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(raw)
+        .map_err(write(raw))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -178,48 +405,58 @@ pub(crate) fn unpack(
             slot.1.push((path, file));
         }
     }
-    if students.is_empty() {
-        return Err(DownloadError::Empty(archive.to_owned(), lms));
-    }
-    let mut unpacked = Unpacked {
-        submissions: Vec::new(),
-        unmapped: Vec::new(),
-    };
-    for (key, (who, files)) in students {
-        let name = match mapped(lms, &who, roster) {
-            Some(student) => student.submission.clone(),
-            None => {
-                let graded_as = super::submission::safe_name(&key);
-                unpacked.unmapped.push(format!(
-                    "{} (id {}): not in the roster; graded as {graded_as}",
-                    who.name, who.id
-                ));
-                graded_as
+    Ok(students)
+}
+
+/// Each owner's submission name, and why it is not a roster student's: a
+/// roster student's name, else the archive's (`Ana_Souza_4119`), never
+/// a roster name nor one already given (then numbered, said).
+fn graded_names(lms: Lms, owners: &[&Owner], roster: &[Student]) -> Vec<(String, Option<String>)> {
+    let chosen = assign(lms, owners, roster);
+    // Every roster name: an LMS file gives a roster name its student's row.
+    let mut taken: std::collections::BTreeSet<String> = roster
+        .iter()
+        .map(|s| super::submission::safe_name(&s.submission))
+        .collect();
+    owners
+        .iter()
+        .zip(chosen)
+        .map(|(who, chosen)| match chosen {
+            Ok(student) => (super::submission::safe_name(&student.submission), None),
+            Err(why) => {
+                let wanted = super::submission::safe_name(&format!("{}_{}", who.name, who.id));
+                let name = (1..)
+                    .map(|k| match k {
+                        1 => wanted.clone(),
+                        k => format!("{wanted}-{k}"),
+                    })
+                    .find(|n| !taken.contains(n))
+                    .unwrap_or_default();
+                taken.insert(name.clone());
+                (name, Some(why))
             }
-        };
-        if who.late {
-            eprintln!("boardkit: {name}: Canvas marks this submission late");
+        })
+        .collect()
+}
+
+/// One student's files moved into `into` as submission `name`: a single
+/// archive handed in as `<name>.zip` (graded as an archive, unpacked with
+/// care), else a folder.
+fn place(name: &str, files: Vec<(PathBuf, String)>, into: &Path) -> Result<PathBuf, DownloadError> {
+    if let [(path, file)] = files.as_slice() {
+        if file.to_ascii_lowercase().ends_with(".zip") {
+            let target = into.join(format!("{name}.zip"));
+            std::fs::rename(path, &target).map_err(write(&target))?;
+            return Ok(target);
         }
-        let name = super::submission::safe_name(&name);
-        // One archive handed in: graded as an archive (unpacked with care).
-        if let [(path, file)] = files.as_slice() {
-            if file.to_ascii_lowercase().ends_with(".zip") {
-                let target = into.join(format!("{name}.zip"));
-                std::fs::rename(path, &target).map_err(write(&target))?;
-                unpacked.submissions.push(target);
-                continue;
-            }
-        }
-        let folder = into.join(&name);
-        std::fs::create_dir_all(&folder).map_err(write(&folder))?;
-        for (path, file) in files {
-            let target = folder.join(super::submission::safe_name(&file));
-            std::fs::rename(&path, &target).map_err(write(&target))?;
-        }
-        unpacked.submissions.push(folder);
     }
-    let _ = std::fs::remove_dir_all(&raw);
-    Ok(unpacked)
+    let folder = into.join(name);
+    std::fs::create_dir_all(&folder).map_err(write(&folder))?;
+    for (path, file) in files {
+        let target = folder.join(super::submission::safe_name(&file));
+        std::fs::rename(&path, &target).map_err(write(&target))?;
+    }
+    Ok(folder)
 }
 
 #[cfg(test)]
@@ -251,5 +488,159 @@ mod tests {
         );
         assert!(owner(Lms::Canvas, "notes.txt").is_none());
         assert!(owner(Lms::Moodle, "readme.txt").is_none());
+    }
+
+    fn student(submission: &str, id: &str, name: &str, participant: &str) -> Student {
+        Student {
+            submission: submission.into(),
+            id: id.into(),
+            login: submission.into(),
+            name: Some(name.into()),
+            participant: Some(participant.into()).filter(|p: &String| !p.is_empty()),
+        }
+    }
+
+    fn moodle(name: &str, id: &str) -> Owner {
+        Owner {
+            name: name.into(),
+            id: id.into(),
+            late: false,
+        }
+    }
+
+    /// The submission each owner is graded as (`?name` when unmapped).
+    fn graded(lms: Lms, owners: &[Owner], roster: &[Student]) -> Vec<String> {
+        let owners: Vec<&Owner> = owners.iter().collect();
+        graded_names(lms, &owners, roster)
+            .into_iter()
+            .map(|(name, why)| match why {
+                Some(_) => format!("?{name}"),
+                None => name,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn homonyms_are_never_merged_into_one_roster_student() {
+        let anas = [moodle("Ana Souza", "4112"), moodle("Ana  souza", "4119")];
+        // The roster's Ana has her participant id: the other is not her.
+        let roster = [student("ana", "S1", "Ana Souza", "4112")];
+        assert_eq!(
+            graded(Lms::Moodle, &anas, &roster),
+            ["ana", "?Ana__souza_4119"]
+        );
+        // Without it, a name two entries bear tells neither apart.
+        let roster = [student("ana", "S1", "Ana Souza", "")];
+        assert_eq!(
+            graded(Lms::Moodle, &anas, &roster),
+            ["?Ana_Souza_4112", "?Ana__souza_4119"]
+        );
+        // One entry of that name, one row: the name is enough.
+        assert_eq!(graded(Lms::Moodle, &anas[..1], &roster), ["ana"]);
+        // Two rows of that name: neither.
+        let twins = [
+            student("ana", "S1", "Ana Souza", ""),
+            student("ana2", "S9", "Ana Souza", ""),
+        ];
+        assert_eq!(graded(Lms::Moodle, &anas[..1], &twins), ["?Ana_Souza_4112"]);
+        // A row whose participant id is another's is not matched by name.
+        let other = [student("ana", "S1", "Ana Souza", "4000")];
+        assert_eq!(graded(Lms::Moodle, &anas[..1], &other), ["?Ana_Souza_4112"]);
+        // Canvas: two entries on one user id are both graded apart.
+        let canvas = [moodle("souzaana", "77"), moodle("souzaanamaria", "77")];
+        let roster = [student("ana", "77", "Ana Souza", "")];
+        assert_eq!(
+            graded(Lms::Canvas, &canvas, &roster),
+            ["?souzaana_77", "?souzaanamaria_77"]
+        );
+        // An archive's name never takes a roster student's.
+        let roster = [student("Bia_Lima_5", "S1", "Someone Else", "9")];
+        assert_eq!(
+            graded(Lms::Moodle, &[moodle("Bia Lima", "5")], &roster),
+            ["?Bia_Lima_5-2"]
+        );
+    }
+
+    #[test]
+    fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
+        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
+        assert_eq!(
+            expected_name("programa-1.py", &expected),
+            Some(("programa.py", 1))
+        );
+        assert_eq!(
+            expected_name("funcoes-12.py", &expected),
+            Some(("funcoes.py", 12))
+        );
+        assert_eq!(
+            expected_name("programa.py", &expected),
+            Some(("programa.py", 0))
+        );
+        // A student's own file, and names that are not Canvas's numbering.
+        for file in [
+            "helper-1.py",
+            "programa-x.py",
+            "programa-.py",
+            "programa-1.pyc",
+        ] {
+            assert_eq!(expected_name(file, &expected), None, "{file}");
+        }
+        // Several dots: Canvas has numbered before the last and the first.
+        let tar = ["entrega.tar.gz".to_owned()];
+        assert_eq!(
+            expected_name("entrega.tar-1.gz", &tar),
+            Some(("entrega.tar.gz", 1))
+        );
+        assert_eq!(
+            expected_name("entrega-2.tar.gz", &tar),
+            Some(("entrega.tar.gz", 2))
+        );
+        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
+            names
+                .iter()
+                .map(|n| (PathBuf::from(n), n.to_string()))
+                .collect()
+        };
+        let (kept, said) = resubmissions(
+            files(&[
+                "funcoes.py",
+                "programa-1.py",
+                "programa-2.py",
+                "programa.py",
+                "helper-1.py",
+            ]),
+            &expected,
+        );
+        let mut kept: Vec<(String, String)> = kept
+            .into_iter()
+            .map(|(p, n)| (p.display().to_string(), n))
+            .collect();
+        kept.sort();
+        assert_eq!(
+            kept,
+            [
+                ("funcoes.py".into(), "funcoes.py".into()),
+                ("helper-1.py".into(), "helper-1.py".into()),
+                ("programa-2.py".into(), "programa.py".into()),
+            ]
+        );
+        assert_eq!(
+            said,
+            [
+                "programa-2.py taken as programa.py, Canvas's latest version; left out: programa.py, programa-1.py"
+            ]
+        );
+        let (kept, said) = resubmissions(files(&["mod-1.rs", "lib.rs"]), &[]);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("mod-1.rs kept under that name"),
+            "{said:?}"
+        );
+        let (_, said) = resubmissions(files(&["programa-1.py"]), &expected);
+        assert_eq!(
+            said,
+            ["programa-1.py taken as programa.py (Canvas's name for a file handed in again)"]
+        );
     }
 }

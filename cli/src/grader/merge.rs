@@ -38,6 +38,15 @@ pub(crate) fn merge(
             ..run
         });
     let all = report::read_results(out).map_err(out_error)?;
+    // The download's unmapped names, as one run lists them: every shard's.
+    let mut unmapped: Vec<String> = shards
+        .iter()
+        .flat_map(|s| report::read_unmapped(s))
+        .collect();
+    unmapped.sort();
+    unmapped.dedup();
+    report::forget_class_files(out).map_err(out_error)?;
+    report::write_unmapped(out, &unmapped).map_err(out_error)?;
     let similar = run.as_ref().map(|run| {
         let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
         super::similarity::of_class(
@@ -141,7 +150,9 @@ fn shard_runs(shards: &[PathBuf], out: &Path) -> Result<Vec<report::RunInfo>, Gr
 }
 
 /// Takes the submissions `names` out of the output folder `out` (their
-/// results, their copies), then writes its reports again without them.
+/// results, their copies), then writes its reports again without them
+/// (every class file is deleted first: the LMS's files are written again
+/// only with a roster).
 pub(crate) fn remove(
     out: &Path,
     names: &[String],
@@ -164,6 +175,10 @@ pub(crate) fn remove(
     }
     for name in names {
         std::fs::remove_dir_all(report::student_dir(out, name)).map_err(out_error)?;
+        let instructor = report::instructor_dir(out, name);
+        if instructor.is_dir() {
+            std::fs::remove_dir_all(instructor).map_err(out_error)?;
+        }
         let taken = out.join(".work/taken").join(name);
         if taken.is_dir() {
             std::fs::remove_dir_all(taken).map_err(out_error)?;
@@ -174,6 +189,18 @@ pub(crate) fn remove(
         run.latest.retain(|n| !names.contains(n));
     }
     let all = report::read_results(out).map_err(out_error)?;
+    // Every class file is written again without them; unmapped.txt keeps
+    // the others' lines.
+    let unmapped: Vec<String> = report::read_unmapped(out)
+        .into_iter()
+        .filter(|line| {
+            !names
+                .iter()
+                .any(|n| line.ends_with(&format!("graded as {n}")))
+        })
+        .collect();
+    report::forget_class_files(out).map_err(out_error)?;
+    report::write_unmapped(out, &unmapped).map_err(out_error)?;
     let similar = run.as_ref().map(|run| {
         super::similarity::of_class(
             &run.game,

@@ -137,6 +137,17 @@ pub(crate) fn grade(
     options: &Options,
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let plan = plan::plan(game, options)?;
+    let graded = grade_planned(game, options, &plan);
+    plan::empty_work(&plan.scratch, options.build_dir.as_deref());
+    graded
+}
+
+/// Grades what `plan` holds, then writes the class's reports.
+fn grade_planned(
+    game: &GameInfo,
+    options: &Options,
+    plan: &Plan,
+) -> Result<BTreeMap<String, Results>, GradeError> {
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
         .map_err(GradeError::Sandbox)?;
     if let Some(why) = sandbox.pods_refused() {
@@ -193,14 +204,13 @@ pub(crate) fn grade(
         .expect("a thread pool");
     pool.install(|| {
         plan.todo.par_iter().for_each(|planned| {
-            let results = grade_submission(
-                game, options, &plan, planned, &sandbox, &prepared, &progress,
-            );
+            let results =
+                grade_submission(game, options, plan, planned, &sandbox, &prepared, &progress);
             progress.graded(&planned.name, &results);
         });
     });
     progress.bar.finish_and_clear();
-    class_reports(game, options, &plan)
+    class_reports(game, options, plan)
 }
 
 /// What the class's build made ready: the kit's dependencies for Rust
@@ -425,6 +435,9 @@ fn class_reports(
             options.out.display()
         );
     }
+    // What an earlier run wrote for the class goes: this run writes its own
+    // (the LMS's files and unmapped.txt by `boardkit grade`, after this).
+    report::forget_class_files(&options.out).map_err(out_error)?;
     report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)

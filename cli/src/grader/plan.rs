@@ -200,6 +200,48 @@ fn submissions_given(game: &GameInfo, options: &Options) -> Result<Vec<PathBuf>,
     Ok(submissions.into_iter().cloned().collect())
 }
 
+/// Empties the grader's folder `scratch` (`<out>/.work`) once a run ends,
+/// of everything but what later runs read: each submission's copy
+/// (`taken/`: similarity, `grade merge` and `grade remove` compare them)
+/// and the kit's dependencies built (`build/deps/`, or `build_dir` when it
+/// is inside). Downloads and archives unpacked, repositories, crates and
+/// their builds, own tests' work: all go, whatever their size.
+pub(super) fn empty_work(scratch: &Path, build_dir: Option<&Path>) {
+    let kept_build = build_dir
+        .and_then(|dir| std::path::absolute(dir).ok())
+        .zip(std::path::absolute(scratch).ok())
+        .and_then(|(dir, scratch)| {
+            let inside = dir.strip_prefix(&scratch).ok()?;
+            inside.components().next().map(|c| c.as_os_str().to_owned())
+        });
+    let Ok(entries) = std::fs::read_dir(scratch) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let path = entry.path();
+        if name == "taken" || Some(&name) == kept_build.as_ref() {
+            continue;
+        }
+        let gone = if name == "build" {
+            // The class's build: its crates and their targets go, the kit's
+            // dependencies stay (built once for every run).
+            ["crates", "targets"]
+                .into_iter()
+                .map(|inside| path.join(inside))
+                .filter(|inside| inside.exists())
+                .try_for_each(std::fs::remove_dir_all)
+        } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        if let Err(e) = gone {
+            eprintln!("boardkit: warning: cannot empty {}: {e}", path.display());
+        }
+    }
+}
+
 /// Whether `dir` holds the final results of exactly this submission (the
 /// same fingerprint; a build or a case that timed out is graded again).
 pub(super) fn finished(dir: &Path, fingerprint: &str) -> bool {
@@ -355,18 +397,13 @@ pub(super) fn earlier_run_of_another_kind(
         earlier.title, earlier.submissions
     );
     let gone = |e| GradeError::Out(options.out.clone(), e);
-    for folder in [report::STUDENTS, ".work/taken"] {
+    for folder in [report::STUDENTS, report::INSTRUCTOR, ".work/taken"] {
         let path = options.out.join(folder);
         if path.is_dir() {
             std::fs::remove_dir_all(&path).map_err(gone)?;
         }
     }
-    for file in report::CLASS_FILES {
-        match std::fs::remove_file(options.out.join(file)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(gone(e)),
-            _ => {}
-        }
-    }
+    report::forget_class_files(&options.out).map_err(gone)?;
     Ok(())
 }
 

@@ -132,7 +132,7 @@ pub(crate) struct Results {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<super::notes::Note>,
     /// The notes are the instructor's alone until released: kept in
-    /// `notes.json`, not here.
+    /// `instructor/<name>/notes.json`, not here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub notes_held: bool,
     /// `--style-points`: the notes' points, counted in `score` and
@@ -369,10 +369,13 @@ impl RunInfo {
 /// The file of a run's [`RunInfo`] in its output folder.
 pub(crate) const RUN_INFO: &str = "run.json";
 
-/// A submission's hidden cases' details, beside its `results.json`.
+/// A submission's hidden cases' details, in its instructor's folder.
 const HIDDEN_DETAILS: &str = "hidden.json";
-/// A submission's notes held until released, beside its `results.json`.
+/// A submission's notes held until released, in its instructor's folder.
 const HELD_NOTES: &str = "notes.json";
+/// The files of a submission that are the instructor's alone: never in
+/// `students/<name>/`, which is handed to the student whole.
+const INSTRUCTOR_FILES: [&str; 2] = [HIDDEN_DETAILS, HELD_NOTES];
 
 /// Reads `<dir>/run.json`, when there is one.
 pub(crate) fn read_run_info(dir: &Path) -> Option<RunInfo> {
@@ -380,36 +383,46 @@ pub(crate) fn read_run_info(dir: &Path) -> Option<RunInfo> {
     serde_json::from_str(&text).ok()
 }
 
-/// Writes a submission's results in its folder under `out`: `results.json`
-/// and its hidden cases' details, each written whole then renamed.
+/// Writes a submission's results under `out`: `results.json` in its
+/// folder, its hidden cases' details (and notes held) in its instructor's
+/// folder, each written whole then renamed.
 pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io::Result<()> {
     let dir = student_dir(out, name);
+    let instructor = instructor_dir(out, name);
     std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&instructor)?;
+    // An older kit's run kept them in the student's folder.
+    for file in INSTRUCTOR_FILES {
+        let _ = std::fs::remove_file(dir.join(file));
+    }
     let details: BTreeMap<&str, &str> = results
         .tests
         .iter()
         .filter_map(|t| Some((t.name.as_str(), t.detail.as_deref()?)))
         .collect();
-    let write = |file: &str, json: String| {
+    let write = |dir: &Path, file: &str, json: String| {
         let temp = dir.join(format!("{file}.tmp"));
         std::fs::write(&temp, json)?;
         std::fs::rename(&temp, dir.join(file))
     };
     write(
+        &instructor,
         HIDDEN_DETAILS,
         serde_json::to_string_pretty(&details).map_err(std::io::Error::other)?,
     )?;
     let mut shown = results.clone();
     if results.notes_held {
         write(
+            &instructor,
             HELD_NOTES,
             serde_json::to_string_pretty(&results.notes).map_err(std::io::Error::other)?,
         )?;
         shown.notes.clear();
     } else {
-        let _ = std::fs::remove_file(dir.join(HELD_NOTES));
+        let _ = std::fs::remove_file(instructor.join(HELD_NOTES));
     }
     write(
+        &dir,
         "results.json",
         serde_json::to_string_pretty(&shown).map_err(std::io::Error::other)?,
     )
@@ -419,25 +432,113 @@ pub(crate) fn save_results(out: &Path, name: &str, results: &Results) -> std::io
 /// that no submission's name can be a report's.
 pub(crate) const STUDENTS: &str = "students";
 
-/// The class's files in an output folder, beside `students/`.
-pub(crate) const CLASS_FILES: [&str; 7] = [
+/// The download's names the roster did not map (`--from`), one a line,
+/// each ending `graded as <name>`.
+pub(crate) const UNMAPPED: &str = "unmapped.txt";
+/// The LMS's files (`--roster`).
+pub(crate) const CANVAS_CSV: &str = "canvas.csv";
+pub(crate) const MOODLE_CSV: &str = "moodle.csv";
+pub(crate) const MOODLE_FEEDBACK: &str = "moodle-feedback.zip";
+
+/// Every file a run may write for the class in an output folder, beside
+/// `students/` and `instructor/`: the one list that `grade` (and its
+/// `--fresh`), `grade merge` and `grade remove` read. Each of them
+/// deletes them all before writing what it writes, so that none is left
+/// describing an earlier run's grades (a long test grades with every
+/// option that writes one, and checks that this list names each file).
+pub(crate) const CLASS_FILES: [&str; 9] = [
     RUN_INFO,
     "grades.csv",
     "junit.xml",
     "report.html",
     "similarity.csv",
-    "canvas.csv",
-    "moodle.csv",
+    UNMAPPED,
+    CANVAS_CSV,
+    MOODLE_CSV,
+    MOODLE_FEEDBACK,
 ];
 
-/// The folder of submission `name`'s results in the output folder `out`.
+/// Deletes every class file of `out` (those a run writes again are then
+/// written by it); returns those that were there.
+pub(crate) fn forget_class_files(out: &Path) -> std::io::Result<Vec<&'static str>> {
+    let mut gone = Vec::new();
+    for file in CLASS_FILES {
+        match std::fs::remove_file(out.join(file)) {
+            Ok(()) => gone.push(file),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(gone)
+}
+
+/// The lines of `<dir>/unmapped.txt`, if any.
+pub(crate) fn read_unmapped(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join(UNMAPPED))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Writes `lines` as `<dir>/unmapped.txt`, or nothing when there are none.
+pub(crate) fn write_unmapped(dir: &Path, lines: &[String]) -> std::io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    std::fs::write(dir.join(UNMAPPED), lines.join("\n") + "\n")
+}
+
+/// The folder of an output folder that holds what is the instructor's
+/// alone of each submission (hidden cases' details, notes held), apart from
+/// `students/`, whose folders are handed to students.
+pub(crate) const INSTRUCTOR: &str = "instructor";
+
+/// The folder of submission `name`'s results in the output folder `out`:
+/// the student's to receive.
 pub(crate) fn student_dir(out: &Path, name: &str) -> std::path::PathBuf {
     out.join(STUDENTS).join(name)
+}
+
+/// The folder of what is the instructor's alone of submission `name`.
+pub(crate) fn instructor_dir(out: &Path, name: &str) -> std::path::PathBuf {
+    out.join(INSTRUCTOR).join(name)
+}
+
+/// An instructor's file of a submission: in its instructor's folder, or
+/// where an older kit kept it (the student's folder).
+fn instructor_file(out: &Path, name: &str, file: &str) -> Option<String> {
+    std::fs::read_to_string(instructor_dir(out, name).join(file))
+        .or_else(|_| std::fs::read_to_string(student_dir(out, name).join(file)))
+        .ok()
+}
+
+/// Moves the instructor's files an older kit kept in `students/<name>/`
+/// into `instructor/<name>/`, so that no student's folder holds them.
+fn move_instructor_files(out: &Path) -> std::io::Result<()> {
+    let Ok(entries) = std::fs::read_dir(out.join(STUDENTS)) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        for file in INSTRUCTOR_FILES {
+            let old = entry.path().join(file);
+            if old.is_file() {
+                let dir = instructor_dir(out, &name);
+                std::fs::create_dir_all(&dir)?;
+                std::fs::rename(&old, dir.join(file))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads every `<dir>/students/<name>/results.json`.
 pub(crate) fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Results>> {
     let mut all = BTreeMap::new();
+    let out = dir;
     let dir = dir.join(STUDENTS);
     if !dir.is_dir() {
         return Ok(all);
@@ -446,24 +547,22 @@ pub(crate) fn read_results(dir: &Path) -> std::io::Result<BTreeMap<String, Resul
         let entry = entry?;
         let path = entry.path().join("results.json");
         if path.is_file() {
+            let name = entry.file_name().to_string_lossy().into_owned();
             let text = std::fs::read_to_string(&path)?;
             let mut results: Results = serde_json::from_str(&text)
                 .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
-            let details: BTreeMap<String, String> =
-                std::fs::read_to_string(entry.path().join(HIDDEN_DETAILS))
-                    .ok()
-                    .and_then(|text| serde_json::from_str(&text).ok())
-                    .unwrap_or_default();
+            let details: BTreeMap<String, String> = instructor_file(out, &name, HIDDEN_DETAILS)
+                .and_then(|text| serde_json::from_str(&text).ok())
+                .unwrap_or_default();
             for test in &mut results.tests {
                 test.detail = details.get(&test.name).cloned();
             }
             if results.notes_held {
-                results.notes = std::fs::read_to_string(entry.path().join(HELD_NOTES))
-                    .ok()
+                results.notes = instructor_file(out, &name, HELD_NOTES)
                     .and_then(|text| serde_json::from_str(&text).ok())
                     .unwrap_or_default();
             }
-            all.insert(entry.file_name().to_string_lossy().into_owned(), results);
+            all.insert(name, results);
         }
     }
     Ok(all)
@@ -497,6 +596,7 @@ pub(crate) fn write_reports(
     run: Option<&RunInfo>,
     similarity: Option<&super::similarity::Similarity>,
 ) -> std::io::Result<()> {
+    move_instructor_files(dir)?;
     if let Some(run) = run {
         let json = serde_json::to_string_pretty(run).map_err(std::io::Error::other)?;
         std::fs::write(dir.join(RUN_INFO), json)?;
@@ -1113,6 +1213,67 @@ mod tests {
         save_results(dir.path(), "ana", &results).unwrap();
         let shown = std::fs::read_to_string(dir.path().join("students/ana/results.json")).unwrap();
         assert!(shown.contains("handle it"), "{shown}");
+    }
+
+    /// Every file below `dir`, read.
+    fn texts_below(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+        super::super::submission::files_below(dir)
+            .into_iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(&f).unwrap_or_default();
+                (f, text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_students_folder_holds_nothing_of_the_hidden_cases_or_the_notes_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut results = Results::of(Vec::new(), None);
+        results.tests.push(TestResult {
+            name: "hidden_diagonal".into(),
+            score: 0.0,
+            max_score: 2.0,
+            status: "failed".into(),
+            output: "hidden case: wrong_output".into(),
+            visibility: "after_published".into(),
+            extra_data: Extra {
+                level: Level::Advanced,
+                verdict: Verdict::WrongOutput,
+                robustness: false,
+            },
+            detail: Some("input: C3 B2 A1 secret-input".into()),
+        });
+        results.notes = vec![super::super::notes::Note {
+            file: "src/velha/mod.rs".into(),
+            line: 3,
+            kind: "unwrap".into(),
+            message: "held-note".into(),
+            url: None,
+        }];
+        results.notes_held = true;
+        // A folder an older kit wrote: its hidden.json in the student's folder.
+        save_results(dir.path(), "bia", &Results::of(Vec::new(), None)).unwrap();
+        let student = dir.path().join("students/bia");
+        std::fs::write(student.join("hidden.json"), r#"{"x": "old-secret"}"#).unwrap();
+        save_results(dir.path(), "ana", &results).unwrap();
+        write_reports(dir.path(), &BTreeMap::new(), None, None).unwrap();
+        for (file, text) in texts_below(&dir.path().join(STUDENTS)) {
+            for secret in ["secret-input", "held-note", "old-secret"] {
+                assert!(!text.contains(secret), "{} holds {secret}", file.display());
+            }
+        }
+        let all = read_results(dir.path()).unwrap();
+        assert_eq!(
+            all["ana"].tests[0].detail.as_deref(),
+            Some("input: C3 B2 A1 secret-input")
+        );
+        assert_eq!(all["ana"].notes[0].message, "held-note");
+        assert!(
+            instructor_dir(dir.path(), "bia")
+                .join("hidden.json")
+                .is_file()
+        );
     }
 
     #[test]
