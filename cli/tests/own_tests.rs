@@ -360,3 +360,21 @@ fn boardkit_test_mine_names_the_public_bugs_a_starters_tests_miss() {
         );
     }
 }
+
+#[test]
+fn a_changed_tests_file_is_graded_again_without_fresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("alice");
+    velha_crate(&root, Some(&kit("cli/tests/mine/velha/thin.rs")));
+    let out = dir.path().join("out");
+    let thin = graded(&[], std::slice::from_ref(&root), &out)["alice"];
+    // Only the tests change: the same code, a careful suite.
+    std::fs::copy(
+        kit("exercises/velha/suites.hidden/thorough.rs"),
+        root.join("tests/mine.rs"),
+    )
+    .unwrap();
+    let thorough = graded(&[], std::slice::from_ref(&root), &out)["alice"];
+    assert!(thin < 2.0, "{thin}");
+    assert_eq!(thorough, 10.0, "the second run kept {thin}");
+}
