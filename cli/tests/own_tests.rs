@@ -378,3 +378,33 @@ fn a_changed_tests_file_is_graded_again_without_fresh() {
     assert!(thin < 2.0, "{thin}");
     assert_eq!(thorough, 10.0, "the second run kept {thin}");
 }
+
+#[test]
+fn a_connect_four_suite_using_the_sides_the_starter_exports_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("connect4");
+    let made = boardkit()
+        .args(["starter", "connect4"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // The starter's `pub use`: MIN_SIDE and MAX_SIDE, as EXERCISE.md says.
+    let mine = "use boardkit::connect4::*;\n\n\
+        #[test]\nfn the_sides_bound_a_board() {\n    \
+        assert!(Board::new(MIN_SIDE, MAX_SIDE).is_ok());\n    \
+        assert!(Board::new(MIN_SIDE - 1, MAX_SIDE).is_err());\n    \
+        assert!(Board::new(MIN_SIDE, MAX_SIDE + 1).is_err());\n}\n";
+    std::fs::write(root.join("tests/mine.rs"), mine).unwrap();
+    let ran = boardkit()
+        .args(["test", "connect4", "--mine"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        stdout.contains("valid   the_sides_bound_a_board"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+}
