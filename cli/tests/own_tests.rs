@@ -408,3 +408,43 @@ fn a_connect_four_suite_using_the_sides_the_starter_exports_is_valid() {
         String::from_utf8_lossy(&ran.stderr)
     );
 }
+
+#[test]
+fn a_python_test_of_melhor_jogada_is_valid() {
+    if python_with_pytest().is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs pytest");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let python = dir.path().join("python");
+    let made = boardkit()
+        .args(["starter", "velha", "--language", "python"])
+        .arg(&python)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // The statement's expert level: a best move, the fastest win.
+    let mine = "import funcoes\n\n\ndef test_the_fastest_win():\n    \
+        t = [['X', 'X', ' '], ['O', 'O', ' '], [' ', ' ', ' ']]\n    \
+        assert funcoes.melhor_jogada(t) == (0, 2)\n\n\n\
+        def test_a_best_move_on_an_empty_board_is_a_cell():\n    \
+        linha, coluna = funcoes.melhor_jogada([[' '] * 3 for _ in range(3)])\n    \
+        assert 0 <= linha <= 2 and 0 <= coluna <= 2\n";
+    std::fs::write(python.join("test_mine.py"), mine).unwrap();
+    let ran = boardkit()
+        .args(["test", "velha", "--language", "python", "--mine"])
+        .arg(&python)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    for test in [
+        "test_the_fastest_win",
+        "test_a_best_move_on_an_empty_board_is_a_cell",
+    ] {
+        assert!(
+            stdout.contains(&format!("valid   test_mine.py::{test}")),
+            "{test}: {stdout}{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+}

@@ -60,3 +60,12 @@ def test_the_nine_argument_form_reads_every_cell():
         for r in range(3):
             celulas[r * 3 + celula % 3] = "X"
         assert funcoes.verifica_vencedor(*celulas) == "X"
+
+
+def test_the_best_move_wins_at_once_or_blocks():
+    # X to move, with a row to finish: the fastest win is the only answer.
+    assert funcoes.melhor_jogada([["X", "X", " "], ["O", "O", " "], [" ", " ", " "]]) == (0, 2)
+    # O to move, X threatens row A: anything else loses.
+    assert funcoes.melhor_jogada([["X", "X", " "], ["O", " ", " "], [" ", " ", " "]]) == (0, 2)
+    # O's answer to a corner: only the centre draws.
+    assert funcoes.melhor_jogada([["X", " ", " "], [" ", " ", " "], [" ", " ", " "]]) == (1, 1)
