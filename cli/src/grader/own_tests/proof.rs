@@ -185,6 +185,7 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
         return Ok(Vec::new());
     };
     let versions = PythonVersions::of(&own, true)?;
+    let mut checks = super::promised::python(game.id, &versions)?;
     let isolation = Isolation::bubblewrap().unwrap_or(Isolation::None);
     let sandbox = Sandbox::new(isolation, 2).map_err(|e| e.to_string())?;
     let limits = Limits {
@@ -212,7 +213,6 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
         ),
         ("the starter's example", suite(&english), Expect::Valid),
     ];
-    let mut checks = Vec::new();
     for (index, (name, text, expect)) in suites.iter().enumerate() {
         let dir = root.join(format!("suite-{index}"));
         let source = dir.join("test_mine.py");

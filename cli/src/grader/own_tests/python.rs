@@ -180,6 +180,13 @@ impl PythonVersions {
         })
     }
 
+    /// Every version's source: the reference, then the others.
+    pub(crate) fn every_source(&self) -> Vec<(Version, &str)> {
+        std::iter::once((Version::Reference, self.reference.as_str()))
+            .chain(self.sources.iter().map(|(v, s)| (v.clone(), s.as_str())))
+            .collect()
+    }
+
     /// The student's test file in `dir`, if any.
     pub(crate) fn test_file(&self, dir: &Path) -> Option<PathBuf> {
         self.file_names

@@ -1,4 +1,5 @@
-"""A careful student's tests of funcoes.py, from the statement alone:
+"""A careful student's tests of funcoes.py, from the statement alone (only
+the calls it promises: valid positions in upper case without spaces):
 `dev check` proves they catch every Python mutant, public and hidden."""
 
 import funcoes
@@ -10,12 +11,6 @@ def test_rows_and_columns_of_every_position():
             posicao = f"{letra}{j + 1}"
             assert funcoes.extrai_linha(posicao) == i
             assert funcoes.extrai_coluna(posicao) == j
-
-
-def test_lower_case_and_spaces():
-    assert funcoes.extrai_linha(" b 1 ") == 1
-    assert funcoes.extrai_coluna(" b 1 ") == 0
-    assert funcoes.extrai_linha("c3") == 2
 
 
 LINHAS = [
