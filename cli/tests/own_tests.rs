@@ -208,7 +208,7 @@ fn rust_suites_get_the_tests_column_they_deserve() {
         thin.contains("uncaught: a draw checked before a win"),
         "{thin}"
     );
-    assert!(thin.contains("of 10 hidden bugs"), "{thin}");
+    assert!(thin.contains("of 11 hidden bugs"), "{thin}");
     let invalid_page = feedback(&out, "invalid");
     assert!(invalid_page.contains("b1_is_column_one"), "{invalid_page}");
     let names = ["thorough", "thin", "invalid", "gaming", "none"];
@@ -217,7 +217,7 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     // The instructor's report: a column, and each submission's verdict.
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(report.contains("<th>own tests</th>"), "{report}");
-    assert!(report.contains("19 of 19 bugs"), "{report}");
+    assert!(report.contains("20 of 20 bugs"), "{report}");
     assert!(
         report.contains("invalid: <code>the_prompt_names_the_player</code>"),
         "{report}"

@@ -29,6 +29,8 @@ enum Expect {
     Nothing,
     /// Valid.
     Valid,
+    /// Valid, and at least one mutant caught.
+    Something,
 }
 
 fn suite(path: &str) -> String {
@@ -43,11 +45,13 @@ fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
         Expect::Everything => valid && caught == all && all > 0,
         Expect::Nothing => caught == 0,
         Expect::Valid => valid,
+        Expect::Something => valid && caught > 0,
     };
     let wanted = match expect {
         Expect::Everything => "is valid and catches every mutant",
         Expect::Nothing => "catches no mutant",
         Expect::Valid => "is valid",
+        Expect::Something => "is valid and catches a mutant",
     };
     (
         ok,
@@ -109,6 +113,14 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
             Expect::Valid,
         ),
     ];
+    // The plainest rule's one-test suite, where the game has one.
+    let example = suite(&format!("exercises/{}/suites.hidden/example.rs", game.id));
+    let plainest = (!example.is_empty()).then_some((
+        "the statement's plainest example alone",
+        example,
+        Expect::Something,
+    ));
+    let suites = suites.into_iter().chain(plainest);
     let budget = Budget {
         limits: Limits {
             timeout: Duration::from_secs(10),
@@ -117,14 +129,14 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
         compile_timeout: long,
         seed: 1,
     };
-    for (index, (name, text, expect)) in suites.iter().enumerate() {
+    for (index, (name, text, expect)) in suites.enumerate() {
         let folder = work.join(format!("suite-{index}"));
         let source = folder.join("mine.rs");
         std::fs::create_dir_all(&folder)
             .and_then(|()| std::fs::write(&source, text))
             .map_err(|e| e.to_string())?;
         let verdict = libraries.judge(&class, &sandbox, &source, &folder, &budget);
-        checks.push(judged(game.id, name, &verdict, expect));
+        checks.push(judged(game.id, name, &verdict, &expect));
     }
     Ok(checks)
 }
@@ -212,6 +224,11 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
             Expect::Nothing,
         ),
         ("the starter's example", suite(&english), Expect::Valid),
+        (
+            "the statement's plainest example alone",
+            suite(&format!("{folder}/suites.hidden/test_example.py")),
+            Expect::Something,
+        ),
     ];
     for (index, (name, text, expect)) in suites.iter().enumerate() {
         let dir = root.join(format!("suite-{index}"));
