@@ -208,7 +208,7 @@ fn rust_suites_get_the_tests_column_they_deserve() {
         thin.contains("uncaught: a draw checked before a win"),
         "{thin}"
     );
-    assert!(thin.contains("of 10 hidden bugs"), "{thin}");
+    assert!(thin.contains("of 11 hidden bugs"), "{thin}");
     let invalid_page = feedback(&out, "invalid");
     assert!(invalid_page.contains("b1_is_column_one"), "{invalid_page}");
     let names = ["thorough", "thin", "invalid", "gaming", "none"];
@@ -217,7 +217,7 @@ fn rust_suites_get_the_tests_column_they_deserve() {
     // The instructor's report: a column, and each submission's verdict.
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(report.contains("<th>own tests</th>"), "{report}");
-    assert!(report.contains("19 of 19 bugs"), "{report}");
+    assert!(report.contains("20 of 20 bugs"), "{report}");
     assert!(
         report.contains("invalid: <code>the_prompt_names_the_player</code>"),
         "{report}"
@@ -356,6 +356,94 @@ fn boardkit_test_mine_names_the_public_bugs_a_starters_tests_miss() {
                 .unwrap()
                 .starts_with("your tests catch 1 of 5 public bugs; uncaught: "),
             "{stdout}{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_changed_tests_file_is_graded_again_without_fresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("alice");
+    velha_crate(&root, Some(&kit("cli/tests/mine/velha/thin.rs")));
+    let out = dir.path().join("out");
+    let thin = graded(&[], std::slice::from_ref(&root), &out)["alice"];
+    // Only the tests change: the same code, a careful suite.
+    std::fs::copy(
+        kit("exercises/velha/suites.hidden/thorough.rs"),
+        root.join("tests/mine.rs"),
+    )
+    .unwrap();
+    let thorough = graded(&[], std::slice::from_ref(&root), &out)["alice"];
+    assert!(thin < 2.0, "{thin}");
+    assert_eq!(thorough, 10.0, "the second run kept {thin}");
+}
+
+#[test]
+fn a_connect_four_suite_using_the_sides_the_starter_exports_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("connect4");
+    let made = boardkit()
+        .args(["starter", "connect4"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // The starter's `pub use`: MIN_SIDE and MAX_SIDE, as EXERCISE.md says.
+    let mine = "use boardkit::connect4::*;\n\n\
+        #[test]\nfn the_sides_bound_a_board() {\n    \
+        assert!(Board::new(MIN_SIDE, MAX_SIDE).is_ok());\n    \
+        assert!(Board::new(MIN_SIDE - 1, MAX_SIDE).is_err());\n    \
+        assert!(Board::new(MIN_SIDE, MAX_SIDE + 1).is_err());\n}\n";
+    std::fs::write(root.join("tests/mine.rs"), mine).unwrap();
+    let ran = boardkit()
+        .args(["test", "connect4", "--mine"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        stdout.contains("valid   the_sides_bound_a_board"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+}
+
+#[test]
+fn a_python_test_of_melhor_jogada_is_valid() {
+    if python_with_pytest().is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs pytest");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let python = dir.path().join("python");
+    let made = boardkit()
+        .args(["starter", "velha", "--language", "python"])
+        .arg(&python)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    // The statement's expert level: a best move, the fastest win.
+    let mine = "import funcoes\n\n\ndef test_the_fastest_win():\n    \
+        t = [['X', 'X', ' '], ['O', 'O', ' '], [' ', ' ', ' ']]\n    \
+        assert funcoes.melhor_jogada(t) == (0, 2)\n\n\n\
+        def test_a_best_move_on_an_empty_board_is_a_cell():\n    \
+        linha, coluna = funcoes.melhor_jogada([[' '] * 3 for _ in range(3)])\n    \
+        assert 0 <= linha <= 2 and 0 <= coluna <= 2\n";
+    std::fs::write(python.join("test_mine.py"), mine).unwrap();
+    let ran = boardkit()
+        .args(["test", "velha", "--language", "python", "--mine"])
+        .arg(&python)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    for test in [
+        "test_the_fastest_win",
+        "test_a_best_move_on_an_empty_board_is_a_cell",
+    ] {
+        assert!(
+            stdout.contains(&format!("valid   test_mine.py::{test}")),
+            "{test}: {stdout}{}",
             String::from_utf8_lossy(&ran.stderr)
         );
     }

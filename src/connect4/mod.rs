@@ -2,9 +2,10 @@
 //! the reference, and the example solution of the exercise.
 //!
 //! The statement's API (EXERCISE.md) stands at this module's root: [`Board`]
-//! (`new`, `drop_piece`, `connects_four`, `is_full`), the given types
-//! ([`Disc`], [`SizeError`], [`DropError`]), [`play`], [`RandomPlayer`],
-//! [`SmartPlayer`] and [`best_move`]. The rest is the reference's own way:
+//! (`new`, `drop_piece`, `connects_four`, `is_full`), the given items
+//! ([`Disc`], [`SizeError`], [`DropError`], [`MIN_SIDE`], [`MAX_SIDE`]),
+//! [`play`], [`RandomPlayer`], [`SmartPlayer`] and [`best_move`], as the
+//! starter's stub exports them. The rest is the reference's own way:
 //!
 //! - [`board`]: the rules, pure, for any board from 4 x 4 to 20 x 20.
 //! - [`render`]: the board as the course's testbed prints it.
@@ -23,5 +24,5 @@ pub mod render;
 pub mod solver;
 
 pub use ai::{RandomPlayer, SmartPlayer, best_move};
-pub use board::{Board, Disc, DropError, SizeError};
+pub use board::{Board, Disc, DropError, MAX_SIDE, MIN_SIDE, SizeError};
 pub use program::play;

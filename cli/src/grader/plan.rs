@@ -131,7 +131,13 @@ impl Plan {
                 (Ok(s), Some(_)) => s.root.clone(),
                 (Err(_), _) => path.clone(),
             };
-            let fingerprint = fingerprint(&self.kit, game, options, &content);
+            // A crate's own tests are graded too: a changed tests/mine.rs
+            // is graded again (a program's folder holds its test file).
+            let own_tests = match (&opened, &options.program, options.test_points) {
+                (Ok(s), None, Some(_)) => Some(s.root.join(crate::exercise_data::OWN_TESTS_FILE)),
+                _ => None,
+            };
+            let fingerprint = fingerprint(&self.kit, game, options, &content, own_tests.as_deref());
             if options.fresh || !finished(&report::student_dir(&options.out, &name), &fingerprint) {
                 self.todo.push(Planned {
                     name,
@@ -273,13 +279,16 @@ pub(super) fn kit_digest() -> Vec<u8> {
 }
 
 /// A fingerprint of what grading a submission depends on: the kit, the
-/// game, the options that change a verdict, and `content`, the files the
-/// grader reads of the submission (a folder, or a single file).
+/// game, the options that change a verdict, `content`, the files the
+/// grader reads of the submission (a folder, or a single file), and
+/// `own_tests`, the crate's own tests file when they are graded (whether
+/// it is there, and its bytes).
 pub(super) fn fingerprint(
     kit: &[u8],
     game: &GameInfo,
     options: &Options,
     content: &Path,
+    own_tests: Option<&Path>,
 ) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
@@ -298,6 +307,17 @@ pub(super) fn fingerprint(
                 .as_encoded_bytes(),
         );
         hash.update(std::fs::read(&file).unwrap_or_default());
+    }
+    if let Some(path) = own_tests {
+        // Apart from the folder's files: a missing file is not an empty one.
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                hash.update(b"\0own tests\0");
+                hash.update((bytes.len() as u64).to_le_bytes());
+                hash.update(bytes);
+            }
+            Err(_) => hash.update(b"\0no own tests\0"),
+        }
     }
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -546,15 +566,44 @@ mod tests {
         std::fs::write(work.join("mod.rs"), "fn a() {}").unwrap();
         let options = options(&dir.path().join("out"));
         let kit = b"kit".to_vec();
-        let first = fingerprint(&kit, game, &options, &work);
-        assert_eq!(first, fingerprint(&kit, game, &options, &work));
+        let first = fingerprint(&kit, game, &options, &work, None);
+        assert_eq!(first, fingerprint(&kit, game, &options, &work, None));
         std::fs::write(work.join("mod.rs"), "fn b() {}").unwrap();
-        let edited = fingerprint(&kit, game, &options, &work);
+        let edited = fingerprint(&kit, game, &options, &work, None);
         assert_ne!(first, edited);
         let mut slower = options.clone();
         slower.limits.timeout *= 2;
-        assert_ne!(edited, fingerprint(&kit, game, &slower, &work));
-        assert_ne!(edited, fingerprint(b"another kit", game, &options, &work));
+        assert_ne!(edited, fingerprint(&kit, game, &slower, &work, None));
+        assert_ne!(
+            edited,
+            fingerprint(b"another kit", game, &options, &work, None)
+        );
+    }
+
+    #[test]
+    fn a_fingerprint_follows_the_own_tests_and_their_points() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = crate::registry::find("velha").unwrap();
+        let work = dir.path().join("alice");
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(work.join("mod.rs"), "fn a() {}").unwrap();
+        let mine = dir.path().join("mine.rs");
+        let mut options = options(&dir.path().join("out"));
+        options.test_points = Some(10);
+        let kit = b"kit".to_vec();
+        let print = |options: &Options| fingerprint(&kit, game, options, &work, Some(&mine));
+        let missing = print(&options);
+        std::fs::write(&mine, "").unwrap();
+        let empty = print(&options);
+        assert_ne!(missing, empty);
+        std::fs::write(&mine, "#[test] fn a() {}").unwrap();
+        let one = print(&options);
+        assert_ne!(empty, one);
+        std::fs::write(&mine, "#[test] fn a() { assert!(false) }").unwrap();
+        assert_ne!(one, print(&options));
+        let mut more = options.clone();
+        more.test_points = Some(20);
+        assert_ne!(print(&options), print(&more));
     }
 
     #[test]

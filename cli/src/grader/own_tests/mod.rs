@@ -7,8 +7,10 @@
 //!
 //! [`verdict`] judges runs (pure); [`schemata`] makes the example and its
 //! mutants one Rust library; [`rust`] and [`python`] build and run a
-//! student's tests in the sandbox; [`proof`] is `dev check`'s proof.
+//! student's tests in the sandbox; [`proof`] is `dev check`'s proof, and
+//! [`promised`] its proof that a mutant differs only where promised.
 
+pub(crate) mod promised;
 pub(crate) mod proof;
 pub(crate) mod python;
 pub(crate) mod rust;

@@ -2,8 +2,10 @@
 //! game: a careful suite written from EXERCISE.md alone
 //! (`exercises/<game>/suites.hidden/thorough.rs`) is valid and catches
 //! every mutant, public and hidden; an empty file and a test that asserts
-//! nothing catch none; the starter's example test is valid. The same for
-//! the Python form where it has own tests.
+//! nothing catch none; the starter's example test is valid, and so is a
+//! test naming every item the starter's stub exports (what the starter's
+//! API promises, every correct version exports). The same for the Python
+//! form where it has own tests.
 
 use std::path::Path;
 use std::time::Duration;
@@ -27,6 +29,8 @@ enum Expect {
     Nothing,
     /// Valid.
     Valid,
+    /// Valid, and at least one mutant caught.
+    Something,
 }
 
 fn suite(path: &str) -> String {
@@ -41,11 +45,13 @@ fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
         Expect::Everything => valid && caught == all && all > 0,
         Expect::Nothing => caught == 0,
         Expect::Valid => valid,
+        Expect::Something => valid && caught > 0,
     };
     let wanted = match expect {
         Expect::Everything => "is valid and catches every mutant",
         Expect::Nothing => "catches no mutant",
         Expect::Valid => "is valid",
+        Expect::Something => "is valid and catches a mutant",
     };
     (
         ok,
@@ -101,7 +107,20 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
             suite(&manifest.files.own_tests),
             Expect::Valid,
         ),
+        (
+            "a test naming the stub's API",
+            api_suite(&manifest.files.solution, &manifest.files.stub),
+            Expect::Valid,
+        ),
     ];
+    // The plainest rule's one-test suite, where the game has one.
+    let example = suite(&format!("exercises/{}/suites.hidden/example.rs", game.id));
+    let plainest = (!example.is_empty()).then_some((
+        "the statement's plainest example alone",
+        example,
+        Expect::Something,
+    ));
+    let suites = suites.into_iter().chain(plainest);
     let budget = Budget {
         limits: Limits {
             timeout: Duration::from_secs(10),
@@ -110,16 +129,62 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
         compile_timeout: long,
         seed: 1,
     };
-    for (index, (name, text, expect)) in suites.iter().enumerate() {
+    for (index, (name, text, expect)) in suites.enumerate() {
         let folder = work.join(format!("suite-{index}"));
         let source = folder.join("mine.rs");
         std::fs::create_dir_all(&folder)
             .and_then(|()| std::fs::write(&source, text))
             .map_err(|e| e.to_string())?;
         let verdict = libraries.judge(&class, &sandbox, &source, &folder, &budget);
-        checks.push(judged(game.id, name, &verdict, expect));
+        checks.push(judged(game.id, name, &verdict, &expect));
     }
     Ok(checks)
+}
+
+/// A test file that imports every item the stub at `stub` exports, from
+/// the student's module at `solution` (`src/connect4`): it compiles only
+/// against a version that exports them all.
+fn api_suite(solution: &str, stub: &str) -> String {
+    let module = solution.rsplit('/').next().unwrap_or(solution);
+    let text = suite(&format!("{stub}/mod.rs"));
+    let names = exported(&text).join(", ");
+    format!(
+        "#![allow(unused_imports)]\nuse boardkit::{module}::{{{names}}};\n\n#[test]\nfn the_stubs_api_is_exported() {{}}\n"
+    )
+}
+
+/// The names a module's text exports at its root: its `pub use` items and
+/// its `pub fn`, `struct`, `enum`, `trait`, `const`, `static` and `type`.
+fn exported(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        if let Some(path) = line.strip_prefix("pub use ") {
+            let path = path.trim_end().trim_end_matches(';');
+            let items = match path.split_once('{') {
+                Some((_, list)) => list.trim_end_matches('}'),
+                None => path.rsplit("::").next().unwrap_or(path),
+            };
+            names.extend(
+                items
+                    .split(',')
+                    .map(|n| n.rsplit(" as ").next().unwrap_or(n).trim().to_owned())
+                    .filter(|n| !n.is_empty()),
+            );
+            continue;
+        }
+        let kinds = ["fn", "struct", "enum", "trait", "const", "static", "type"];
+        let item = kinds
+            .iter()
+            .find_map(|k| line.strip_prefix(&format!("pub {k} ")));
+        if let Some(rest) = item {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// The Python proof of game `game`, when its Python form has own tests.
@@ -132,6 +197,7 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
         return Ok(Vec::new());
     };
     let versions = PythonVersions::of(&own, true)?;
+    let mut checks = super::promised::python(game.id, &versions)?;
     let isolation = Isolation::bubblewrap().unwrap_or(Isolation::None);
     let sandbox = Sandbox::new(isolation, 2).map_err(|e| e.to_string())?;
     let limits = Limits {
@@ -158,8 +224,12 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
             Expect::Nothing,
         ),
         ("the starter's example", suite(&english), Expect::Valid),
+        (
+            "the statement's plainest example alone",
+            suite(&format!("{folder}/suites.hidden/test_example.py")),
+            Expect::Something,
+        ),
     ];
-    let mut checks = Vec::new();
     for (index, (name, text, expect)) in suites.iter().enumerate() {
         let dir = root.join(format!("suite-{index}"));
         let source = dir.join("test_mine.py");
@@ -175,4 +245,23 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
         ));
     }
     Ok(checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stubs_api_is_read_from_its_text() {
+        let text = "pub use crate::given::c4::{Disc, MAX_SIDE};\npub use a::b::play;\n\
+                    pub struct Board {}\nimpl Board {\n    pub fn new() {}\n}\n\
+                    pub fn best_move(b: &Board) -> usize {}\nfn private() {}\n";
+        assert_eq!(
+            exported(text),
+            ["Disc", "MAX_SIDE", "play", "Board", "best_move"]
+        );
+        let suite = api_suite("src/connect4", "exercises/connect4/stub");
+        assert!(suite.contains("use boardkit::connect4::{"), "{suite}");
+        assert!(suite.contains("MIN_SIDE, SizeError, Board"), "{suite}");
+    }
 }

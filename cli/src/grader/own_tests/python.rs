@@ -180,6 +180,13 @@ impl PythonVersions {
         })
     }
 
+    /// Every version's source: the reference, then the others.
+    pub(crate) fn every_source(&self) -> Vec<(Version, &str)> {
+        std::iter::once((Version::Reference, self.reference.as_str()))
+            .chain(self.sources.iter().map(|(v, s)| (v.clone(), s.as_str())))
+            .collect()
+    }
+
     /// The student's test file in `dir`, if any.
     pub(crate) fn test_file(&self, dir: &Path) -> Option<PathBuf> {
         self.file_names
@@ -351,5 +358,29 @@ mod tests {
         let hidden = versions.versions.mutants.len() - public;
         assert!(hidden >= public, "{hidden} hidden, {public} public");
         assert!(versions.file_names.contains(&"test_mine.py".to_owned()));
+    }
+
+    #[test]
+    fn every_version_defines_every_function_the_starter_names() {
+        let variant = exercise_data::manifest("velha").unwrap().python.unwrap();
+        let own = variant.own_tests.unwrap();
+        let versions = PythonVersions::of(&own, true).unwrap();
+        let stub = format!("{}/{}.py", variant.stub, versions.module);
+        let stub = String::from_utf8_lossy(crate::embedded::file(&stub).unwrap()).into_owned();
+        let names: Vec<&str> = stub
+            .lines()
+            .filter_map(|l| l.strip_prefix("def "))
+            .filter_map(|l| l.split('(').next())
+            .filter(|n| !n.starts_with('_'))
+            .collect();
+        assert!(names.contains(&"melhor_jogada"), "{names:?}");
+        let every = std::iter::once(versions.reference.as_str())
+            .chain(versions.sources.iter().map(|(_, s)| s.as_str()));
+        for (index, source) in every.enumerate() {
+            for name in &names {
+                let defined = format!("\ndef {name}(");
+                assert!(source.contains(&defined), "version {index} has no {name}");
+            }
+        }
     }
 }

@@ -50,3 +50,53 @@ def verifica_vencedor(*celulas):
     if all(celula != " " for linha in tabuleiro for celula in linha):
         return "E"
     return "N"
+
+
+def _vez(tabuleiro):
+    marcas = [celula for linha in tabuleiro for celula in linha]
+    return "X" if marcas.count("X") == marcas.count("O") else "O"
+
+
+def _nota(tabuleiro, vez, raiz, jogadas, vistas):
+    """The value of `tabuleiro` for `raiz`, `vez` to move, `jogadas` moves
+    after the question's board: a win sooner is worth more, a loss later
+    hurts less."""
+    chave = (tuple(tuple(linha) for linha in tabuleiro), vez)
+    if chave in vistas:
+        return vistas[chave]
+    vencedor = verifica_vencedor(tabuleiro)
+    if vencedor in ("X", "O"):
+        nota = 10 - jogadas if vencedor == raiz else jogadas - 10
+    elif vencedor == "E":
+        nota = 0
+    else:
+        outro = "O" if vez == "X" else "X"
+        notas = []
+        for i in range(3):
+            for j in range(3):
+                if tabuleiro[i][j] == " ":
+                    tabuleiro[i][j] = vez
+                    notas.append(_nota(tabuleiro, outro, raiz, jogadas + 1, vistas))
+                    tabuleiro[i][j] = " "
+        nota = max(notas) if vez == raiz else min(notas)
+    vistas[chave] = nota
+    return nota
+
+
+def melhor_jogada(tabuleiro):
+    """A best move `(linha, coluna)` for the player to move (X when both
+    have as many marks): never a loss it could avoid, the fastest win it can
+    force, the slowest loss when every move loses."""
+    t = [list(linha) for linha in tabuleiro]
+    raiz = _vez(t)
+    outro = "O" if raiz == "X" else "X"
+    casas = [(i, j) for i in range(3) for j in range(3) if t[i][j] == " "]
+    vistas = {}
+    melhor, jogada = None, None
+    for i, j in casas:
+        t[i][j] = raiz
+        nota = _nota(t, outro, raiz, 1, vistas)
+        t[i][j] = " "
+        if melhor is None or nota > melhor:
+            melhor, jogada = nota, (i, j)
+    return jogada
