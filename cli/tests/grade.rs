@@ -1171,7 +1171,10 @@ fn shards_merged_equal_one_run_and_a_second_run_continues() {
         "{moodle}"
     );
     let said = remove("python_flood", &[]);
-    assert!(said.contains("deleted canvas.csv and moodle.csv"), "{said}");
+    assert!(
+        said.contains("deleted canvas.csv, moodle.csv, moodle-feedback.zip"),
+        "{said}"
+    );
     assert!(!merged.join("canvas.csv").exists() && !merged.join("moodle.csv").exists());
     // A second run finds every submission finished and keeps them.
     let before = std::fs::metadata(whole.join("students/python_ok/results.json"))
