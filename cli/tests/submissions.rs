@@ -42,6 +42,11 @@ fn commit(repo: &Path, from: &str, date: &str) {
 }
 
 fn grade(class: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    grade_these(class, out, &["ana", "bia", "caio"], extra)
+}
+
+/// Grades the repositories `names` of `class`; returns each one's results.
+fn grade_these(class: &Path, out: &Path, names: &[&str], extra: &[&str]) -> serde_json::Value {
     let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
     command
         .args([
@@ -55,16 +60,20 @@ fn grade(class: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
         .arg(out)
         .args(["--deadline", DEADLINE])
         .args(extra);
-    for name in ["ana", "bia", "caio"] {
+    for name in names {
         command.arg(class.join(name));
     }
     let graded = command.output().unwrap();
     assert!(graded.status.success(), "{graded:?}");
     let mut all = serde_json::Map::new();
-    for name in ["ana", "bia", "caio"] {
+    all.insert(
+        "stderr".into(),
+        String::from_utf8_lossy(&graded.stderr).into(),
+    );
+    for name in names {
         let text =
             std::fs::read_to_string(out.join("students").join(name).join("results.json")).unwrap();
-        all.insert(name.into(), serde_json::from_str(&text).unwrap());
+        all.insert((*name).into(), serde_json::from_str(&text).unwrap());
     }
     all.into()
 }
@@ -180,6 +189,159 @@ fn a_repository_is_graded_at_its_commit_in_time_late_by_its_date() {
     assert_eq!(extended["ana"]["late_days"], 0);
     assert_eq!(extended["ana"]["score"].as_f64(), Some(full));
     assert!(!marker.exists(), "the student's repository ran code");
+}
+
+/// Runs git in `dir`, reading no configuration of this machine's.
+fn git_at(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// A commit dated in a zone git takes and RFC 3339 cannot write (`+9959`,
+/// shown `+99:59`) is late by its Unix time: penalised, never passed as
+/// on time for want of a date that parses.
+#[test]
+fn a_commit_in_a_zone_rfc3339_cannot_write_is_late_by_its_unix_time() {
+    let scratch = tempfile::tempdir().unwrap();
+    let class = scratch.path().join("class");
+    let ana = class.join("ana");
+    std::fs::create_dir_all(&ana).unwrap();
+    let deadline = chrono::DateTime::parse_from_rfc3339(DEADLINE).unwrap();
+    let late = deadline.timestamp() + 26 * 3600;
+    commit(&ana, "diego", &format!("@{late} +9959"));
+    let raw = Command::new("git")
+        .args(["cat-file", "-p", "HEAD"])
+        .current_dir(&ana)
+        .output()
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw.stdout).into_owned();
+    assert!(raw.contains(&format!("{late} +9959")), "{raw}");
+    let graded = grade_these(
+        &class,
+        &scratch.path().join("out"),
+        &["ana"],
+        &["--late-max-days", "3", "--late-penalty", "10"],
+    );
+    let ana = &graded["ana"];
+    assert_eq!(ana["late_days"], 2, "{graded}");
+    let penalty = ana["penalty"].as_f64().unwrap();
+    let score = ana["score"].as_f64().unwrap();
+    assert!(penalty > 0.0, "{graded}");
+    assert!(((score + penalty) * 0.8 - score).abs() < 0.01, "{graded}");
+    let at = chrono::DateTime::parse_from_rfc3339(ana["submitted_at"].as_str().unwrap());
+    assert_eq!(at.unwrap().timestamp(), late, "{graded}");
+}
+
+/// `--late-penalty` without late days (none, or 0) could never apply: no
+/// commit past the deadline is taken. Refused, with what to give.
+#[test]
+fn a_late_penalty_that_can_never_apply_is_refused() {
+    let scratch = tempfile::tempdir().unwrap();
+    let ana = scratch.path().join("ana");
+    std::fs::create_dir_all(&ana).unwrap();
+    commit(&ana, "diego", "2026-12-01T10:00:00-03:00");
+    for days in [None, Some("0")] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+        command
+            .args(["grade", "velha", "--language", "python", "--no-sandbox"])
+            .arg("--out")
+            .arg(scratch.path().join("out"))
+            .args(["--deadline", DEADLINE, "--late-penalty", "10"])
+            .arg(&ana);
+        if let Some(days) = days {
+            command.args(["--late-max-days", days]);
+        }
+        let refused = command.output().unwrap();
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{days:?}: {said}");
+        assert!(said.contains("--late-max-days"), "{said}");
+        assert!(!scratch.path().join("out/grades.csv").exists());
+    }
+}
+
+/// A worktree and a submodule checkout (their `.git` a file naming their
+/// git dir) and a shallow clone are graded at the commit the deadline
+/// selects, never from their working trees (broken here); a `.git` file
+/// naming another student's repository is refused with its reason.
+#[test]
+fn worktrees_submodules_and_shallow_clones_are_graded_at_their_commit() {
+    let scratch = tempfile::tempdir().unwrap();
+    let clones = scratch.path().join("clones");
+    let class = scratch.path().join("class");
+    let on_time = "2026-12-01T10:00:00-03:00";
+    // The right exam on time, then a buggy one a day late.
+    let origin = |name: &str| {
+        let dir = clones.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        commit(&dir, "diego", on_time);
+        commit(&dir, "bruno", "2026-12-02T10:00:00-03:00");
+        dir
+    };
+    std::fs::create_dir_all(&class).unwrap();
+    git_at(&class, &["init", "-q", "-b", "main"]);
+    // ana: a worktree of her clone; bia: a submodule of the class's repository.
+    let ana = origin("ana");
+    git_at(
+        &ana,
+        &["worktree", "add", "-q", class.join("ana").to_str().unwrap()],
+    );
+    let bia = origin("bia");
+    let bia = bia.to_str().unwrap();
+    let add = ["submodule", "add", "-q", bia, "bia"];
+    git_at(
+        &class,
+        &[&["-c", "protocol.file.allow=always"], &add[..]].concat(),
+    );
+    // caio: a clone of depth 1 of work on time.
+    let caio = clones.join("caio");
+    std::fs::create_dir_all(&caio).unwrap();
+    commit(&caio, "bruno", "2026-11-30T10:00:00-03:00");
+    commit(&caio, "diego", on_time);
+    let url = format!("file://{}", caio.display());
+    git_at(&class, &["clone", "-q", "--depth", "1", &url, "caio"]);
+    assert!(class.join("caio/.git/shallow").is_file());
+    // dani: a plain repository, the yardstick; eve: her working tree
+    // right, her `.git` a file naming dani's repository.
+    let dani = class.join("dani");
+    std::fs::create_dir_all(&dani).unwrap();
+    commit(&dani, "diego", on_time);
+    let eve = class.join("eve");
+    std::fs::create_dir_all(&eve).unwrap();
+    for (file, bytes) in exam("diego") {
+        std::fs::write(eve.join(file), bytes).unwrap();
+    }
+    std::fs::write(eve.join(".git"), "gitdir: ../dani/.git\n").unwrap();
+    for name in ["ana", "bia", "caio"] {
+        assert!(class.join(name).join(".git").exists(), "{name}");
+        std::fs::write(
+            class.join(name).join("programa.py"),
+            "raise SystemExit(3)\n",
+        )
+        .unwrap();
+    }
+    let names = ["ana", "bia", "caio", "dani", "eve"];
+    let graded = grade_these(&class, &scratch.path().join("out"), &names, &[]);
+    let full = graded["dani"]["score"].as_f64().unwrap();
+    assert!(full > 0.0, "{graded}");
+    for name in ["ana", "bia", "caio"] {
+        let said = &graded[name]["tests"][0]["output"];
+        assert_eq!(graded[name]["score"].as_f64(), Some(full), "{name}: {said}");
+        assert_eq!(graded[name]["submitted_at"], on_time, "{name}: {said}");
+    }
+    let stderr = graded["stderr"].as_str().unwrap();
+    assert_eq!(graded["eve"]["score"], 0.0, "{stderr}");
+    let eve_said = graded["eve"]["tests"][0]["output"].as_str().unwrap();
+    assert!(eve_said.contains("its .git is a file"), "{eve_said}");
+    assert!(
+        stderr.contains("eve: scored 0, not graded at a commit"),
+        "{stderr}"
+    );
 }
 
 /// A zip of `entries` (path in the archive, bytes).

@@ -176,11 +176,16 @@ pub(crate) struct GradeArgs {
     #[arg(long)]
     fresh: bool,
     /// The deadline, RFC 3339 (2026-12-01T23:59:00-03:00): a git
-    /// repository is graded at its last commit at or before it (or before
-    /// the last day --late-max-days allows), late by its committer date.
+    /// repository (a clone, worktree, submodule checkout or shallow clone)
+    /// is graded at its last commit at or before it (or before the last day
+    /// --late-max-days allows), late by its committer date's instant; a
+    /// date git cannot read, or a shallow clone cut after the deadline,
+    /// scores 0 with the reason, also said on the terminal.
     #[arg(long, value_name = "WHEN")]
     deadline: Option<String>,
-    /// Percent of the score earned lost per day started past the deadline.
+    /// Percent of the score earned lost per day started past the deadline
+    /// (0 to 100); needs --late-max-days, without which no late commit is
+    /// taken (refused alone: it would never apply).
     #[arg(
         long,
         value_name = "PERCENT",
@@ -360,9 +365,25 @@ fn deadlines(
     let Some(when) = &args.deadline else {
         return Ok(None);
     };
+    let penalty = args.late_penalty;
+    if !(0.0..=100.0).contains(&penalty) {
+        return Err(usage_error(format_args!(
+            "--late-penalty {penalty}: a percent from 0 to 100"
+        )));
+    }
+    // No commit past the deadline is taken without late days: a penalty
+    // would never apply, and the course's policy would go unapplied
+    // silently.
+    if penalty > 0.0 && args.late_max_days.unwrap_or(0) == 0 {
+        return Err(usage_error(format_args!(
+            "--late-penalty {penalty} never applies without --late-max-days N (N > 0): \
+             past the deadline no commit is taken, so none is late; give the late days \
+             allowed, or leave --late-penalty out"
+        )));
+    }
     Ok(Some(deadline::Deadlines {
         deadline: deadline::parse_date(when).map_err(usage_error)?,
-        penalty_percent: args.late_penalty.clamp(0.0, 100.0),
+        penalty_percent: penalty,
         max_days: args.late_max_days,
         extensions: match &args.extensions {
             Some(path) => deadline::read_extensions(path).map_err(usage_error)?,

@@ -1,7 +1,8 @@
 //! Deadlines (`--deadline`, `--late-penalty`, `--late-max-days`,
 //! `--extensions`): which commit of a repository is graded, and how late it
-//! was. A submission's time is its graded commit's committer date (students
-//! set commit dates: the trust it deserves is the course's call). A late
+//! was. A submission's time is its graded commit's committer date, by its
+//! Unix time (students set commit dates: the trust it deserves is the
+//! course's call). A late
 //! submission loses `--late-penalty` percent of the score it earned per day
 //! started; its level stays what its code reached.
 
@@ -78,20 +79,25 @@ impl Deadlines {
     /// The latest time a commit of `name` is taken: its deadline, plus the
     /// late days allowed.
     pub(crate) fn limit(&self, name: &str) -> DateTime<FixedOffset> {
-        self.of(name) + Duration::days(i64::from(self.max_days.unwrap_or(0)))
+        // Days past what a date can hold mean no limit (never a panic).
+        let days = Duration::days(i64::from(self.max_days.unwrap_or(0)));
+        self.of(name)
+            .checked_add_signed(days)
+            .unwrap_or(DateTime::<chrono::Utc>::MAX_UTC.fixed_offset())
     }
 
-    /// How late `name`'s submission at `at` was.
-    pub(crate) fn lateness(&self, name: &str, at: DateTime<FixedOffset>) -> Lateness {
-        let late = at - self.of(name);
-        if late <= Duration::zero() {
+    /// How late `name`'s submission at `at` (Unix time: the instant,
+    /// whatever zone it was written in) was.
+    pub(crate) fn lateness(&self, name: &str, at: i64) -> Lateness {
+        let late = at.saturating_sub(self.of(name).timestamp());
+        if late <= 0 {
             return Lateness {
                 days: 0,
                 fraction: 0.0,
             };
         }
         // Each day started counts.
-        let seconds = late.num_seconds().max(1);
+        let seconds = late;
         let days = u32::try_from((seconds + 86_399) / 86_400).unwrap_or(u32::MAX);
         Lateness {
             days,
@@ -130,7 +136,7 @@ mod tests {
             )]
             .into(),
         };
-        let at = |s| parse_date(s).unwrap();
+        let at = |s| parse_date(s).unwrap().timestamp();
         assert_eq!(
             deadlines
                 .lateness("ana", at("2026-12-01T23:59:00-03:00"))
@@ -151,7 +157,10 @@ mod tests {
                 .days,
             0
         );
-        assert_eq!(deadlines.limit("ana"), at("2026-12-04T23:59:00-03:00"));
+        assert_eq!(
+            deadlines.limit("ana"),
+            parse_date("2026-12-04T23:59:00-03:00").unwrap()
+        );
         assert!(parse_date("tomorrow").is_err());
     }
 }

@@ -116,6 +116,12 @@ impl Plan {
             }
             let limit = options.deadlines.as_ref().map(|d| d.limit(&name));
             let opened = submission::open(path, &name, &only, &self.scratch, limit);
+            // A repository not graded at a commit: said here too, its 0 is
+            // no grade of the code (a date unread, a clone cut short).
+            if let Err(SubmissionError::Git(e)) = &opened {
+                let said = format!("{name}: scored 0, not graded at a commit: {e}");
+                eprintln!("boardkit: warning: {}", super::shown::printable(&said));
+            }
             if let Ok(s) = &opened {
                 if !s.links.is_empty() {
                     eprintln!(

@@ -167,13 +167,10 @@ impl Results {
     ) {
         self.commit = Some(commit.hash.clone());
         self.submitted_at = Some(commit.date.clone());
-        let (Some(deadlines), Ok(at)) = (
-            deadlines,
-            chrono::DateTime::parse_from_rfc3339(&commit.date),
-        ) else {
+        let Some(deadlines) = deadlines else {
             return;
         };
-        let late = deadlines.lateness(name, at);
+        let late = deadlines.lateness(name, commit.seconds);
         let penalty = (self.score * late.fraction * 100.0).round() / 100.0;
         self.late_days = Some(late.days);
         self.penalty = Some(penalty);
