@@ -375,12 +375,15 @@ fn a_class_of_rust_submissions_gets_a_careful_instructors_grades() {
     }
     let v = verdicts(&out, "endless_loop");
     assert_eq!(v["basic::extrai_linha"], "timeout");
-    // Stopped by its CPU limit, once more before the verdict.
+    // Stopped by its CPU limit, once more before the verdict (or, on a
+    // machine so busy that 5 s of CPU took 25 on the wall, by the
+    // backstop: out of time all the same).
     let said = test_fields(&out, "endless_loop", |t| t["output"].as_str());
     let said = &said["basic::extrai_linha"];
     assert!(
-        said.contains("still running after 5.0 s of CPU time, its limit")
-            && said.contains("run twice, out of time both times"),
+        (said.contains("still running after 5.0 s of CPU time, its limit")
+            && said.contains("run twice, out of time both times"))
+            || said.contains("still running after 25."),
         "{said}"
     );
     assert_eq!(
@@ -836,7 +839,7 @@ fn a_slow_correct_submission_gets_the_same_grade_under_load() {
     let expert = &run["case_cpu"]["expert::melhor_jogada_late_middle_game"];
     assert_eq!(
         (expert["limit_s"].as_u64(), expert["wall_s"].as_u64()),
-        (Some(3), Some(9)),
+        (Some(3), Some(15)),
         "{run}"
     );
     assert!(

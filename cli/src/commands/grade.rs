@@ -144,7 +144,7 @@ pub(crate) struct GradeArgs {
     /// reference takes longer gets 20 times the reference's). CPU time, so
     /// a loaded machine grades as an idle one; a case that runs out of it
     /// is run once more before its verdict, and the wall clock stops a
-    /// case only at three times this, 5 s more at least (a program that
+    /// case only at five times this, 10 s more at least (a program that
     /// waits).
     #[arg(long, default_value_t = boardkit::judge::CASE_CPU.as_secs_f64())]
     timeout: f64,

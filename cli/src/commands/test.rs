@@ -34,7 +34,7 @@ pub(crate) struct TestArgs {
     program: Option<String>,
     /// Seconds of CPU time a case may use: the grader's limit (a loaded
     /// machine's other work is not counted; the wall clock stops a case
-    /// only at three times this, 5 s more at least).
+    /// only at five times this, 10 s more at least).
     #[arg(long, default_value_t = boardkit::judge::CASE_CPU.as_secs_f64())]
     timeout: f64,
 }

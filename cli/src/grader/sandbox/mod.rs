@@ -1435,13 +1435,13 @@ mod tests {
             ..Limits::default()
         }
         .with_cpu(Duration::from_secs(1));
-        assert_eq!(limits.timeout, Duration::from_secs(6));
+        assert_eq!(limits.timeout, Duration::from_secs(11));
         assert_eq!(
             Limits::default().with_cpu(Duration::from_secs(10)).timeout,
-            Duration::from_secs(30)
+            Duration::from_secs(50)
         );
         // Told apart from the backstop even on a machine busy enough that
-        // a second of CPU takes more than six on the wall.
+        // a second of CPU takes more than eleven on the wall.
         let generous = Limits {
             timeout: Duration::from_secs(60),
             ..limits
