@@ -4,8 +4,10 @@
 //! every mutant, public and hidden; an empty file and a test that asserts
 //! nothing catch none; the starter's example test is valid, and so is a
 //! test naming every item the starter's stub exports (what the starter's
-//! API promises, every correct version exports). The same for the Python
-//! form where it has own tests. And each mutant differs from the reference
+//! API promises, every correct version exports); a one-test suite of the
+//! statement's plainest example (`suites.hidden/example.rs`) is valid and
+//! catches a mutant. The same for the Python form where it has own
+//! tests. And each mutant differs from the reference
 //! on input the statement promises ([`super::public_cases`] in Rust,
 //! [`super::promised`] in Python).
 
@@ -116,14 +118,14 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
             Expect::Valid,
         ),
     ];
-    // The plainest rule's one-test suite, where the game has one.
-    let example = suite(&format!("exercises/{}/suites.hidden/example.rs", game.id));
-    let plainest = (!example.is_empty()).then_some((
+    // The plainest rule's one-test suite: every game has one (an empty
+    // file, a missing one, catches nothing and fails).
+    let plainest = (
         "the statement's plainest example alone",
-        example,
+        suite(&format!("exercises/{}/suites.hidden/example.rs", game.id)),
         Expect::Something,
-    ));
-    let suites = suites.into_iter().chain(plainest);
+    );
+    let suites = suites.into_iter().chain([plainest]);
     let budget = Budget {
         limits: Limits {
             timeout: Duration::from_secs(10),
