@@ -14,7 +14,10 @@
 //!    through `--program`;
 //! 6. students' own tests are graded fairly ([`crate::grader::own_tests::proof`]): a
 //!    careful suite catches every mutant, public and hidden, an empty one
-//!    and one that asserts nothing catch none.
+//!    and one that asserts nothing catch none, the statement's plainest
+//!    example catches one; and each mutant, public and hidden, differs
+//!    from the reference on input the statement promises (the public
+//!    cases catch it).
 //!
 //! Each check runs the starter's own `cargo test`, exactly as a student or
 //! the starter's CI would.

@@ -8,10 +8,12 @@
 //! [`verdict`] judges runs (pure); [`schemata`] makes the example and its
 //! mutants one Rust library; [`rust`] and [`python`] build and run a
 //! student's tests in the sandbox; [`proof`] is `dev check`'s proof, and
-//! [`promised`] its proof that a mutant differs only where promised.
+//! [`promised`] (Python) and [`public_cases`] (Rust) its proof that a
+//! mutant differs from the reference on input the statement promises.
 
 pub(crate) mod promised;
 pub(crate) mod proof;
+pub(crate) mod public_cases;
 pub(crate) mod python;
 pub(crate) mod rust;
 pub(crate) mod schemata;

@@ -4,12 +4,17 @@
 //! every mutant, public and hidden; an empty file and a test that asserts
 //! nothing catch none; the starter's example test is valid, and so is a
 //! test naming every item the starter's stub exports (what the starter's
-//! API promises, every correct version exports). The same for the Python
-//! form where it has own tests.
+//! API promises, every correct version exports); a one-test suite of the
+//! statement's plainest example (`suites.hidden/example.rs`) is valid and
+//! catches a mutant. The same for the Python form where it has own
+//! tests. And each mutant differs from the reference
+//! on input the statement promises ([`super::public_cases`] in Rust,
+//! [`super::promised`] in Python).
 
 use std::path::Path;
 use std::time::Duration;
 
+use super::public_cases;
 use super::python::PythonVersions;
 use super::rust::{Budget, Libraries};
 use super::verdict::Verdict;
@@ -113,14 +118,14 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
             Expect::Valid,
         ),
     ];
-    // The plainest rule's one-test suite, where the game has one.
-    let example = suite(&format!("exercises/{}/suites.hidden/example.rs", game.id));
-    let plainest = (!example.is_empty()).then_some((
+    // The plainest rule's one-test suite: every game has one (an empty
+    // file, a missing one, catches nothing and fails).
+    let plainest = (
         "the statement's plainest example alone",
-        example,
+        suite(&format!("exercises/{}/suites.hidden/example.rs", game.id)),
         Expect::Something,
-    ));
-    let suites = suites.into_iter().chain(plainest);
+    );
+    let suites = suites.into_iter().chain([plainest]);
     let budget = Budget {
         limits: Limits {
             timeout: Duration::from_secs(10),
@@ -138,7 +143,41 @@ pub(crate) fn rust(game: &GameInfo, work: &Path, build: &Path) -> Result<Vec<Che
         let verdict = libraries.judge(&class, &sandbox, &source, &folder, &budget);
         checks.push(judged(game.id, name, &verdict, &expect));
     }
+    checks.extend(public_proof(
+        game,
+        (&class, &sandbox, &libraries),
+        &work,
+        budget,
+    ));
     Ok(checks)
+}
+
+/// [`public_cases::proof`], a failure to run it a failed check. Every
+/// public case in one file: more calls than a student's suite, the expert
+/// level's searches among them, so a longer time limit.
+fn public_proof(
+    game: &GameInfo,
+    built: (&Class<'_>, &Sandbox, &Libraries),
+    work: &Path,
+    budget: Budget,
+) -> Vec<Check> {
+    let budget = Budget {
+        limits: Limits {
+            timeout: Duration::from_secs(120),
+            cpu_seconds: 60,
+            ..Default::default()
+        },
+        ..budget
+    };
+    public_cases::proof(game, built, &work.join("public-cases"), &budget).unwrap_or_else(|e| {
+        vec![(
+            false,
+            format!(
+                "{}: own tests: the public cases could not run: {e}",
+                game.id
+            ),
+        )]
+    })
 }
 
 /// A test file that imports every item the stub at `stub` exports, from

@@ -11,7 +11,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::schemata::{Change, SWITCH_MODULE, SWITCH_SYMBOL, schemata};
-use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess, over_budget, run_budget};
+use super::verdict::{
+    Assessed, Mutant, Passed, Verdict, Version, Versions, over_budget, run_budget, run_versions,
+    verdict_of,
+};
 use crate::exercise_data::{self, OWN_TESTS_FILE as TESTS_FILE};
 use crate::grader::build::{BuildError, Class, Library};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
@@ -240,15 +243,30 @@ impl Libraries {
         work: &Path,
         budget: &Budget,
     ) -> Verdict {
+        match self.run_suite(class, sandbox, source, work, budget) {
+            Ok((tests, assessed)) => verdict_of(&tests, &self.versions, assessed),
+            Err(error) => Verdict {
+                error: Some(error),
+                ..Verdict::missing(TESTS_FILE, &self.versions)
+            },
+        }
+    }
+
+    /// [`Libraries::judge`]'s runs, test by test: the tests' names and what
+    /// each version made of them; or why they could not run.
+    pub(crate) fn run_suite(
+        &self,
+        class: &Class<'_>,
+        sandbox: &Sandbox,
+        source: &Path,
+        work: &Path,
+        budget: &Budget,
+    ) -> Result<(Vec<String>, Assessed), String> {
         let limits = &budget.limits;
         // A test file of a few hundred lines compiles in seconds.
         let compile_timeout = budget.compile_timeout.min(COMPILE_TIMEOUT);
-        let failed = |error: String| Verdict {
-            error: Some(error),
-            ..Verdict::missing(TESTS_FILE, &self.versions)
-        };
         if let Some(why) = reads_files(&std::fs::read_to_string(source).unwrap_or_default()) {
-            return failed(why);
+            return Err(why);
         }
         let mut binaries = Vec::new();
         for (index, library) in self.libraries.iter().enumerate() {
@@ -264,18 +282,15 @@ impl Libraries {
                             Version::Solution(name) => format!("the independent solution {name} (they call what EXERCISE.md does not name?)"),
                             _ => "the reference".to_owned(),
                         });
-                    return failed(format!("they do not compile against {against}: {error}"));
+                    return Err(format!("they do not compile against {against}: {error}"));
                 }
             }
         }
-        let tests = match list_tests(sandbox, &binaries[0], limits) {
-            Ok(tests) => tests,
-            Err(error) => return failed(error),
-        };
+        let tests = list_tests(sandbox, &binaries[0], limits)?;
         let started = std::time::Instant::now();
         let most = run_budget(limits);
         let mut over = false;
-        let verdict = assess(&tests, &self.versions, budget.seed, |version, skip| {
+        let assessed = run_versions(&tests, &self.versions, budget.seed, |version, skip| {
             over |= started.elapsed() > most;
             let found = self.targets.iter().find(|(v, _, _)| v == version);
             let (Some((_, library, switch)), false) = (found, over) else {
@@ -284,9 +299,9 @@ impl Libraries {
             run_tests(sandbox, &binaries[*library], *switch, skip, limits)
         });
         if over {
-            return failed(over_budget(most));
+            return Err(over_budget(most));
         }
-        verdict
+        Ok((tests, assessed))
     }
 }
 

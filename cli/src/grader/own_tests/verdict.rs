@@ -160,6 +160,29 @@ fn describe(version: &Version) -> String {
     }
 }
 
+/// Each mutant's failed tests and the invalid tests, after every run:
+/// what [`assess`] counts, and what `dev check` reads test by test.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Assessed {
+    /// The invalid tests and why (the first correct version each failed).
+    pub invalid: BTreeMap<String, String>,
+    /// For each mutant, by index, the tests that failed on it.
+    pub failed_on: Vec<BTreeSet<String>>,
+}
+
+impl Assessed {
+    /// The valid tests that failed on mutant `index`: those that catch it.
+    pub(crate) fn caught_by(&self, index: usize) -> Vec<&str> {
+        self.failed_on.get(index).map_or_else(Vec::new, |failed| {
+            failed
+                .iter()
+                .filter(|t| !self.invalid.contains_key(*t))
+                .map(String::as_str)
+                .collect()
+        })
+    }
+}
+
 /// Runs `tests` against every version, each run afresh, in an order drawn
 /// from `seed` with the reference's runs among the mutants'. `run(version,
 /// skip)` runs every test but those in `skip` (already invalid: a test
@@ -168,8 +191,18 @@ pub(crate) fn assess(
     tests: &[String],
     versions: &Versions,
     seed: u64,
-    mut run: impl FnMut(&Version, &BTreeSet<String>) -> Passed,
+    run: impl FnMut(&Version, &BTreeSet<String>) -> Passed,
 ) -> Verdict {
+    verdict_of(tests, versions, run_versions(tests, versions, seed, run))
+}
+
+/// [`assess`]'s runs, test by test.
+pub(crate) fn run_versions(
+    tests: &[String],
+    versions: &Versions,
+    seed: u64,
+    mut run: impl FnMut(&Version, &BTreeSet<String>) -> Passed,
+) -> Assessed {
     let mut order: Vec<Version> = std::iter::repeat_n(Version::Reference, REFERENCE_RUNS)
         .chain(versions.correct.iter().cloned())
         .chain((0..versions.mutants.len()).map(Version::Mutant))
@@ -203,9 +236,13 @@ pub(crate) fn assess(
             }
         }
     }
-    let caught: Vec<bool> = failed_on
-        .iter()
-        .map(|failed| failed.iter().any(|t| !invalid.contains_key(t)))
+    Assessed { invalid, failed_on }
+}
+
+/// The verdict of `tests` from their runs.
+pub(crate) fn verdict_of(tests: &[String], versions: &Versions, assessed: Assessed) -> Verdict {
+    let caught: Vec<bool> = (0..versions.mutants.len())
+        .map(|index| !assessed.caught_by(index).is_empty())
         .collect();
     let public = versions
         .mutants
@@ -224,7 +261,7 @@ pub(crate) fn assess(
     });
     Verdict {
         tests: tests.to_vec(),
-        invalid,
+        invalid: assessed.invalid,
         public,
         hidden,
         error: None,

@@ -1,4 +1,5 @@
-"""A wrong answer, and a right test beside it."""
+"""A wrong answer, invalid, and a right test beside it: the statement's
+row A win, which catches what it catches."""
 
 import funcoes
 
