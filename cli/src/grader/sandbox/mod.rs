@@ -27,6 +27,7 @@
 //! same limits but none of the isolation: the grader warns about it.
 
 mod pod;
+mod tree_cpu;
 
 use std::io::{Read, Write};
 use std::marker::PhantomData;
@@ -49,6 +50,11 @@ pub(crate) struct Limits {
     pub output_bytes: usize,
     pub memory_bytes: u64,
     pub cpu_seconds: u64,
+    /// Whether `cpu_seconds` bounds the run's whole process tree too, not
+    /// each process alone ([`tree_cpu`]): a case's, so that forked workers
+    /// share its limit. A build's parallel compilers are bounded by its
+    /// wall clock instead.
+    pub whole_tree: bool,
     pub processes: u64,
     pub file_bytes: u64,
     /// Most bytes each of the run's own writable folders holds (its
@@ -79,6 +85,7 @@ impl Default for Limits {
             output_bytes: 1 << 20,
             memory_bytes: 512 << 20,
             cpu_seconds: boardkit::judge::CASE_CPU.as_secs(),
+            whole_tree: true,
             processes: 64,
             file_bytes: 16 << 20,
             disk_bytes: 16 << 20,
@@ -955,6 +962,9 @@ fn supervise(
         } else if started.elapsed() >= limits.timeout {
             ending = Some(Ending::TimedOut);
             kill();
+        } else if polls % 32 == 0 && tree_over_limit(pid, started.elapsed(), limits) {
+            ending = Some(Ending::CpuLimit(Duration::from_secs(limits.cpu_seconds)));
+            kill();
         } else if let Some(full) = (polls % 8 == 0).then(|| full_folder(pid, disks)).flatten() {
             ending.get_or_insert(Ending::DiskLimit(full));
             kill();
@@ -982,6 +992,15 @@ fn supervise(
         stderr,
         elapsed,
     })
+}
+
+/// Whether the run's process tree used more CPU than its limit (when it
+/// counts the whole tree, and only once it may have).
+fn tree_over_limit(pid: libc::pid_t, elapsed: Duration, limits: &Limits) -> bool {
+    let limit = Duration::from_secs(limits.cpu_seconds);
+    limits.whole_tree
+        && tree_cpu::may_have_used(elapsed, limit)
+        && tree_cpu::tree_cpu(pid).is_some_and(|used| used > limit)
 }
 
 /// How a process that ended by itself ended.
@@ -1457,6 +1476,22 @@ mod tests {
             },
         );
         assert_eq!(o.ending, Ending::TimedOut, "{o:?}");
+    }
+
+    /// Workers a case forks share its CPU limit: four busy children with
+    /// a second each would run two on the wall on two processors, and
+    /// their shell would then exit by itself.
+    #[test]
+    fn forked_workers_share_the_cases_cpu_limit() {
+        let sandbox = sandbox();
+        let limits = Limits {
+            timeout: Duration::from_secs(60),
+            ..Limits::default().with_cpu(Duration::from_secs(1))
+        };
+        let script = "for i in 1 2 3 4; do (while :; do :; done) & done; wait; echo done";
+        let o = sh(&sandbox, script, limits);
+        assert_eq!(o.ending, Ending::CpuLimit(Duration::from_secs(1)), "{o:?}");
+        assert!(o.stdout.is_empty(), "{o:?}");
     }
 
     #[test]

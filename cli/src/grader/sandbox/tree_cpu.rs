@@ -1,0 +1,100 @@
+//! The CPU time of a run's whole process tree.
+//!
+//! `RLIMIT_CPU` counts one process (all its threads): a program that
+//! forks four workers gets four times the case's CPU limit, and a grade
+//! that depends on how many cores the grading machine has. So the grader
+//! also adds up the tree's time and stops the run once it passes the
+//! limit. The kernel here has no `/proc/<pid>/task/<tid>/children`, and an
+//! ordinary user no cgroup: the tree is read from `/proc/<pid>/stat`
+//! (parent, own time, time of the children it waited for).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// One process's line of `/proc/<pid>/stat`: its parent, and its CPU
+/// ticks with those of the children it reaped.
+fn stat_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces and parentheses.
+    let rest = &text[text.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let parent = fields.get(1)?.parse().ok()?;
+    // utime, stime, cutime, cstime: fields 14 to 17 of the line.
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .map(|field| field.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    Some((parent, ticks))
+}
+
+/// CPU time used so far by `root` and every process under it, living or
+/// ended (an ended one counts in its parent's reaped time), or `None` when
+/// `root` cannot be read.
+pub(super) fn tree_cpu(root: libc::pid_t) -> Option<Duration> {
+    let (_, root_ticks) = stat_of(root)?;
+    let mut children: HashMap<libc::pid_t, Vec<(libc::pid_t, u64)>> = HashMap::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        if pid == root {
+            continue;
+        }
+        if let Some((parent, ticks)) = stat_of(pid) {
+            children.entry(parent).or_default().push((pid, ticks));
+        }
+    }
+    let mut ticks = root_ticks;
+    let mut pending = vec![root];
+    while let Some(parent) = pending.pop() {
+        for &(pid, own) in children.get(&parent).into_iter().flatten() {
+            ticks += own;
+            pending.push(pid);
+        }
+    }
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(
+        Duration::from_secs(ticks / per_second)
+            + Duration::from_nanos(ticks % per_second * 1_000_000_000 / per_second),
+    )
+}
+
+/// Whether a tree that has run `elapsed` on the wall may have used
+/// `limit` of CPU: it cannot have used more than every processor for all
+/// that time, so a short case never pays for reading `/proc`.
+pub(super) fn may_have_used(elapsed: Duration, limit: Duration) -> bool {
+    // SAFETY: sysconf has no preconditions.
+    let processors = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }.max(1) as u32;
+    elapsed * processors >= limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tree_counts_its_living_children_and_those_it_reaped() {
+        let mut child = std::process::Command::new("/bin/sh")
+            .args([
+                "-c",
+                "(i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done) ; sleep 5",
+            ])
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        let mut used = Duration::ZERO;
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(50));
+            used = tree_cpu(pid).unwrap();
+            if used >= Duration::from_millis(100) {
+                break;
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(used >= Duration::from_millis(100), "{used:?}");
+        assert!(tree_cpu(pid).is_none());
+    }
+}
