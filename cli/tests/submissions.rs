@@ -684,3 +684,58 @@ fn every_class_file_is_renewed_or_deleted_and_the_work_folder_is_emptied() {
         ]
     );
 }
+
+/// Under `--deadline`, nothing is graded undated without a word: a `.git`
+/// that is a link scores 0 with its reason (the working tree, which it
+/// would otherwise be, is never graded), a folder with no `.git` is
+/// graded as handed in with a warning, and grades.csv keeps its commit
+/// and lateness columns even when no submission was graded at a commit.
+#[test]
+fn under_a_deadline_nothing_is_graded_undated_without_a_word() {
+    let scratch = tempfile::tempdir().unwrap();
+    let elsewhere = scratch.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    commit(&elsewhere, "diego", "2026-12-05T10:00:00-03:00");
+    let class = scratch.path().join("class");
+    // ana: a right exam in her folder, her .git a link to a late repository.
+    let ana = class.join("ana");
+    std::fs::create_dir_all(&ana).unwrap();
+    for (file, bytes) in exam("diego") {
+        std::fs::write(ana.join(file), bytes).unwrap();
+    }
+    std::os::unix::fs::symlink(elsewhere.join(".git"), ana.join(".git")).unwrap();
+    // bia: the right exam, no repository at all.
+    let bia = class.join("bia");
+    std::fs::create_dir_all(&bia).unwrap();
+    for (file, bytes) in exam("diego") {
+        std::fs::write(bia.join(file), bytes).unwrap();
+    }
+    let out = scratch.path().join("out");
+    let all = grade_these(&class, &out, &["ana", "bia"], &[]);
+    let stderr = all["stderr"].as_str().unwrap();
+    assert_eq!(all["ana"]["score"], 0.0, "{}", all["ana"]);
+    let ana_said = all["ana"]["tests"][0]["output"].as_str().unwrap();
+    assert!(ana_said.contains("its .git is a link"), "{ana_said}");
+    assert!(
+        stderr.contains("ana: scored 0, not graded at a commit"),
+        "{stderr}"
+    );
+    assert!(
+        all["bia"]["score"].as_f64().unwrap() > 0.0,
+        "{}",
+        all["bia"]
+    );
+    assert!(
+        stderr.contains("bia: graded as handed in: not a git repository"),
+        "{stderr}"
+    );
+    let grades = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let header = grades.lines().next().unwrap();
+    assert!(
+        header.contains(",commit,submitted_at,late_days,penalty,"),
+        "{grades}"
+    );
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["deadline"], "2026-12-01T23:59:00-03:00", "{run}");
+}

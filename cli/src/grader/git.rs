@@ -62,6 +62,11 @@ pub(crate) enum GitError {
          never from its working tree"
     )]
     GitDir(String),
+    #[error(
+        "its .git is a link: a repository is graded at a commit, read from a .git of \
+         its own, or not at all, never from its working tree"
+    )]
+    Link,
     #[error("git {0}: {1}")]
     Failed(String, String),
     #[error(

@@ -123,6 +123,13 @@ impl Plan {
                 eprintln!("boardkit: warning: {}", super::shown::printable(&said));
             }
             if let Ok(s) = &opened {
+                if limit.is_some() && s.commit.is_none() {
+                    let said = format!(
+                        "{name}: graded as handed in: not a git repository, so --deadline \
+                         cannot date it"
+                    );
+                    eprintln!("boardkit: warning: {}", super::shown::printable(&said));
+                }
                 if !s.links.is_empty() {
                     eprintln!(
                         "boardkit: {name}: links left out (never followed): {}",
@@ -496,6 +503,7 @@ pub(super) fn run_info(
         grading: grading_digest(kit, game, options),
         shard: options.shard.map(|(k, n)| format!("{k}/{n}")),
         reveal_hidden: options.reveal_hidden,
+        deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
     }
 }

@@ -339,6 +339,10 @@ pub(crate) struct RunInfo {
     /// What each student's feedback says of hidden cases.
     #[serde(default)]
     pub reveal_hidden: RevealHidden,
+    /// The class's deadline (RFC 3339) when one was given: grades.csv then
+    /// has the commit columns even when no submission was graded at one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<String>,
     /// How the class is compared for similarity.
     #[serde(default)]
     pub similarity: super::similarity::Options,
@@ -598,7 +602,8 @@ pub(crate) fn write_reports(
         let json = serde_json::to_string_pretty(run).map_err(std::io::Error::other)?;
         std::fs::write(dir.join(RUN_INFO), json)?;
     }
-    std::fs::write(dir.join("grades.csv"), grades_csv(all))?;
+    let deadline = run.is_some_and(|run| run.deadline.is_some());
+    std::fs::write(dir.join("grades.csv"), grades_csv(all, deadline))?;
     std::fs::write(dir.join("junit.xml"), junit_xml(all)?)?;
     let mut html = report_html(all, run);
     if let Some(similarity) = similarity {
@@ -610,7 +615,9 @@ pub(crate) fn write_reports(
     Ok(())
 }
 
-pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
+/// The class's grades; with `deadline`, the commit and lateness columns
+/// whatever was graded (empty cells: not graded at a commit).
+pub(crate) fn grades_csv(all: &BTreeMap<String, Results>, deadline: bool) -> String {
     let levels = levels_of(all);
     let mut out = String::from("submission");
     for level in &levels {
@@ -630,8 +637,8 @@ pub(crate) fn grades_csv(all: &BTreeMap<String, Results>) -> String {
     }
     // A class handed in as repositories: the commit graded and its date;
     // with a deadline, the lateness and what it cost (`score` is final).
-    let commits = all.values().any(|r| r.commit.is_some());
-    let lateness = all.values().any(|r| r.late_days.is_some());
+    let commits = deadline || all.values().any(|r| r.commit.is_some());
+    let lateness = deadline || all.values().any(|r| r.late_days.is_some());
     if commits {
         out.push_str(",commit,submitted_at");
     }

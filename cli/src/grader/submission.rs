@@ -72,8 +72,9 @@ pub(crate) fn safe_name(raw: &str) -> String {
     // Letters and digits of any script stay (Lúcia and Lécia are two
     // students); anything else that could mean something to a shell, a
     // path or a spreadsheet becomes `_`.
-    let name: String = raw
-        .chars()
+    // One form for one name: macOS writes `Lúcia` decomposed (u and a
+    // combining accent), Windows and Linux composed; both are her.
+    let name: String = unicode_normalization::UnicodeNormalization::nfc(raw)
         .map(|c| {
             if c.is_alphanumeric() || c == '-' || c == '_' || c == '.' {
                 c
@@ -175,23 +176,9 @@ pub(crate) fn open(
         .ok_or_else(|| SubmissionError::NotASubmission(path.to_owned()))?;
     let unpacked = scratch.join("unpacked").join(name);
     let mut commit = None;
-    let content = if kind.is_dir() && super::git::is_repository(path) {
-        // A repository: its commit in time, never its working tree.
-        let repository = scratch.join("git").join(name);
+    let content = if kind.is_dir() && repository(path)? {
         let tree = unpacked.clone();
-        // Bounded as an archive is: git's objects compress as a zip's do.
-        let bounds = super::git::Bounds {
-            bytes: MAX_UNPACKED_BYTES,
-            files: MAX_ENTRIES,
-        };
-        commit = Some(super::git::checkout(
-            path,
-            limit,
-            &repository,
-            &tree,
-            bounds,
-        )?);
-        let _ = std::fs::remove_dir_all(&repository);
+        commit = Some(commit_in_time(path, name, scratch, limit, &tree)?);
         content_root(&tree)
     } else if kind.is_dir() {
         content_root(path)
@@ -248,6 +235,37 @@ pub(crate) fn open(
         links,
         commit,
     })
+}
+
+/// Whether the folder `path` is a git repository's: graded at a commit.
+/// A `.git` that is a link is refused: its working tree is never graded
+/// instead, and the link could lead out of the submission.
+fn repository(path: &Path) -> Result<bool, SubmissionError> {
+    let dot_git = std::fs::symlink_metadata(path.join(".git"));
+    if dot_git.is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(super::git::GitError::Link.into());
+    }
+    Ok(super::git::is_repository(path))
+}
+
+/// The repository at `path` checked out into `tree` at its commit in time
+/// (`limit`), never its working tree.
+fn commit_in_time(
+    path: &Path,
+    name: &str,
+    scratch: &Path,
+    limit: Option<chrono::DateTime<chrono::FixedOffset>>,
+    tree: &Path,
+) -> Result<super::git::Commit, SubmissionError> {
+    let repository = scratch.join("git").join(name);
+    // Bounded as an archive is: git's objects compress as a zip's do.
+    let bounds = super::git::Bounds {
+        bytes: MAX_UNPACKED_BYTES,
+        files: MAX_ENTRIES,
+    };
+    let commit = super::git::checkout(path, limit, &repository, tree, bounds)?;
+    let _ = std::fs::remove_dir_all(&repository);
+    Ok(commit)
 }
 
 /// Whether `dir` holds nothing but folders (a link or any other entry
@@ -670,6 +688,8 @@ mod tests {
         assert_eq!(safe_name("../Ana Lú"), "_Ana_Lú");
         assert_eq!(safe_name("bob-2"), "bob-2");
         assert_ne!(safe_name("Lúcia"), safe_name("Lécia"));
+        // Decomposed (macOS) and composed: one name.
+        assert_eq!(safe_name("Lu\u{301}cia"), "Lúcia");
         assert_eq!(safe_name("=cmd|' /C calc'!A0"), "_cmd____C_calc__A0");
         assert_eq!(safe_name("-rf"), "rf");
         assert_eq!(safe_name("a\u{1b}[31mb\0"), "a__31mb_");
