@@ -124,10 +124,14 @@ fn owner(lms: Lms, entry: &str) -> Option<(Owner, String)> {
     }
 }
 
-/// A name compared as people write it: case and spacing aside.
+/// A name compared as people write it: case, spacing and Unicode's two
+/// forms of an accented letter (macOS's decomposed, the others' composed)
+/// aside.
 fn same_name(a: &str, b: &str) -> bool {
     let words = |s: &str| {
-        s.split_whitespace()
+        unicode_normalization::UnicodeNormalization::nfc(s)
+            .collect::<String>()
+            .split_whitespace()
             .map(str::to_lowercase)
             .collect::<Vec<_>>()
     };
@@ -233,12 +237,13 @@ fn match_one<'r>(
 /// The file a Canvas download's `file` stands for: Canvas renames a file
 /// handed in again `name-1.ext` (`-2`, ...: before the last dot, or the
 /// first in names of several), so a name the exercise expects comes back
-/// with the number Canvas gave it (0 for the name itself). None when `file`
-/// is no expected name, suffixed or not.
-fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, u32)> {
+/// with the numbers Canvas gave it (none for the name itself; `-1-1` for
+/// a `programa-1.py` handed in again). None when `file` is no expected
+/// name, suffixed or not.
+fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, Vec<u32>)> {
     for name in expected {
         if file == name {
-            return Some((name, 0));
+            return Some((name, Vec::new()));
         }
         let cuts = name
             .char_indices()
@@ -251,10 +256,16 @@ fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, u32
                 .strip_prefix(stem)
                 .and_then(|rest| rest.strip_prefix('-'))
                 .and_then(|rest| rest.strip_suffix(ext));
-            if let Some(n) =
-                number.filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-            {
-                return n.parse().ok().map(|n| (name.as_str(), n));
+            let numbers: Option<Vec<u32>> = number.and_then(|n| {
+                n.split('-')
+                    .map(|part| {
+                        let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+                        digits.then(|| part.parse().ok()).flatten()
+                    })
+                    .collect()
+            });
+            if let Some(numbers) = numbers {
+                return Some((name.as_str(), numbers));
             }
         }
     }
@@ -270,7 +281,9 @@ fn resubmissions(
     expected: &[String],
 ) -> (Vec<(PathBuf, String)>, Vec<String>) {
     let mut kept: Vec<(PathBuf, String)> = Vec::new();
-    let mut versions: BTreeMap<&str, Vec<(u32, PathBuf, String)>> = BTreeMap::new();
+    // Each expected name's files: Canvas's numbers, path, file name.
+    type Versions = Vec<(Vec<u32>, PathBuf, String)>;
+    let mut versions: BTreeMap<&str, Versions> = BTreeMap::new();
     for (path, file) in files {
         match expected_name(&file, expected) {
             Some((name, n)) => versions.entry(name).or_default().push((n, path, file)),
@@ -295,7 +308,7 @@ fn resubmissions(
         }
     }
     for (name, mut all) in versions {
-        all.sort_by_key(|(n, _, _)| *n);
+        all.sort_by(|a, b| a.0.cmp(&b.0));
         let Some((n, path, file)) = all.pop() else {
             continue;
         };
@@ -305,14 +318,43 @@ fn resubmissions(
                 "{file} taken as {name}, Canvas's latest version; left out: {}",
                 older.join(", ")
             ));
-        } else if n > 0 {
+        } else if !n.is_empty() {
             said.push(format!(
                 "{file} taken as {name} (Canvas's name for a file handed in again)"
             ));
         }
         kept.push((path, name.to_owned()));
     }
+    said.extend(missing(&kept, expected));
     (kept, said)
+}
+
+/// Each expected file a student did not hand in, said with the files that
+/// look like it but are no name Canvas gives (`programa-final.py`): taken
+/// under their own names, never guessed to be it.
+fn missing(kept: &[(PathBuf, String)], expected: &[String]) -> Vec<String> {
+    let mut said = Vec::new();
+    for name in expected {
+        if kept.iter().any(|(_, file)| file == name) {
+            continue;
+        }
+        let stem = name.split('.').next().unwrap_or(name);
+        let alike: Vec<&str> = kept
+            .iter()
+            .map(|(_, file)| file.as_str())
+            .filter(|file| file.starts_with(stem))
+            .collect();
+        if alike.is_empty() {
+            said.push(format!("no {name} handed in"));
+        } else {
+            said.push(format!(
+                "no {name} handed in; {} kept under its own name: not a name Canvas gives \
+                 a file handed in again, so not taken as {name}",
+                alike.join(", ")
+            ));
+        }
+    }
+    said
 }
 
 /// Unpacks `archive` into `into`, one folder per student; `expected`, the
@@ -521,6 +563,12 @@ mod tests {
     }
 
     #[test]
+    fn a_name_decomposed_by_macos_is_the_rosters_composed_one() {
+        assert!(same_name("Lu\u{301}cia  Sa\u{301}", "lúcia sá"));
+        assert!(!same_name("Lúcia", "Lucia"));
+    }
+
+    #[test]
     fn homonyms_are_never_merged_into_one_roster_student() {
         let anas = [moodle("Ana Souza", "4112"), moodle("Ana  souza", "4119")];
         // The roster's Ana has her participant id: the other is not her.
@@ -562,19 +610,24 @@ mod tests {
     }
 
     #[test]
-    fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
+    fn canvas_numbers_a_name_handed_in_again_before_its_extension() {
         let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
         assert_eq!(
             expected_name("programa-1.py", &expected),
-            Some(("programa.py", 1))
+            Some(("programa.py", vec![1]))
         );
         assert_eq!(
             expected_name("funcoes-12.py", &expected),
-            Some(("funcoes.py", 12))
+            Some(("funcoes.py", vec![12]))
         );
         assert_eq!(
             expected_name("programa.py", &expected),
-            Some(("programa.py", 0))
+            Some(("programa.py", vec![]))
+        );
+        // A programa-1.py handed in again.
+        assert_eq!(
+            expected_name("programa-1-1.py", &expected),
+            Some(("programa.py", vec![1, 1]))
         );
         // A student's own file, and names that are not Canvas's numbering.
         for file in [
@@ -582,6 +635,8 @@ mod tests {
             "programa-x.py",
             "programa-.py",
             "programa-1.pyc",
+            "programa-1-.py",
+            "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py",
         ] {
             assert_eq!(expected_name(file, &expected), None, "{file}");
         }
@@ -589,12 +644,17 @@ mod tests {
         let tar = ["entrega.tar.gz".to_owned()];
         assert_eq!(
             expected_name("entrega.tar-1.gz", &tar),
-            Some(("entrega.tar.gz", 1))
+            Some(("entrega.tar.gz", vec![1]))
         );
         assert_eq!(
             expected_name("entrega-2.tar.gz", &tar),
-            Some(("entrega.tar.gz", 2))
+            Some(("entrega.tar.gz", vec![2]))
         );
+    }
+
+    #[test]
+    fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
+        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
         let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
             names
                 .iter()
@@ -606,6 +666,7 @@ mod tests {
                 "funcoes.py",
                 "programa-1.py",
                 "programa-2.py",
+                "programa-1-1.py",
                 "programa.py",
                 "helper-1.py",
             ]),
@@ -627,7 +688,7 @@ mod tests {
         assert_eq!(
             said,
             [
-                "programa-2.py taken as programa.py, Canvas's latest version; left out: programa.py, programa-1.py"
+                "programa-2.py taken as programa.py, Canvas's latest version; left out: programa.py, programa-1.py, programa-1-1.py"
             ]
         );
         let (kept, said) = resubmissions(files(&["mod-1.rs", "lib.rs"]), &[]);
@@ -637,10 +698,35 @@ mod tests {
             said[0].starts_with("mod-1.rs kept under that name"),
             "{said:?}"
         );
-        let (_, said) = resubmissions(files(&["programa-1.py"]), &expected);
+        let (_, said) = resubmissions(files(&["programa-1.py", "funcoes.py"]), &expected);
         assert_eq!(
             said,
             ["programa-1.py taken as programa.py (Canvas's name for a file handed in again)"]
+        );
+    }
+
+    /// A file missing is said, with what looks like it but is not taken.
+    #[test]
+    fn a_missing_file_is_said_with_its_look_alikes() {
+        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
+        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
+            names
+                .iter()
+                .map(|n| (PathBuf::from(n), n.to_string()))
+                .collect()
+        };
+        let uuid = "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py";
+        let (kept, said) = resubmissions(files(&[uuid]), &expected);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            said,
+            [
+                "no funcoes.py handed in".to_owned(),
+                format!(
+                    "no programa.py handed in; {uuid} kept under its own name: not a name \
+                     Canvas gives a file handed in again, so not taken as programa.py"
+                )
+            ]
         );
     }
 }

@@ -166,7 +166,8 @@ fn roster_problems(rows: &[(u64, Student)]) -> Vec<String> {
         ("submission", |s| Some(s.submission.clone())),
         ("id", |s| Some(s.id.clone())),
         ("login", |s| Some(s.login.to_lowercase())),
-        ("participant", |s| s.participant.clone()),
+        // A number: `0501` (a spreadsheet's text cell) is Moodle's 501.
+        ("participant", |s| s.participant.as_deref().map(as_number)),
     ];
     let mut problems = Vec::new();
     for (column, key) in columns {
@@ -190,6 +191,17 @@ fn roster_problems(rows: &[(u64, Student)]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Digits without their leading zeros (`0` for zeros alone); any other
+/// text as it is.
+fn as_number(text: &str) -> String {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        let trimmed = text.trim_start_matches('0');
+        if trimmed.is_empty() { "0" } else { trimmed }.to_owned()
+    } else {
+        text.to_owned()
+    }
 }
 
 /// `line 4`, `lines 2 and 5`, `lines 2, 5 and 7`.
@@ -578,6 +590,14 @@ mod tests {
             "{error}"
         );
         assert!(roster("submission,id,login,participant\nana,1,a,501\nbia,2,b,\n").is_ok());
+        // The same number, written with a leading zero.
+        let err = roster("submission,id,login,participant\nana,1,a,0501\nbia,2,b,501\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(r#"lines 2 and 3: the same participant "501""#),
+            "{err}"
+        );
     }
 
     /// As spreadsheets save a roster: `;` where the decimal mark is a
