@@ -485,12 +485,29 @@ pub fn crash_message(stderr: &str) -> Option<String> {
             .collect();
         return Some(message.join("\n"));
     }
-    let at = lines
+    let Some(at) = lines
         .iter()
-        .rposition(|l| l.starts_with("Traceback (most recent call last):"))?;
+        .rposition(|l| l.starts_with("Traceback (most recent call last):"))
+    else {
+        return syntax_error(&lines);
+    };
     // Where it was raised and what: the last frame and the exception.
     let traceback = &lines[at..];
     Some(traceback[traceback.len().saturating_sub(6)..].join("\n"))
+}
+
+/// A program Python could not read: its main file's syntax error comes
+/// with no traceback, only the place (`File "programa.py", line 3`), the
+/// line and its caret, and the error.
+fn syntax_error(lines: &[&str]) -> Option<String> {
+    let kinds = ["SyntaxError:", "IndentationError:", "TabError:"];
+    let error = lines
+        .iter()
+        .rposition(|l| kinds.iter().any(|kind| l.starts_with(kind)))?;
+    let place = lines[..error]
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("File \""))?;
+    Some(lines[place..=error].join("\n"))
 }
 
 /// A signal by its name, as a student looks it up: `SIGABRT`. The numbers
@@ -689,6 +706,18 @@ mod tests {
         );
         assert!(message.contains("line 2"), "{message}");
         assert_eq!(crash_message("error: input ended\n"), None);
+        // A main file Python cannot read: no traceback, still a crash.
+        let syntax = "  File \"/sandbox/programa.py\", line 3\n    if x\n        ^\nSyntaxError: expected ':'\n";
+        let message = crash_message(syntax).unwrap();
+        assert!(
+            message.starts_with("  File \"/sandbox/programa.py\", line 3"),
+            "{message}"
+        );
+        assert!(message.ends_with("SyntaxError: expected ':'"), "{message}");
+        assert_eq!(
+            crash_message("SyntaxError: a message of the game's own\n"),
+            None
+        );
     }
 
     /// A program that prints a title, then `got <line>` for each line it
