@@ -262,6 +262,7 @@ fn build_limits(timeout: Duration) -> Limits {
         output_bytes: 16 << 20,
         memory_bytes: 4 << 30,
         cpu_seconds: timeout.as_secs().max(1) * 2,
+        whole_tree: false,
         processes: 256,
         file_bytes: 1 << 30,
         // Its `/tmp`, Cargo's home, and what it adds to its target folder.
