@@ -163,6 +163,7 @@ mod tests {
             stdout,
             stderr: Vec::new(),
             elapsed: Duration::from_millis(5),
+            starved: false,
         }
     }
 

@@ -115,6 +115,11 @@ pub(crate) struct Outcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub elapsed: Duration,
+    /// Stopped by the wall-clock backstop while computing (its process
+    /// tree had used a tenth of its CPU limit, or a twentieth of the wall
+    /// time it ran): a machine too
+    /// loaded to give it its CPU time, not a program that waits.
+    pub starved: bool,
 }
 
 /// How runs are isolated.
@@ -950,6 +955,7 @@ fn supervise(
         }
     };
     let mut ending = None;
+    let mut starved = false;
     let mut polls = 0u32;
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -961,6 +967,10 @@ fn supervise(
             kill();
         } else if started.elapsed() >= limits.timeout {
             ending = Some(Ending::TimedOut);
+            let limit = Duration::from_secs(limits.cpu_seconds);
+            let wall = started.elapsed();
+            starved =
+                tree_cpu::tree_cpu(pid).is_some_and(|used| used * 10 >= limit || used * 20 >= wall);
             kill();
         } else if polls % 32 == 0 && tree_over_limit(pid, started.elapsed(), limits) {
             ending = Some(Ending::CpuLimit(Duration::from_secs(limits.cpu_seconds)));
@@ -991,6 +1001,7 @@ fn supervise(
         stdout,
         stderr,
         elapsed,
+        starved,
     })
 }
 
@@ -1438,6 +1449,8 @@ mod tests {
         let sandbox = sandbox();
         let o = sh(&sandbox, "while :; do :; done", quick());
         assert_eq!(o.ending, Ending::TimedOut);
+        // It computed all along: starved of CPU time, run again by a case.
+        assert!(o.starved, "{o:?}");
         assert!(o.elapsed < Duration::from_secs(4));
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
@@ -1476,6 +1489,7 @@ mod tests {
             },
         );
         assert_eq!(o.ending, Ending::TimedOut, "{o:?}");
+        assert!(!o.starved, "a waiting program is not starved: {o:?}");
     }
 
     /// Workers a case forks share its CPU limit: four busy children with
