@@ -611,7 +611,7 @@ mod tests {
 
     #[test]
     fn canvas_numbers_a_name_handed_in_again_before_its_extension() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
+        let expected = python_files();
         assert_eq!(
             expected_name("programa-1.py", &expected),
             Some(("programa.py", vec![1]))
@@ -652,15 +652,22 @@ mod tests {
         );
     }
 
+    /// The files a Python exam expects by name.
+    fn python_files() -> [String; 2] {
+        ["funcoes.py".to_owned(), "programa.py".to_owned()]
+    }
+
+    /// A student's files, each under its own name.
+    fn files(names: &[&str]) -> Vec<(PathBuf, String)> {
+        names
+            .iter()
+            .map(|n| (PathBuf::from(n), n.to_string()))
+            .collect()
+    }
+
     #[test]
     fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
-        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
-            names
-                .iter()
-                .map(|n| (PathBuf::from(n), n.to_string()))
-                .collect()
-        };
+        let expected = python_files();
         let (kept, said) = resubmissions(
             files(&[
                 "funcoes.py",
@@ -708,13 +715,7 @@ mod tests {
     /// A file missing is said, with what looks like it but is not taken.
     #[test]
     fn a_missing_file_is_said_with_its_look_alikes() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
-        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
-            names
-                .iter()
-                .map(|n| (PathBuf::from(n), n.to_string()))
-                .collect()
-        };
+        let expected = python_files();
         let uuid = "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py";
         let (kept, said) = resubmissions(files(&[uuid]), &expected);
         assert_eq!(kept.len(), 1);
