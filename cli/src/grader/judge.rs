@@ -164,6 +164,7 @@ mod tests {
             stderr: Vec::new(),
             elapsed: Duration::from_millis(5),
             starved: false,
+            cpu: Duration::ZERO,
         }
     }
 

@@ -120,6 +120,9 @@ pub(crate) struct Outcome {
     /// time it ran): a machine too
     /// loaded to give it its CPU time, not a program that waits.
     pub starved: bool,
+    /// The CPU time the run used, as far as its ending lets the kernel
+    /// count it (a program killed in a sandbox may leave some uncounted).
+    pub cpu: Duration,
 }
 
 /// How runs are isolated.
@@ -957,9 +960,9 @@ fn supervise(
     let mut ending = None;
     let mut starved = false;
     let mut polls = 0u32;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    let (status, cpu) = loop {
+        if let Some(ended) = reap(pid)? {
+            break ended;
         }
         polls += 1;
         if overflow.load(Ordering::SeqCst) {
@@ -992,17 +995,40 @@ fn supervise(
         join_for(out, Duration::from_secs(2)),
         join_for(err, Duration::from_secs(2)),
     );
-    if ending.is_none() && overflow.load(Ordering::SeqCst) {
-        ending = Some(Ending::OutputLimit);
+    if overflow.load(Ordering::SeqCst) {
+        ending.get_or_insert(Ending::OutputLimit);
     }
-    let ending = ending.unwrap_or_else(|| ending_of(status));
     Ok(Outcome {
-        ending,
+        ending: ending.unwrap_or_else(|| ending_of(status)),
         stdout,
         stderr,
         elapsed,
         starved,
+        cpu,
     })
+}
+
+/// The child's status and the CPU time it and the descendants it waited
+/// for used, once it has ended (`wait4`: std's `try_wait` gives no usage).
+fn reap(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStatus, Duration)>> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid, and wait4 writes only to the
+    // two out-parameters it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    match reaped {
+        0 => Ok(None),
+        -1 => Err(std::io::Error::last_os_error()),
+        _ => {
+            let time = |t: libc::timeval| {
+                Duration::from_secs(t.tv_sec.max(0) as u64)
+                    + Duration::from_micros(t.tv_usec.max(0) as u64)
+            };
+            let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+            Ok(Some((std::process::ExitStatus::from_raw(status), cpu)))
+        }
+    }
 }
 
 /// Whether the run's process tree used more CPU than its limit (when it
@@ -1455,6 +1481,28 @@ mod tests {
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
         assert!(o.stdout.len() <= 64 << 10);
+    }
+
+    /// A run's CPU time is counted, through the sandbox, for what its
+    /// program computed, and not for what it waited: the own tests'
+    /// budget is charged so, whatever the machine's load.
+    #[test]
+    fn a_runs_cpu_time_is_what_it_computed() {
+        let sandbox = sandbox();
+        let busy = sh(
+            &sandbox,
+            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done",
+            quick(),
+        );
+        assert_eq!(busy.ending, Ending::Exited(0), "{busy:?}");
+        assert!(busy.cpu >= Duration::from_millis(100), "{busy:?}");
+        assert!(
+            busy.cpu <= busy.elapsed * 2 + Duration::from_millis(50),
+            "{busy:?}"
+        );
+        let waiting = sh(&sandbox, "sleep 0.5", quick());
+        assert!(waiting.elapsed >= Duration::from_millis(500), "{waiting:?}");
+        assert!(waiting.cpu < Duration::from_millis(100), "{waiting:?}");
     }
 
     /// A computing loop is stopped by its CPU limit, told as such, well
