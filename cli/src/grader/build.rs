@@ -261,7 +261,10 @@ fn build_limits(timeout: Duration) -> Limits {
         timeout,
         output_bytes: 16 << 20,
         memory_bytes: 4 << 30,
-        cpu_seconds: timeout.as_secs().max(1) * 2,
+        // Past what a build starved on a loaded machine may use in the
+        // wall clock it is given then (under half a core, up to four
+        // times its limit): its clock stops it, not SIGXCPU.
+        cpu_seconds: timeout.as_secs().max(1) * 3,
         whole_tree: false,
         processes: 256,
         file_bytes: 1 << 30,

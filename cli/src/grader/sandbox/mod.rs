@@ -1081,12 +1081,13 @@ const LOADED_WALL: u32 = 4;
 /// start, having used `used` of CPU: half a second on while it computes (a
 /// twentieth of the wall or more: a machine too loaded to give it its CPU
 /// time, whose work the same run on an idle machine does in time), up to
-/// [`LOADED_WALL`] times the backstop, when its tree's CPU limit bounds it;
-/// `None` to stop it now (it waits, or it is a build).
+/// [`LOADED_WALL`] times the backstop; `None` to stop it now (it waits).
+/// A build's compilers have no tree CPU limit to bound them, so a build
+/// waits on only while starved, under half a core: an idle machine gives
+/// even a const-eval bomb a whole one, and stops it at its limit.
 fn backstop_after(used: Option<Duration>, wall: Duration, limits: &Limits) -> Option<Duration> {
-    // A build's compilers have no tree CPU limit to bound them: its wall
-    // clock is its limit, and a build it stops is graded again next run.
-    let computing = limits.whole_tree && used.is_some_and(|used| used * 20 >= wall);
+    let computing =
+        used.is_some_and(|used| used * 20 >= wall && (limits.whole_tree || used * 2 < wall));
     (computing && wall < limits.timeout * LOADED_WALL).then(|| wall + Duration::from_millis(500))
 }
 
@@ -1569,6 +1570,31 @@ mod tests {
             "{computing:?}"
         );
         assert!(computing.elapsed > limits.timeout, "{computing:?}");
+    }
+
+    /// A build (no tree CPU limit) waits on only while the machine starves
+    /// it; a case while it computes at all; neither past four backstops.
+    #[test]
+    fn a_build_waits_on_only_while_starved() {
+        let secs = Duration::from_secs;
+        let build = Limits {
+            timeout: secs(40),
+            whole_tree: false,
+            ..Limits::default()
+        };
+        let case = Limits {
+            whole_tree: true,
+            ..build
+        };
+        // A third of a core: a loaded machine.
+        assert!(backstop_after(Some(secs(14)), secs(41), &build).is_some());
+        // A whole core (a const-eval bomb on an idle machine), or none.
+        assert_eq!(backstop_after(Some(secs(41)), secs(41), &build), None);
+        assert_eq!(backstop_after(Some(secs(1)), secs(41), &build), None);
+        assert_eq!(backstop_after(None, secs(41), &build), None);
+        assert!(backstop_after(Some(secs(41)), secs(41), &case).is_some());
+        assert_eq!(backstop_after(Some(secs(50)), secs(160), &build), None);
+        assert_eq!(backstop_after(Some(secs(160)), secs(160), &case), None);
     }
 
     /// A run's CPU time is counted, through the sandbox, for what its
