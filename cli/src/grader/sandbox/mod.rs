@@ -1564,12 +1564,19 @@ mod tests {
         // About a second of CPU: twice the backstop, done in time.
         let script = "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; echo done";
         let computing = sh(&sandbox, script, limits);
-        assert_eq!(
-            (&computing.ending, computing.stdout.as_slice()),
-            (&Ending::Exited(0), b"done\n".as_slice()),
-            "{computing:?}"
-        );
         assert!(computing.elapsed > limits.timeout, "{computing:?}");
+        match computing.ending {
+            Ending::Exited(0) => assert_eq!(computing.stdout, b"done\n", "{computing:?}"),
+            // A machine so loaded (CI's other tests, builds beside them)
+            // that a quarter of a core was too much: stopped only after
+            // every backstop it may wait, and told as starved (run again).
+            _ => assert!(
+                computing.ending == Ending::TimedOut
+                    && computing.starved
+                    && computing.elapsed >= limits.timeout * LOADED_WALL,
+                "{computing:?}"
+            ),
+        }
     }
 
     /// A build (no tree CPU limit) waits on only while the machine starves
