@@ -63,11 +63,56 @@ pub struct Watch {
     pub watched: Vec<PathBuf>,
 }
 
-/// The hints of each level (in level order) and how many were opened.
+/// One hint, and what it is about: words of the cases' names, or of their
+/// failures' messages (functions, messages), that it helps with; none when
+/// it helps with every case of its level.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Hint {
+    pub about: Vec<String>,
+    pub text: String,
+}
+
+impl Hint {
+    /// A hint as `tests/hints.toml` holds it: a text, or a table of its
+    /// `text` and what it is `about`.
+    fn read(value: &toml::Value) -> Option<Hint> {
+        if let Some(text) = value.as_str() {
+            return Some(Hint {
+                about: Vec::new(),
+                text: text.to_owned(),
+            });
+        }
+        let table = value.as_table()?;
+        let about = match table.get("about") {
+            Some(about) => crate::session_fixture::texts(about)?,
+            None => Vec::new(),
+        };
+        let text = table.get("text")?.as_str()?.to_owned();
+        Some(Hint { about, text })
+    }
+
+    /// Whether it helps with the failing case `name`, whose message is
+    /// `message`.
+    pub fn concerns(&self, name: &str, message: &str) -> bool {
+        self.about.is_empty()
+            || self
+                .about
+                .iter()
+                .any(|word| name.contains(word.as_str()) || message.contains(word.as_str()))
+    }
+}
+
+/// A hint opened: its number among those opened of its level, how many the
+/// level has, and the hint.
+pub type Opened = (usize, usize, Hint);
+
+/// The hints of each level (in level order), and which were opened.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Hints {
-    pub levels: Vec<(String, Vec<String>)>,
-    pub opened: BTreeMap<String, usize>,
+    pub levels: Vec<(String, Vec<Hint>)>,
+    /// Per level, the hints opened, in the order they were: their places
+    /// in the level's list, from 0.
+    pub opened: BTreeMap<String, Vec<usize>>,
 }
 
 impl Hints {
@@ -82,11 +127,30 @@ impl Hints {
         };
         let levels = read(HINTS)
             .into_iter()
-            .filter_map(|(level, hints)| Some((level, crate::session_fixture::texts(&hints)?)))
+            .filter_map(|(level, hints)| {
+                let hints: Option<Vec<Hint>> = hints.as_array()?.iter().map(Hint::read).collect();
+                Some((level, hints?))
+            })
             .collect::<Vec<_>>();
-        let opened = read(HINTS_OPENED)
-            .into_iter()
-            .filter_map(|(level, n)| Some((level, usize::try_from(n.as_integer()?).ok()?)))
+        let record = read(HINTS_OPENED);
+        let which = record.get("which").and_then(toml::Value::as_table);
+        let opened = record
+            .iter()
+            .filter_map(|(level, n)| {
+                let count = usize::try_from(n.as_integer()?).ok()?;
+                // Which ones, when recorded; else (an older record) the
+                // first ones, as they were served then.
+                let places = which
+                    .and_then(|w| w.get(level)?.as_array().cloned())
+                    .map(|places| {
+                        places
+                            .iter()
+                            .filter_map(|p| usize::try_from(p.as_integer()?).ok()?.checked_sub(1))
+                            .collect()
+                    })
+                    .unwrap_or_else(|| (0..count).collect());
+                Some((level.clone(), places))
+            })
             .collect();
         let mut hints = Hints { levels, opened };
         // In level order, not the file's key order.
@@ -98,17 +162,23 @@ impl Hints {
         hints
     }
 
-    /// The next hint of `level`, counted as opened; `None` when every one
-    /// was.
-    pub fn open(&mut self, level: &str) -> Option<(usize, usize, String)> {
+    /// The next hint of `level`, counted as opened: the first not opened
+    /// that helps with `failure` (the first failing case's name and
+    /// message), else the first not opened; `None` when every one was.
+    pub fn open(&mut self, level: &str, failure: Option<(&str, &str)>) -> Option<Opened> {
         let (_, hints) = self.levels.iter().find(|(l, _)| l == level)?;
         let opened = self.opened.entry(level.to_owned()).or_default();
-        let hint = hints.get(*opened)?.clone();
-        *opened += 1;
-        Some((*opened, hints.len(), hint))
+        let mut left = (0..hints.len()).filter(|i| !opened.contains(i));
+        let first = left.clone().next()?;
+        let pick = left
+            .find(|&i| failure.is_none_or(|(name, message)| hints[i].concerns(name, message)))
+            .unwrap_or(first);
+        opened.push(pick);
+        Some((opened.len(), hints.len(), hints[pick].clone()))
     }
 
-    /// Records the hints opened, in the starter's `.boardkit/`.
+    /// Records the hints opened, in the starter's `.boardkit/`: how many
+    /// per level, then which (their numbers in `tests/hints.toml`).
     pub fn save(&self, folder: &Path) -> io::Result<()> {
         let path = folder.join(HINTS_OPENED);
         if let Some(parent) = path.parent() {
@@ -116,8 +186,15 @@ impl Hints {
         }
         let mut text =
             String::from("# Hints opened in watch mode, per level (`cargo run -q -- watch`).\n");
-        for (level, n) in &self.opened {
-            text.push_str(&format!("{level} = {n}\n"));
+        for (level, places) in &self.opened {
+            text.push_str(&format!("{level} = {}\n", places.len()));
+        }
+        text.push_str(
+            "\n# Which, in the order opened: their places in tests/hints.toml.\n[which]\n",
+        );
+        for (level, places) in &self.opened {
+            let numbers: Vec<String> = places.iter().map(|p| (p + 1).to_string()).collect();
+            text.push_str(&format!("{level} = [{}]\n", numbers.join(", ")));
         }
         std::fs::write(path, text)
     }
@@ -337,7 +414,7 @@ pub fn watch(
         let opened: Vec<String> = hints
             .opened
             .iter()
-            .map(|(level, n)| format!("{level} {n}"))
+            .map(|(level, places)| format!("{level} {}", places.len()))
             .collect();
         if !opened.is_empty() {
             writeln!(output, "hints opened: {}", opened.join(", "))?;
@@ -353,11 +430,24 @@ pub fn watch(
                     "q" => return Ok(()),
                     "h" => {
                         let level = progress.current_level();
-                        let hint = level.and_then(|level| hints.open(level));
+                        let failure = progress
+                            .failure
+                            .as_ref()
+                            .map(|(name, message)| (name.as_str(), message.as_str()));
+                        let hint = level.and_then(|level| hints.open(level, failure));
                         match (level, hint) {
                             (Some(level), Some((n, of, hint))) => {
                                 hints.save(&watch.folder)?;
-                                writeln!(output, "hint {n} of {of} for {level}: {hint}")?;
+                                let about = if hint.about.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" ({})", hint.about.join(", "))
+                                };
+                                writeln!(
+                                    output,
+                                    "hint {n} of {of} for {level}{about}: {}",
+                                    hint.text
+                                )?;
                             }
                             (Some(level), None) => {
                                 writeln!(
@@ -439,6 +529,13 @@ mod tests {
         assert!(broken.broken.unwrap().starts_with("error[E0308]"));
     }
 
+    fn hint(text: &str) -> Hint {
+        Hint {
+            about: Vec::new(),
+            text: text.into(),
+        }
+    }
+
     #[test]
     fn hints_open_one_at_a_time_and_are_recorded() {
         let dir = std::env::temp_dir().join(format!("boardkit-watch-{}", std::process::id()));
@@ -450,13 +547,64 @@ mod tests {
         .unwrap();
         let mut hints = Hints::load(&dir);
         assert_eq!(hints.levels[0].0, "basic", "level order");
-        assert_eq!(hints.open("basic"), Some((1, 2, "b1".into())));
+        assert_eq!(hints.open("basic", None), Some((1, 2, hint("b1"))));
         hints.save(&dir).unwrap();
         let mut again = Hints::load(&dir);
-        assert_eq!(again.opened.get("basic"), Some(&1));
-        assert_eq!(again.open("basic"), Some((2, 2, "b2".into())));
-        assert_eq!(again.open("basic"), None);
-        assert_eq!(again.open("expert"), None);
+        assert_eq!(again.opened.get("basic"), Some(&vec![0]));
+        assert_eq!(again.open("basic", None), Some((2, 2, hint("b2"))));
+        assert_eq!(again.open("basic", None), None);
+        assert_eq!(again.open("expert", None), None);
+        // An older record, a count alone: the first ones were opened.
+        std::fs::write(dir.join(HINTS_OPENED), "basic = 1\n").unwrap();
+        let mut older = Hints::load(&dir);
+        assert_eq!(older.open("basic", None), Some((2, 2, hint("b2"))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn hints_come_in_the_order_of_the_first_failure() {
+        let dir = std::env::temp_dir().join(format!("boardkit-watch-order-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        std::fs::write(
+            dir.join(HINTS),
+            r#"basic = [
+  { about = ["extrai_linha", "extrai_coluna"], text = "spaces first" },
+  { about = ["extrai_linha", "extrai_coluna"], text = "a letter's distance" },
+  { about = ["verifica_vencedor"], text = "the eight lines" },
+  "read EXERCISE.md",
+]
+"#,
+        )
+        .unwrap();
+        let mut hints = Hints::load(&dir);
+        // verifica_vencedor fails first: its hint, then the level's own.
+        let failing = Some(("basic::verifica_vencedor_every_board", "wrong answer"));
+        let (n, of, first) = hints.open("basic", failing).unwrap();
+        assert_eq!((n, of, first.text.as_str()), (1, 4, "the eight lines"));
+        assert_eq!(first.about, ["verifica_vencedor"]);
+        assert_eq!(
+            hints.open("basic", failing).unwrap().2.text,
+            "read EXERCISE.md"
+        );
+        // Then the rest, in their order; the count goes on.
+        assert_eq!(hints.open("basic", failing).unwrap().2.text, "spaces first");
+        hints.save(&dir).unwrap();
+        // A failure named by its message, after a restart: what was opened
+        // stays opened.
+        let mut again = Hints::load(&dir);
+        let (n, _, next) = again
+            .open(
+                "basic",
+                Some(("basic::b", "crashed: not yet implemented: extrai_coluna")),
+            )
+            .unwrap();
+        assert_eq!((n, next.text.as_str()), (4, "a letter's distance"));
+        assert_eq!(again.open("basic", failing), None);
+        let record = std::fs::read_to_string(dir.join(HINTS_OPENED)).unwrap();
+        assert!(
+            record.contains("basic = 3\n") && record.contains("basic = [3, 4, 1]"),
+            "{record}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
