@@ -311,11 +311,21 @@ fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
         .unwrap();
     assert!(made.status.success(), "{made:?}");
     let mut command = boardkit(&["watch", "velha", "--language", "python"]);
-    command.arg(&folder);
+    command.arg(&folder).env_remove("NO_COLOR");
     let mut session = spawn_command(command, Some(TIMEOUT_MS)).unwrap();
     let first = session.exp_string("q then Enter to quit").unwrap();
     assert!(
         first.contains("levels:") && first.contains("  basic       [---"),
+        "{first}"
+    );
+    // A screen a run, the level reached, and the next step: the section
+    // of the Python statement (the starter's README.md) in its language.
+    assert!(first.starts_with("\x1b[2J"), "{first:?}");
+    assert!(first.contains("level reached: none yet"), "{first}");
+    // (The session reads bytes as Latin-1: its accents are not compared.)
+    assert!(
+        first.contains("next: make `extrai_linha` pass (README.md, \"B")
+            && first.contains("em `funcoes.py`\"); h then Enter for a hint"),
         "{first}"
     );
     assert!(first.contains("first failure: basic::"), "{first}");
@@ -343,7 +353,11 @@ fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
     std::fs::write(&funcoes, text).unwrap();
     let again = session.exp_string("q then Enter to quit").unwrap();
     assert!(
-        again.contains("testing...") && again.contains("hints opened: basic 1"),
+        again.contains("\x1b[2J\x1b[3J\x1b[Htesting...") && again.contains("hints opened: basic 1"),
+        "{again:?}"
+    );
+    assert!(
+        again.contains("next: make `verifica_vencedor` pass"),
         "{again}"
     );
     assert!(
