@@ -7,6 +7,26 @@
 
 use crate::level::EventsFn;
 
+/// The words this module adds to a difference, in one place (each
+/// locale's catalogue takes them from here).
+mod words {
+    use super::{NearMiss, clipped_line};
+
+    /// A near miss: what was printed, on which line when other text shares
+    /// it (a prompt), and the statement's line.
+    pub(super) fn you_printed(near: &NearMiss, statement: &str) -> String {
+        let (printed, statement) = (clipped_line(&near.printed), clipped_line(statement));
+        if near.printed == near.line {
+            format!("you printed `{printed}`; the statement's line is `{statement}`\n")
+        } else {
+            let line = clipped_line(&near.line);
+            format!(
+                "you printed `{printed}` (on the line `{line}`); the statement's line is `{statement}`\n"
+            )
+        }
+    }
+}
+
 /// Where an actual transcript first differs from the expected one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
@@ -52,12 +72,8 @@ pub fn compare(
             }
         }
         if let Some(line) = at.and_then(|at| expected_events.get(at)) {
-            if let Some(printed) = near_miss(events, line, actual) {
-                text.push_str(&format!(
-                    "you printed `{}`; the statement's line is `{}`\n",
-                    clipped_line(&printed),
-                    clipped_line(line)
-                ));
+            if let Some(near) = near_miss(events, line, actual) {
+                text.push_str(&words::you_printed(&near, line));
             }
         }
         return Err(Difference { event: at, text });
@@ -79,12 +95,28 @@ pub fn compare(
     }
 }
 
-/// A line of `actual` close to the graded line `expected` without being
-/// it: the same letters apart from accents, case, punctuation or spacing
-/// (`Posicao invalida` for `Posição inválida`), or a letter or two apart
-/// when the line is not itself a graded event (a misspelt result, not
-/// another result). `None` for boards and when no line is close.
-pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<String> {
+/// A near miss: what a program printed close to a graded line, and the
+/// whole line it printed it on (the same when nothing else shares it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NearMiss {
+    pub printed: String,
+    pub line: String,
+}
+
+/// The most bytes of one line, and of a whole transcript, searched inside
+/// for a near miss: a flood of short words stays fast (whole lines are
+/// still compared beyond).
+const SEARCHED_LINE: usize = 4096;
+const SEARCHED_TOTAL: usize = 64 * 1024;
+
+/// A part of a line of `actual` close to the graded line `expected`
+/// without being it, wherever it stands on its line (after a prompt
+/// printed without a newline, before other text): the same letters apart
+/// from accents, case, punctuation or spacing (`Posicao invalida` for
+/// `Posição inválida`), or a letter or two apart when that part holds no
+/// graded event of its own (a misspelt result, not another result).
+/// `None` for boards, and when no line holds such a part.
+pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<NearMiss> {
     if expected.contains('\n') || expected.starts_with("board ") {
         return None;
     }
@@ -92,17 +124,128 @@ pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<Strin
     if want.is_empty() {
         return None;
     }
+    // Lines without a word (a connect-four board's row) are only ever
+    // compared whole: their letters would be found in any board.
+    let has_word = expected
+        .split(|c: char| !c.is_alphabetic())
+        .any(|w| w.chars().count() >= 3);
     let slack = (want.chars().count() / 8).max(1);
+    let mut budget = SEARCHED_TOTAL;
     actual
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.contains(expected))
-        .find(|line| {
-            let have = folded(line);
-            have == want
-                || (events(line) != [line.to_string()] && edit_distance(&have, &want) <= slack)
+        .filter(|line| !line.is_empty())
+        .find_map(|line| {
+            // It printed the graded line itself there: no miss.
+            if events(line).iter().any(|e| e == expected) {
+                return None;
+            }
+            let inside = has_word && budget > 0;
+            let searched = if inside {
+                start_of_at(line, SEARCHED_LINE)
+            } else {
+                line
+            };
+            budget = budget.saturating_sub(searched.len());
+            let (part, distance) = closest_part(searched, &want, slack, inside)?;
+            let close = distance == 0 || (distance <= slack && events(part).is_empty());
+            close.then(|| NearMiss {
+                printed: part.to_owned(),
+                line: line.to_owned(),
+            })
         })
-        .map(str::to_owned)
+}
+
+/// The run of words of `line` (the whole line, or any run when `inside`)
+/// whose letters are closest to `want`, at most `slack` edits away: the
+/// longest of the closest, so that a part of a graded event is judged with
+/// the event it belongs to. A run ends with the punctuation stuck to its
+/// last word (`EMPATE!`).
+fn closest_part<'a>(
+    line: &'a str,
+    want: &str,
+    slack: usize,
+    inside: bool,
+) -> Option<(&'a str, usize)> {
+    // Each word: where it starts, where it ends with its punctuation, its letters.
+    let mut words: Vec<(usize, usize, String)> = Vec::new();
+    let mut start = None;
+    for (at, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                words.push((from, at, folded(&line[from..at])));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    for word in &mut words {
+        let rest = &line[word.1..];
+        word.1 += rest
+            .find(|c: char| c.is_whitespace() || c.is_alphanumeric())
+            .unwrap_or(rest.len());
+    }
+    let wanted = want.chars().count();
+    let mut best: Option<(usize, usize, usize)> = None;
+    for first in 0..words.len() {
+        if !inside && first > 0 {
+            break;
+        }
+        let mut letters = String::new();
+        for last in first..words.len() {
+            letters.push_str(&words[last].2);
+            let count = letters.chars().count();
+            if count > wanted + slack {
+                break;
+            }
+            if (!inside && last + 1 < words.len()) || count + slack < wanted {
+                continue;
+            }
+            let Some(distance) = distance_within(&letters, want, slack) else {
+                continue;
+            };
+            let span = words[last].1 - words[first].0;
+            if best.is_none_or(|(d, from, to)| {
+                (distance, usize::MAX - span) < (d, usize::MAX - (to - from))
+            }) {
+                best = Some((distance, words[first].0, words[last].1));
+            }
+        }
+    }
+    best.map(|(distance, from, to)| (line[from..to].trim_end(), distance))
+}
+
+/// The edit distance between `a` and `b` when it is at most `limit`: rows
+/// stop as soon as every cell is past it.
+fn distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+        if row.iter().all(|&d| d > limit) {
+            return None;
+        }
+    }
+    Some(row[b.len()]).filter(|&d| d <= limit)
+}
+
+/// The first `bytes` bytes of `line` at most, at a character's boundary.
+fn start_of_at(line: &str, bytes: usize) -> &str {
+    let mut end = bytes.min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[..end]
 }
 
 /// A line's letters and digits, lower case and without accents: what a
@@ -125,22 +268,6 @@ fn folded(line: &str) -> String {
             other => other,
         })
         .collect()
-}
-
-/// Levenshtein's distance between two short strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 /// The widest line shown side by side; wider events are shown one block
@@ -553,12 +680,19 @@ mod tests {
         let velha = crate::harness::velha::events;
         let near = |expected, actual| near_miss(velha, expected, actual);
         assert_eq!(
-            near("Posição inválida", "Jogador X:\nPosicao invalida\n").as_deref(),
+            near("Posição inválida", "Jogador X:\nPosicao invalida\n")
+                .map(|n| n.printed)
+                .as_deref(),
             Some("Posicao invalida")
         );
-        assert_eq!(near("Empate", "EMPATE!\n").as_deref(), Some("EMPATE!"));
         assert_eq!(
-            near("Posição ocupada", "Posiçao ocupda\n").as_deref(),
+            near("Empate", "EMPATE!\n").map(|n| n.printed).as_deref(),
+            Some("EMPATE!")
+        );
+        assert_eq!(
+            near("Posição ocupada", "Posiçao ocupda\n")
+                .map(|n| n.printed)
+                .as_deref(),
             Some("Posiçao ocupda")
         );
         // Another result is not a misspelt one; a prompt is not close.
@@ -574,7 +708,74 @@ mod tests {
             ),
             "{difference}"
         );
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(distance_within("kitten", "sitting", 3), Some(3));
+        assert_eq!(distance_within("kitten", "sitting", 2), None);
+    }
+
+    #[test]
+    fn a_near_miss_after_a_prompt_on_its_line_is_named() {
+        let velha = crate::harness::velha::events;
+        let near = |expected, actual| near_miss(velha, expected, actual);
+        // The example: a prompt without a newline, then the
+        // misspelt message on the same line.
+        let found = near(
+            "Posição inválida",
+            "Jogo da Velha\nJogador X, sua jogada: Posição invalida\n",
+        )
+        .unwrap();
+        assert_eq!(found.printed, "Posição invalida");
+        assert_eq!(found.line, "Jogador X, sua jogada: Posição invalida");
+        // Python's `input("...")` glued to a typo, and a prompt with no space.
+        assert_eq!(
+            near("Posição ocupada", "Jogada:Posiçao ocupda\n").map(|n| n.printed),
+            Some("Posiçao ocupda".to_owned())
+        );
+        // Anywhere on its line: before a prompt printed after it.
+        assert_eq!(
+            near("Empate", "Deu EMPATE! Jogador O, sua jogada: \n").map(|n| n.printed),
+            Some("EMPATE!".to_owned())
+        );
+        // A result glued to a prompt is another result, not a misspelt one;
+        // a prompt alone is not close; a line that holds the graded line
+        // printed right is no near miss.
+        assert_eq!(
+            near("Vencedor: X", "Jogador O, sua jogada: Vencedor: O\n"),
+            None
+        );
+        assert_eq!(near("Posição inválida", "Jogador X, sua jogada: \n"), None);
+        assert_eq!(
+            near("Posição inválida", "Jogador X: Posição inválida\n"),
+            None
+        );
+        // A line holding another graded event is not cut down to look like
+        // the expected one (`black, 2 white` of `2 black, 2 white`).
+        let mastermind = crate::harness::mastermind::events;
+        assert!(
+            near_miss(
+                mastermind,
+                "1 black, 2 white",
+                "Guess 1: 2 black, 2 white\n"
+            )
+            .is_none()
+        );
+        assert_eq!(
+            near_miss(mastermind, "1 black, 2 white", "Guess 1: 1 black 2 white\n")
+                .map(|n| n.printed),
+            Some("1 black 2 white".to_owned())
+        );
+        // Board lines are no words: not looked for inside other lines.
+        let connect4 = crate::harness::connect4::events;
+        assert!(near_miss(connect4, "|X|O| | | | | |", "|X|O|X|O| | | |\n").is_none());
+        // Through the one judge: the diff names the line after the prompt.
+        let expected = "Jogo da Velha\nPosição inválida\nEmpate\n";
+        let actual = "Jogo da Velha\nJogador X, sua jogada: Posição invalida\nEmpate\n";
+        let difference = compare(velha, expected, false, actual, false).unwrap_err();
+        assert!(
+            difference.text.contains(
+                "you printed `Posição invalida` (on the line `Jogador X, sua jogada: Posição invalida`); the statement's line is `Posição inválida`"
+            ),
+            "{difference}"
+        );
     }
 
     fn lines(text: &str) -> Vec<String> {
@@ -630,8 +831,15 @@ mod tests {
         .unwrap_err();
         assert!(difference.text.contains("(nothing more)"), "{difference}");
         assert!(
-            difference.text.ends_with(
+            difference.text.contains(
                 "--- what it printed after its last graded event ---\n      | prompt> Vencedor X!\n"
+            ),
+            "{difference}"
+        );
+        // And the result it misspelt after its prompt, named.
+        assert!(
+            difference.text.ends_with(
+                "you printed `Vencedor X!` (on the line `prompt> Vencedor X!`); the statement's line is `Vencedor: X`\n"
             ),
             "{difference}"
         );

@@ -136,7 +136,36 @@ impl StarterTexts {
 
 /// Hints per locale (`en`, `pt-BR`, ...), then per level, one at a time.
 pub(crate) type Hints =
-    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, Vec<String>>>;
+    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, Vec<Hint>>>;
+
+/// One hint: a text, for every case of its level; or a text and what it is
+/// `about` (words of the cases' names or failures it helps with), served
+/// first when the first failure is one of those.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Hint {
+    Plain(String),
+    About { about: Vec<String>, text: String },
+}
+
+impl Hint {
+    /// As the starter's `tests/hints.toml` holds it (`boardkit::watch`
+    /// reads it).
+    fn to_toml(&self) -> String {
+        let quoted = |text: &str| toml::Value::String(text.to_owned()).to_string();
+        match self {
+            Hint::Plain(text) => quoted(text),
+            Hint::About { about, text } => {
+                let about: Vec<String> = about.iter().map(|w| quoted(w)).collect();
+                format!(
+                    "{{ about = [{}], text = {} }}",
+                    about.join(", "),
+                    quoted(text)
+                )
+            }
+        }
+    }
+}
 
 /// The hints of `locale` (English when it has none), as a starter's
 /// `tests/hints.toml` holds them.
@@ -151,10 +180,7 @@ pub(crate) fn hints_toml(hints: &Hints, locale: Option<&str>) -> String {
          # tests in watch mode, then h and Enter. The kit's: editing it changes nothing.\n",
     );
     for (level, hints) in levels {
-        let quoted: Vec<String> = hints
-            .iter()
-            .map(|h| toml::Value::String(h.clone()).to_string())
-            .collect();
+        let quoted: Vec<String> = hints.iter().map(Hint::to_toml).collect();
         out.push_str(&format!("{level} = [\n  {},\n]\n", quoted.join(",\n  ")));
     }
     out
@@ -526,6 +552,64 @@ mod tests {
                 game.id
             );
             solutions(game.id).unwrap();
+        }
+    }
+
+    /// Each hint's `about`, per level, in a locale's hints.
+    fn abouts(
+        levels: &std::collections::BTreeMap<Level, Vec<Hint>>,
+    ) -> Vec<(Level, Vec<Vec<String>>)> {
+        levels
+            .iter()
+            .map(|(level, hints)| {
+                let about = hints
+                    .iter()
+                    .map(|h| match h {
+                        Hint::Plain(_) => Vec::new(),
+                        Hint::About { about, .. } => about.clone(),
+                    })
+                    .collect();
+                (*level, about)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hints_say_what_they_are_about_in_every_translation_and_a_starter_reads_them() {
+        for game in crate::registry::GAMES {
+            let manifest = manifest(game.id).unwrap();
+            let python = manifest.python.map(|p| p.hints).unwrap_or_default();
+            for hints in [&manifest.hints, &python] {
+                let Some(english) = hints.get("en") else {
+                    continue;
+                };
+                for (locale, levels) in hints {
+                    assert_eq!(abouts(levels), abouts(english), "{} {locale}", game.id);
+                }
+            }
+        }
+        // As a starter holds them: with verifica_vencedor failing first,
+        // its hint comes first.
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        std::fs::create_dir_all(folder.join("tests")).unwrap();
+        let velha = manifest("velha").unwrap();
+        for locale in ["en", "pt-BR"] {
+            std::fs::write(
+                folder.join(boardkit::watch::HINTS),
+                hints_toml(&velha.hints, Some(locale)),
+            )
+            .unwrap();
+            let mut hints = boardkit::watch::Hints::load(folder);
+            let failing = ("basic::verifica_vencedor_every_board", "wrong answer");
+            let (n, of, hint) = hints.open("basic", Some(failing)).unwrap();
+            assert_eq!((n, of), (1, 3), "{locale}");
+            assert_eq!(hint.about, ["verifica_vencedor"], "{locale}");
+            assert!(
+                hint.text.starts_with("verifica_vencedor"),
+                "{locale}: {}",
+                hint.text
+            );
         }
     }
 }
