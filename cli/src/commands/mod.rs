@@ -287,6 +287,16 @@ fn starter(
     match written {
         Ok(files) => {
             println!("wrote {} files into {}", files.len(), dir.display());
+            // pytest for the very `python3` the next command runs, before it.
+            if language == grade::Language::Python {
+                let advice = crate::starter::pytest_check::check(dir);
+                let folder = dir.display().to_string();
+                if let Some(text) =
+                    crate::starter::pytest_check::message(&advice, locale, Some(&folder))
+                {
+                    print!("{text}");
+                }
+            }
             println!("next: cd {} && {next}", dir.display());
             Ok(())
         }

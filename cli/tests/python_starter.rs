@@ -1,0 +1,78 @@
+//! A Python starter where students' Pythons are: made with a `python3`
+//! that lacks pytest, it says the command that installs pytest for that
+//! very interpreter; and nothing it writes names a Rust command.
+
+use std::path::Path;
+use std::process::Command;
+
+/// `boardkit starter velha DIR --language python [--locale L]` with `path`
+/// as the PATH: its output.
+fn starter(dir: &Path, locale: &str, path: &str) -> String {
+    let made = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["starter", "velha"])
+        .arg(dir)
+        .args(["--language", "python", "--locale", locale])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    String::from_utf8(made.stdout).unwrap()
+}
+
+#[test]
+fn a_python3_without_pytest_is_told_the_command_for_it() {
+    let scratch = tempfile::tempdir().unwrap();
+    let venv = scratch.path().join("venv");
+    // A virtual environment, as `python3 -m venv` makes one: pip, no pytest.
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    if !made.status.success() {
+        eprintln!("skipped: python3 -m venv fails here (no ensurepip): {made:?}");
+        return;
+    }
+    let path = format!("{}:/usr/bin:/bin", venv.join("bin").display());
+    let python = Command::new(venv.join("bin/python3"))
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let python = String::from_utf8(python.stdout).unwrap();
+    let out = starter(&scratch.path().join("pt"), "pt-BR", &path);
+    let said = format!(
+        "falta o pytest: o python3 que roda os testes ({}) não o tem.\n\
+         Instale-o para este mesmo python3:\n    python3 -m pip install pytest\nnext: ",
+        python.trim()
+    );
+    assert!(out.contains(&said), "{out}");
+    let out = starter(&scratch.path().join("en"), "en", &path);
+    assert!(
+        out.contains("pytest is missing: the python3 that runs the tests (")
+            && out.contains("\n    python3 -m pip install pytest\nnext: "),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_python3_with_pytest_is_told_nothing_of_it() {
+    let Some(dir) = ["python3", "/usr/bin/python3"]
+        .into_iter()
+        .find_map(|python| {
+            let found = Command::new(python)
+                .args(["-c", "import pytest, sys; print(sys.executable)"])
+                .output()
+                .ok()?;
+            let path = String::from_utf8(found.stdout).ok()?;
+            let path = Path::new(path.trim()).parent()?.to_owned();
+            found.status.success().then_some(path)
+        })
+    else {
+        eprintln!("skipped: no python3 with pytest here");
+        return;
+    };
+    let scratch = tempfile::tempdir().unwrap();
+    let path = format!("{}:/usr/bin:/bin", dir.display());
+    let out = starter(&scratch.path().join("pt"), "pt-BR", &path);
+    assert!(!out.contains("pytest:") && !out.contains("falta"), "{out}");
+}
