@@ -46,6 +46,31 @@ fn a_python3_without_pytest_is_told_the_command_for_it() {
         python.trim()
     );
     assert!(out.contains(&said), "{out}");
+    // Its tests, run without pytest, say it too, in its language; not
+    // when pytest runs them (its python3 is then another one).
+    let tested = |under_pytest: bool| {
+        let mut test = Command::new(env!("CARGO_BIN_EXE_boardkit"));
+        test.args(["test", "velha"])
+            .arg(scratch.path().join("pt"))
+            .args(["--language", "python", "--level", "basic"])
+            .env("PATH", &path)
+            .env_remove("PYTEST_CURRENT_TEST");
+        if under_pytest {
+            test.env(
+                "PYTEST_CURRENT_TEST",
+                "tests/test_velha.py::test_level[basic] (call)",
+            );
+        }
+        let run = test.output().unwrap();
+        assert_eq!(run.status.code(), Some(1), "{run:?}");
+        String::from_utf8(run.stderr).unwrap()
+    };
+    let stderr = tested(false);
+    assert!(
+        stderr.contains(&said[..said.len() - "next: ".len()]),
+        "{stderr}"
+    );
+    assert!(!tested(true).contains("pytest"));
     let out = starter(&scratch.path().join("en"), "en", &path);
     assert!(
         out.contains("pytest is missing: the python3 that runs the tests (")
@@ -75,4 +100,32 @@ fn a_python3_with_pytest_is_told_nothing_of_it() {
     let path = format!("{}:/usr/bin:/bin", dir.display());
     let out = starter(&scratch.path().join("pt"), "pt-BR", &path);
     assert!(!out.contains("pytest:") && !out.contains("falta"), "{out}");
+}
+
+/// Every file a Python starter writes, in each of its languages, and what
+/// `boardkit starter` says: Python's commands, never Cargo's.
+#[test]
+fn a_python_starter_names_no_cargo_command() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for locale in ["en", "pt-BR"] {
+        let dir = scratch.path().join(locale);
+        let out = starter(&dir, locale, &path);
+        assert!(!out.contains("cargo"), "{out}");
+        let mut files = vec![dir.clone()];
+        let mut seen = 0;
+        while let Some(file) = files.pop() {
+            if file.is_dir() {
+                files.extend(std::fs::read_dir(&file).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            seen += 1;
+            let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+            assert!(!text.contains("cargo"), "{}:\n{text}", file.display());
+        }
+        assert!(seen > 20, "{locale}: {seen} files");
+        // The README's virtual environment stays out of the student's repository.
+        let ignored = std::fs::read_to_string(dir.join(".gitignore")).unwrap();
+        assert!(ignored.lines().any(|l| l == "/.venv/"), "{ignored}");
+    }
 }

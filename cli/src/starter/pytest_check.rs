@@ -220,6 +220,25 @@ pub(crate) fn message(
     Some(out)
 }
 
+/// The locale of the starter in `folder` (its `tests/locale.toml`), if
+/// translated.
+fn starter_locale(folder: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(folder.join(boardkit::level::Words::FILE)).ok()?;
+    let table: toml::Table = text.parse().ok()?;
+    table.get("locale")?.as_str().map(str::to_owned)
+}
+
+/// What `boardkit test --language python` adds for the starter in
+/// `folder`, in its language, when its `python3` lacks pytest. Nothing when
+/// pytest runs it (its `python3` is then another question than the one
+/// this run answers).
+pub(crate) fn for_starter(folder: &Path) -> Option<String> {
+    if std::env::var_os("PYTEST_CURRENT_TEST").is_some() {
+        return None;
+    }
+    message(&check(folder), starter_locale(folder).as_deref(), None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,6 +61,12 @@ pub(crate) fn starter_files(
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
     ));
+    // The virtual environment the README makes where pip refuses, and
+    // Python's caches: never the student's work.
+    files.push((
+        ".gitignore".into(),
+        b"/.venv/\n__pycache__/\n/.pytest_cache/\n".to_vec(),
+    ));
     // The public cases, to read: the program sessions the Python form runs,
     // and the function calls as the adapter asks them.
     let prefix = format!("fixtures/{}/", game.id);
