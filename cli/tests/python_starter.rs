@@ -129,3 +129,30 @@ fn a_python_starter_names_no_cargo_command() {
         assert!(ignored.lines().any(|l| l == "/.venv/"), "{ignored}");
     }
 }
+
+/// What watch mode writes in a Python starter (the hints opened) names no
+/// Cargo command either.
+#[test]
+fn a_python_starters_watch_writes_no_cargo_command() {
+    use std::io::Write;
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("pt");
+    starter(&dir, "pt-BR", &std::env::var("PATH").unwrap_or_default());
+    let mut watch = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["watch", "velha", "--language", "python"])
+        .arg(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A hint, then quit: each line waits for the run before it.
+    watch.stdin.take().unwrap().write_all(b"h\nq\n").unwrap();
+    let out = watch.wait_with_output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("hint 1 of"), "{shown}");
+    let opened = std::fs::read_to_string(dir.join(".boardkit/hints-opened.toml")).unwrap();
+    assert!(
+        opened.contains("basic = 1") && !opened.contains("cargo"),
+        "{opened}"
+    );
+}
