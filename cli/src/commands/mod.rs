@@ -290,10 +290,7 @@ fn starter(
             // pytest for the very `python3` the next command runs, before it.
             if language == grade::Language::Python {
                 let advice = crate::starter::pytest_check::check(dir);
-                let folder = dir.display().to_string();
-                if let Some(text) =
-                    crate::starter::pytest_check::message(&advice, locale, Some(&folder))
-                {
+                if let Some(text) = crate::starter::pytest_check::message(&advice, locale) {
                     print!("{text}");
                 }
             }

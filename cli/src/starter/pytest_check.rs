@@ -131,9 +131,11 @@ pub(crate) fn advice(interpreter: Interpreter) -> Advice {
 }
 
 const PIP: &str = "python3 -m pip install pytest";
+// In the home folder: one for every exercise, made before any starter
+// (the wheel goes there too), out of the student's repository.
 const VENV: [&str; 3] = [
-    "python3 -m venv .venv",
-    ". .venv/bin/activate",
+    "python3 -m venv ~/.venv",
+    ". ~/.venv/bin/activate",
     "python3 -m pip install pytest",
 ];
 
@@ -143,7 +145,6 @@ struct Words {
     missing: &'static str,
     managed: &'static str,
     install: &'static str,
-    in_folder: &'static str,
     each_terminal: &'static str,
     no_python: &'static str,
 }
@@ -152,8 +153,7 @@ const ENGLISH: Words = Words {
     missing: "pytest is missing: the python3 that runs the tests ({path}) does not have it.",
     managed: "Its pip refuses to install into it (\"externally-managed-environment\": the system's own Python), so make a virtual environment with pytest.",
     install: "Install it for this very python3:",
-    in_folder: "In the starter's folder:",
-    each_terminal: "In each new terminal, type `. .venv/bin/activate` in that folder before testing.",
+    each_terminal: "In each new terminal, type `. ~/.venv/bin/activate` before testing.",
     no_python: "python3 is not installed, or not on the PATH: install Python 3 (python.org), then pytest with `python3 -m pip install pytest`.",
 };
 
@@ -161,8 +161,7 @@ const PORTUGUESE: Words = Words {
     missing: "falta o pytest: o python3 que roda os testes ({path}) não o tem.",
     managed: "O pip dele se recusa a instalar nele (\"externally-managed-environment\": o Python do próprio sistema), então crie um ambiente virtual com o pytest.",
     install: "Instale-o para este mesmo python3:",
-    in_folder: "Na pasta do projeto:",
-    each_terminal: "Em cada terminal novo, digite `. .venv/bin/activate` nessa pasta antes de testar.",
+    each_terminal: "Em cada terminal novo, digite `. ~/.venv/bin/activate` antes de testar.",
     no_python: "o python3 não está instalado, ou não está no PATH: instale o Python 3 (python.org) e depois o pytest com `python3 -m pip install pytest`.",
 };
 
@@ -170,8 +169,7 @@ const FRENCH: Words = Words {
     missing: "pytest manque : le python3 qui lance les tests ({path}) ne l'a pas.",
     managed: "Son pip refuse d'installer dans ce Python (« externally-managed-environment » : le Python du système), alors créez un environnement virtuel avec pytest.",
     install: "Installez-le pour ce python3-là :",
-    in_folder: "Dans le dossier du projet :",
-    each_terminal: "Dans chaque nouveau terminal, tapez `. .venv/bin/activate` dans ce dossier avant de tester.",
+    each_terminal: "Dans chaque nouveau terminal, tapez `. ~/.venv/bin/activate` avant de tester.",
     no_python: "python3 n'est pas installé, ou pas dans le PATH : installez Python 3 (python.org), puis pytest avec `python3 -m pip install pytest`.",
 };
 
@@ -184,13 +182,7 @@ fn words(locale: Option<&str>) -> &'static Words {
 }
 
 /// What to tell the student, in `locale`; `None` when pytest is there.
-/// `folder`: the starter's folder as the student names it, when they are
-/// not in it yet (a virtual environment goes there).
-pub(crate) fn message(
-    advice: &Advice,
-    locale: Option<&str>,
-    folder: Option<&str>,
-) -> Option<String> {
+pub(crate) fn message(advice: &Advice, locale: Option<&str>) -> Option<String> {
     let words = words(locale);
     let (interpreter, commands, venv) = match advice {
         Advice::Ready => return None,
@@ -205,11 +197,6 @@ pub(crate) fn message(
     out.push('\n');
     out.push_str(if venv { words.managed } else { words.install });
     out.push('\n');
-    if venv {
-        if let Some(folder) = folder {
-            out.push_str(&format!("{}\n    cd {folder}\n", words.in_folder));
-        }
-    }
     for command in commands {
         out.push_str(&format!("    {command}\n"));
     }
@@ -236,7 +223,7 @@ pub(crate) fn for_starter(folder: &Path) -> Option<String> {
     if std::env::var_os("PYTEST_CURRENT_TEST").is_some() {
         return None;
     }
-    message(&check(folder), starter_locale(folder).as_deref(), None)
+    message(&check(folder), starter_locale(folder).as_deref())
 }
 
 #[cfg(test)]
@@ -304,13 +291,13 @@ mod tests {
             "/usr/bin/python3",
             [false, true, true, false, true],
         ));
-        let text = message(&debian, Some("pt-BR"), Some("velha-py")).unwrap();
+        let text = message(&debian, Some("pt-BR")).unwrap();
         assert!(
             text.starts_with("falta o pytest: o python3 que roda os testes (/usr/bin/python3)"),
             "{text}"
         );
         assert!(
-            text.contains("    cd velha-py\n    python3 -m venv .venv\n"),
+            text.contains("\n    python3 -m venv ~/.venv\n    . ~/.venv/bin/activate\n"),
             "{text}"
         );
         assert!(text.contains("Em cada terminal novo"), "{text}");
@@ -318,12 +305,12 @@ mod tests {
             "/p/bin/python3",
             [false, true, true, false, false],
         ));
-        let text = message(&pyenv, None, Some("velha-py")).unwrap();
+        let text = message(&pyenv, None).unwrap();
         assert_eq!(
             text,
             "pytest is missing: the python3 that runs the tests (/p/bin/python3) does not have it.\n\
              Install it for this very python3:\n    python3 -m pip install pytest\n"
         );
-        assert_eq!(message(&Advice::Ready, Some("fr"), None), None);
+        assert_eq!(message(&Advice::Ready, Some("fr")), None);
     }
 }

@@ -61,7 +61,7 @@ pub(crate) fn starter_files(
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
     ));
-    // The virtual environment the README makes where pip refuses, and
+    // A virtual environment made in the folder (VS Code's `.venv`), and
     // Python's caches: never the student's work.
     files.push((
         ".gitignore".into(),
