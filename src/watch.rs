@@ -295,8 +295,9 @@ impl Hints {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        let mut text =
-            String::from("# Hints opened in watch mode, per level (`cargo run -q -- watch`).\n");
+        // No command named: a Rust starter's watch is `cargo run -q --
+        // watch`, a Python starter's `boardkit watch`.
+        let mut text = String::from("# Hints opened in watch mode, per level.\n");
         for (level, places) in &self.opened {
             text.push_str(&format!("{level} = {}\n", places.len()));
         }

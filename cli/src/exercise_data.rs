@@ -59,6 +59,8 @@ pub(crate) type Summaries =
 /// A starter's own words in one locale (`exercises/starter_texts.toml`),
 /// each missing one taken from English.
 pub(crate) struct StarterTexts {
+    /// The locale's code (`pt-BR`), `en` for English.
+    locale: String,
     own: toml::Table,
     english: toml::Table,
 }
@@ -79,6 +81,7 @@ impl StarterTexts {
                 .unwrap_or_default()
         };
         Ok(StarterTexts {
+            locale: locale.unwrap_or("en").to_owned(),
             own: table(locale.unwrap_or("en")),
             english: table("en"),
         })
@@ -119,6 +122,9 @@ impl StarterTexts {
     /// end a run with, for a translated starter.
     pub(crate) fn locale_toml(&self) -> String {
         let mut table = toml::Table::new();
+        // Which locale: what the kit's own commands (`boardkit test`) say
+        // in that starter, beyond these words.
+        table.insert("locale".into(), self.locale.clone().into());
         for key in ["passed", "not_yet", "reached", "none", "robustness_note"] {
             if let Some(value) = self.own.get(key) {
                 table.insert(key.into(), value.clone());

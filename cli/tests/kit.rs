@@ -16,6 +16,7 @@ mod architecture;
 mod guides;
 mod network;
 mod public_cases;
+mod python_starter;
 mod reference;
 mod starter;
 mod submissions;

@@ -287,6 +287,13 @@ fn starter(
     match written {
         Ok(files) => {
             println!("wrote {} files into {}", files.len(), dir.display());
+            // pytest for the very `python3` the next command runs, before it.
+            if language == grade::Language::Python {
+                let advice = crate::starter::pytest_check::check(dir);
+                if let Some(text) = crate::starter::pytest_check::message(&advice, locale) {
+                    print!("{text}");
+                }
+            }
             println!("next: cd {} && {next}", dir.display());
             Ok(())
         }

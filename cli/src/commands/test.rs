@@ -89,6 +89,10 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
     };
     let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
     print!("{}", summary(&results, args.level.is_none(), &args.dir));
+    // Last, what `python3 -m pytest` needs, when it lacks it.
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     let failed = results.iter().filter(|r| r.status != "passed").count();
     if failed > 0 {
         return Err(Failure::failed(CasesFailed(failed)));
@@ -151,6 +155,9 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     Ok(())
 }
 
@@ -176,6 +183,9 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
     let limits = case_limits(args.timeout);
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     Ok(())
 }
 

@@ -11,6 +11,7 @@
 //! Everything comes from the files embedded at build time (see
 //! [`crate::embedded`]), so a starter matches the binary that wrote it.
 
+pub(crate) mod pytest_check;
 pub(crate) mod python;
 
 use std::collections::BTreeSet;

@@ -12,6 +12,10 @@ use boardkit::session_fixture::Visibility;
 
 use super::{StarterError, kit_file};
 
+/// A virtual environment made in the folder (VS Code's `.venv`), and
+/// Python's caches: never the student's work.
+const GITIGNORE: &[u8] = b"/.venv/\n__pycache__/\n/.pytest_cache/\n";
+
 /// Every file of `game`'s Python starter: (path in the starter, contents).
 pub(crate) fn starter_files(
     game: &GameInfo,
@@ -61,6 +65,7 @@ pub(crate) fn starter_files(
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
     ));
+    files.push((".gitignore".into(), GITIGNORE.to_vec()));
     // The public cases, to read: the program sessions the Python form runs,
     // and the function calls as the adapter asks them.
     let prefix = format!("fixtures/{}/", game.id);
