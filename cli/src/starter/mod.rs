@@ -583,7 +583,9 @@ fn starter_lints() -> Result<toml::Table, StarterError> {
 
 /// The kit's tests, then the student's own (`tests/mine.rs`, as
 /// `your_tests`), then the line that says which bugs those catch: Cargo
-/// runs test targets by name, so in that order for every game.
+/// runs test targets by name, so in that order for every game. Cargo
+/// stops at the first that fails: when the kit's do, they run the
+/// student's own (`tests/common/own.rs`) and print the line themselves.
 fn test_targets(game: &GameInfo) -> Vec<TestTarget> {
     let target = |name: &str, path: Option<&str>, harness| TestTarget {
         name: name.into(),
