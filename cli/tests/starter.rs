@@ -147,10 +147,12 @@ fn path_with_boardkit() -> String {
 /// test that fails beside the stubs' failures: the own tests run and
 /// report although the kit's tests failed first (Cargo stops at the first
 /// failing test binary), and nothing builds the versions own tests are
-/// graded against (half a minute, for tests that cannot pass yet).
+/// graded against (half a minute, for tests that cannot pass yet). They
+/// are built when asked for (`BOARDKIT_MINE=1`) or when every level
+/// passes, with a line that says so while they build.
 #[test]
-#[ignore = "long: builds a starter's tests (about 15 s)"]
-fn a_first_cargo_test_runs_own_tests_and_builds_no_graded_versions() {
+#[ignore = "long: builds a starter's tests and own tests' graded versions (about 50 s)"]
+fn own_tests_run_on_every_cargo_test_and_their_versions_build_when_asked_or_every_level_passes() {
     let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
     let starter = velha_starter(scratch.path());
@@ -198,6 +200,30 @@ fn a_first_cargo_test_runs_own_tests_and_builds_no_graded_versions() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
     assert!(!err.contains("boardkit: building"), "{err}");
+    // Every level passes, and the student's own tests: `cargo test` ends
+    // with the bugs they catch, building first (said while it does).
+    std::fs::remove_file(starter.join("target/boardkit-mine/ready")).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/velha");
+    for file in std::fs::read_dir(&example).unwrap() {
+        let file = file.unwrap().path();
+        std::fs::copy(
+            &file,
+            starter.join("src/velha").join(file.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let passing = std::fs::read_to_string(&mine).unwrap();
+    let passing = passing.replace("2 + 2, 5", "2 + 2, 4");
+    std::fs::write(&mine, passing).unwrap();
+    let run = in_starter(&starter, "cargo test", &[("PATH", Path::new(&path))]);
+    let out = String::from_utf8_lossy(&run.stdout);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{out}{err}");
+    assert!(
+        err.contains("are graded against, as every level passes"),
+        "{err}"
+    );
+    assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
 }
 
 /// The own tests' report: one line when they pass; libtest's failures,
