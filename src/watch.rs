@@ -37,6 +37,7 @@ const OWN_TESTS_LATER: &str = "tests/mine.rs: `boardkit test {game} --mine` name
 const OWN_TESTS_BUILDING: &str = "boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as {why}: once, about 30 s; later runs reuse them (BOARDKIT_MINE=0 skips this)";
 const OWN_TESTS_WHY_PASSED: &str = "every level passes";
 const OWN_TESTS_WHY_ASKED: &str = "BOARDKIT_MINE=1 asks for it";
+const OWN_TESTS_RUNNING: &str = "boardkit: compiling your own tests (tests/mine.rs) against the versions they are graded against, and rebuilding those if the kit changed (BOARDKIT_MINE=0 skips this)";
 const OWN_TESTS_NO_BOARDKIT: &str =
     "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch";
 
@@ -66,17 +67,15 @@ pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> Strin
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn();
-    // Said while it builds, not after: a silent half minute reads as hung.
-    if ran.is_ok() && !built {
-        let why = if asked {
-            OWN_TESTS_WHY_ASKED
-        } else {
-            OWN_TESTS_WHY_PASSED
-        };
-        eprintln!("{}", OWN_TESTS_BUILDING.replace("{why}", why));
-    }
+    let slow = if built {
+        OWN_TESTS_RUNNING.to_owned()
+    } else if asked {
+        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_ASKED)
+    } else {
+        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_PASSED)
+    };
     let last = ran
-        .and_then(std::process::Child::wait_with_output)
+        .and_then(|child| said_if_slow(child, &slow))
         .ok()
         .and_then(|out| {
             let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -86,6 +85,25 @@ pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> Strin
         Some(line) => format!("tests/mine.rs: {line}"),
         None => OWN_TESTS_NO_BOARDKIT.replace("{game}", game),
     }
+}
+
+/// How long a child may run before [`said_if_slow`] says what it does:
+/// longer reads as hung.
+const SLOW: Duration = Duration::from_secs(2);
+
+/// `child`'s output once it ends; `line` on stderr if it runs longer than
+/// [`SLOW`] (a first build, half a minute), while it runs. Its output is
+/// a few lines: the pipe holds them until it ends.
+fn said_if_slow(mut child: std::process::Child, line: &str) -> io::Result<std::process::Output> {
+    let started = std::time::Instant::now();
+    while child.try_wait()?.is_none() {
+        if started.elapsed() >= SLOW {
+            eprintln!("{line}");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output()
 }
 
 /// How often the files' times are read.

@@ -148,11 +148,11 @@ fn path_with_boardkit() -> String {
 /// report although the kit's tests failed first (Cargo stops at the first
 /// failing test binary), and nothing builds the versions own tests are
 /// graded against (half a minute, for tests that cannot pass yet). They
-/// are built when asked for (`BOARDKIT_MINE=1`) or when every level
-/// passes, with a line that says so while they build.
+/// are built when every level passes (or when `BOARDKIT_MINE=1` asks),
+/// with a line that says so while they build; then every run uses them.
 #[test]
 #[ignore = "long: builds a starter's tests and own tests' graded versions (about 50 s)"]
-fn own_tests_run_on_every_cargo_test_and_their_versions_build_when_asked_or_every_level_passes() {
+fn own_tests_run_on_every_cargo_test_and_their_versions_build_once_every_level_passes() {
     let _target = starter_target();
     let scratch = tempfile::tempdir().unwrap();
     let starter = velha_starter(scratch.path());
@@ -180,29 +180,9 @@ fn own_tests_run_on_every_cargo_test_and_their_versions_build_when_asked_or_ever
         !starter.join("target/boardkit-mine").exists(),
         "the graded versions were built: {err}"
     );
-    // Asked for: built, said while it builds, then the bugs they catch.
-    let run = in_starter(
-        &starter,
-        "BOARDKIT_MINE=1 cargo test --test velha",
-        &[("PATH", Path::new(&path))],
-    );
-    let out = String::from_utf8_lossy(&run.stdout);
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as BOARDKIT_MINE=1 asks for it"),
-        "{err}"
-    );
-    assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
-    assert!(starter.join("target/boardkit-mine/ready").is_file());
-    // Built: every run says it, without asking and without building.
-    let run = in_starter(&starter, "cargo test", &[("PATH", Path::new(&path))]);
-    let out = String::from_utf8_lossy(&run.stdout);
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
-    assert!(!err.contains("boardkit: building"), "{err}");
     // Every level passes, and the student's own tests: `cargo test` ends
     // with the bugs they catch, building first (said while it does).
-    std::fs::remove_file(starter.join("target/boardkit-mine/ready")).unwrap();
+    let stub = std::fs::read(starter.join("src/velha/mod.rs")).unwrap();
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/velha");
     for file in std::fs::read_dir(&example).unwrap() {
         let file = file.unwrap().path();
@@ -212,18 +192,31 @@ fn own_tests_run_on_every_cargo_test_and_their_versions_build_when_asked_or_ever
         )
         .unwrap();
     }
-    let passing = std::fs::read_to_string(&mine).unwrap();
-    let passing = passing.replace("2 + 2, 5", "2 + 2, 4");
-    std::fs::write(&mine, passing).unwrap();
+    let failing = std::fs::read_to_string(&mine).unwrap();
+    std::fs::write(&mine, failing.replace("2 + 2, 5", "2 + 2, 4")).unwrap();
     let run = in_starter(&starter, "cargo test", &[("PATH", Path::new(&path))]);
     let out = String::from_utf8_lossy(&run.stdout);
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{out}{err}");
     assert!(
-        err.contains("are graded against, as every level passes"),
+        err.contains("boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as every level passes"),
         "{err}"
     );
     assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
+    assert!(starter.join("target/boardkit-mine/ready").is_file());
+    // Built: every run says it, the stub's too, without building again.
+    std::fs::write(starter.join("src/velha/mod.rs"), stub).unwrap();
+    std::fs::write(&mine, failing).unwrap();
+    let run = in_starter(&starter, "cargo test", &[("PATH", Path::new(&path))]);
+    let out = String::from_utf8_lossy(&run.stdout);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "the stub fails");
+    assert!(
+        out.contains("1 of 3 pass; failing: a_diagonal_wins, two_plus_two"),
+        "{out}"
+    );
+    assert!(out.contains("tests/mine.rs: your tests catch "), "{out}");
+    assert!(!err.contains("boardkit: building"), "{err}");
 }
 
 /// The own tests' report: one line when they pass; libtest's failures,
