@@ -22,29 +22,88 @@ pub const HINTS: &str = "tests/hints.toml";
 /// Where watch mode records how many hints of each level were opened.
 pub const HINTS_OPENED: &str = ".boardkit/hints-opened.toml";
 
+/// Where `boardkit test <game> --mine` builds, in a starter, the versions
+/// of the game that own tests are graded against (once, about 30 s on 2
+/// cores: the kit's dependencies, the example and its mutants).
+pub const OWN_TESTS_BUILD: &str = "target/boardkit-mine";
+
+/// The file `boardkit test <game> --mine` writes in [`OWN_TESTS_BUILD`]
+/// once those versions are built: later runs reuse them, in a second.
+pub const OWN_TESTS_READY: &str = "target/boardkit-mine/ready";
+
+/// The words of [`own_tests_line`], in one place for their translations:
+/// `{game}` is the game's name.
+const OWN_TESTS_LATER: &str = "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch (its first run builds the versions they are graded against, about 30 s); `cargo test` says it once every level passes, or with BOARDKIT_MINE=1";
+const OWN_TESTS_BUILDING: &str = "boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as {why}: once, about 30 s; later runs reuse them (BOARDKIT_MINE=0 skips this)";
+const OWN_TESTS_WHY_PASSED: &str = "every level passes";
+const OWN_TESTS_WHY_ASKED: &str = "BOARDKIT_MINE=1 asks for it";
+const OWN_TESTS_RUNNING: &str = "boardkit: compiling your own tests (tests/mine.rs) against the versions they are graded against, and rebuilding those if the kit changed (BOARDKIT_MINE=0 skips this)";
+const OWN_TESTS_NO_BOARDKIT: &str =
+    "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch";
+
 /// Which of the kit's public bugs the student's own tests (`tests/mine.rs`
 /// of the starter at `dir`) catch: the last line of `boardkit test <game>
-/// --mine` when the kit's binary is on the PATH, else how to see it. Empty
-/// with `BOARDKIT_MINE=0`. `cargo test` ends with it.
-pub fn own_tests_line(game: &str, dir: &Path) -> String {
-    if std::env::var_os("BOARDKIT_MINE").is_some_and(|v| v == "0") {
+/// --mine` when the kit's binary is on the PATH, else how to see it.
+/// `cargo test` ends with it.
+///
+/// Its first run builds the versions own tests are graded against (about
+/// 30 s): done only when `every_level_passed`, or when asked
+/// (`BOARDKIT_MINE=1`), never on a student's first runs while every stub
+/// still fails; once built, each run takes a second and always runs.
+/// Empty with `BOARDKIT_MINE=0`.
+pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> String {
+    let asked = std::env::var_os("BOARDKIT_MINE");
+    if asked.as_ref().is_some_and(|v| v == "0") {
         return String::new();
+    }
+    let asked = asked.is_some_and(|v| v == "1");
+    let built = dir.join(OWN_TESTS_READY).is_file();
+    if !built && !asked && !every_level_passed {
+        return OWN_TESTS_LATER.replace("{game}", game);
     }
     let ran = Command::new("boardkit")
         .args(["test", game, "--mine"])
         .arg(dir)
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
-        .output();
-    let last = ran.ok().and_then(|out| {
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        text.lines().last().map(str::to_owned)
-    });
+        .spawn();
+    let slow = if built {
+        OWN_TESTS_RUNNING.to_owned()
+    } else if asked {
+        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_ASKED)
+    } else {
+        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_PASSED)
+    };
+    let last = ran
+        .and_then(|child| said_if_slow(child, &slow))
+        .ok()
+        .and_then(|out| {
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            text.lines().last().map(str::to_owned)
+        });
     match last {
         Some(line) => format!("tests/mine.rs: {line}"),
-        None => format!(
-            "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch"
-        ),
+        None => OWN_TESTS_NO_BOARDKIT.replace("{game}", game),
     }
+}
+
+/// How long a child may run before [`said_if_slow`] says what it does:
+/// longer reads as hung.
+const SLOW: Duration = Duration::from_secs(2);
+
+/// `child`'s output once it ends; `line` on stderr if it runs longer than
+/// [`SLOW`] (a first build, half a minute), while it runs. Its output is
+/// a few lines: the pipe holds them until it ends.
+fn said_if_slow(mut child: std::process::Child, line: &str) -> io::Result<std::process::Output> {
+    let started = std::time::Instant::now();
+    while child.try_wait()?.is_none() {
+        if started.elapsed() >= SLOW {
+            eprintln!("{line}");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output()
 }
 
 /// How often the files' times are read.
