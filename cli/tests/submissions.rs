@@ -8,11 +8,17 @@ use std::process::Command;
 
 const DEADLINE: &str = "2026-12-01T23:59:00-03:00";
 
+/// Writes the exam `from`'s two files into `dir`, made if missing.
+fn hand_in(dir: &Path, from: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    for (file, bytes) in exam(from) {
+        std::fs::write(dir.join(file), bytes).unwrap();
+    }
+}
+
 /// Commits `files` (name, from which exam) into `repo` at `date`.
 fn commit(repo: &Path, from: &str, date: &str) {
-    for (file, bytes) in exam(from) {
-        std::fs::write(repo.join(file), bytes).unwrap();
-    }
+    hand_in(repo, from);
     let git = |args: &[&str]| {
         let out = Command::new("git")
             .args(args)
@@ -312,10 +318,7 @@ fn worktrees_submodules_and_shallow_clones_are_graded_at_their_commit() {
     std::fs::create_dir_all(&dani).unwrap();
     commit(&dani, "diego", on_time);
     let eve = class.join("eve");
-    std::fs::create_dir_all(&eve).unwrap();
-    for (file, bytes) in exam("diego") {
-        std::fs::write(eve.join(file), bytes).unwrap();
-    }
+    hand_in(&eve, "diego");
     std::fs::write(eve.join(".git"), "gitdir: ../dani/.git\n").unwrap();
     for name in ["ana", "bia", "caio"] {
         assert!(class.join(name).join(".git").exists(), "{name}");
@@ -699,17 +702,11 @@ fn under_a_deadline_nothing_is_graded_undated_without_a_word() {
     let class = scratch.path().join("class");
     // ana: a right exam in her folder, her .git a link to a late repository.
     let ana = class.join("ana");
-    std::fs::create_dir_all(&ana).unwrap();
-    for (file, bytes) in exam("diego") {
-        std::fs::write(ana.join(file), bytes).unwrap();
-    }
+    hand_in(&ana, "diego");
     std::os::unix::fs::symlink(elsewhere.join(".git"), ana.join(".git")).unwrap();
     // bia: the right exam, no repository at all.
     let bia = class.join("bia");
-    std::fs::create_dir_all(&bia).unwrap();
-    for (file, bytes) in exam("diego") {
-        std::fs::write(bia.join(file), bytes).unwrap();
-    }
+    hand_in(&bia, "diego");
     let out = scratch.path().join("out");
     let all = grade_these(&class, &out, &["ana", "bia"], &[]);
     let stderr = all["stderr"].as_str().unwrap();

@@ -142,8 +142,8 @@ fn same_name(a: &str, b: &str) -> bool {
 /// matched at most once, and never by a guess: through `participant`
 /// (one row giving that id), else (Moodle) by full name only when one entry
 /// of the download and one roster row bear it and that row gives no
-/// participant id, or (Canvas) by the user id only when that row gives no
-/// participant id either.
+/// participant id, or (Canvas) by the user id in `id` when that row's
+/// participant id is none or no entry's of the download (another LMS's).
 fn assign<'r>(
     lms: Lms,
     owners: &[&Owner],
@@ -211,6 +211,7 @@ fn match_one<'r>(
         ),
         Lms::Canvas => (roster.iter().filter(|s| s.id == owner.id).collect(), "id"),
     };
+    let bears = |id: Option<&str>| owners.iter().any(|o| Some(o.id.as_str()) == id);
     let namesakes = owners
         .iter()
         .filter(|o| same_name(&o.name, &owner.name))
@@ -221,7 +222,10 @@ fn match_one<'r>(
             "{} roster rows share its {by}: give each a participant id",
             rows.len()
         )),
-        [row] if given(row).is_some() => Err(format!(
+        // A Canvas row's participant id that no entry of this download
+        // bears is another LMS's number (one roster serves both): its
+        // exact user id in `id` is the student.
+        [row] if given(row).is_some() && (lms == Lms::Moodle || bears(given(row))) => Err(format!(
             "the roster's {:?} shares its {by} but has participant id {}",
             row.submission,
             given(row).unwrap_or_default()
@@ -601,6 +605,23 @@ mod tests {
             graded(Lms::Canvas, &canvas, &roster),
             ["?souzaana_77", "?souzaanamaria_77"]
         );
+        // One roster for both LMSs: Moodle's participant ids, Canvas's
+        // user ids in `id`. A participant id no entry bears is Moodle's.
+        let shared = [
+            student("ana", "340934", "Ana Souza", "4112"),
+            student("bia", "340935", "Bia Lima", "4113"),
+        ];
+        let canvas = [moodle("limabia", "340935"), moodle("souzaana", "340934")];
+        assert_eq!(graded(Lms::Canvas, &canvas, &shared), ["bia", "ana"]);
+        // A participant id an entry bears is Canvas's: the row is that
+        // entry's, and its `id` maps no one else.
+        let canvas = [moodle("limabia", "340935"), moodle("souzaana", "4112")];
+        assert_eq!(graded(Lms::Canvas, &canvas, &shared), ["bia", "ana"]);
+        let canvas = [moodle("souzaana", "340934"), moodle("other", "4112")];
+        assert_eq!(
+            graded(Lms::Canvas, &canvas, &shared),
+            ["?souzaana_340934", "ana"]
+        );
         // An archive's name never takes a roster student's.
         let roster = [student("Bia_Lima_5", "S1", "Someone Else", "9")];
         assert_eq!(
@@ -611,7 +632,7 @@ mod tests {
 
     #[test]
     fn canvas_numbers_a_name_handed_in_again_before_its_extension() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
+        let expected = python_files();
         assert_eq!(
             expected_name("programa-1.py", &expected),
             Some(("programa.py", vec![1]))
@@ -652,15 +673,22 @@ mod tests {
         );
     }
 
+    /// The files a Python exam expects by name.
+    fn python_files() -> [String; 2] {
+        ["funcoes.py".to_owned(), "programa.py".to_owned()]
+    }
+
+    /// A student's files, each under its own name.
+    fn files(names: &[&str]) -> Vec<(PathBuf, String)> {
+        names
+            .iter()
+            .map(|n| (PathBuf::from(n), n.to_string()))
+            .collect()
+    }
+
     #[test]
     fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
-        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
-            names
-                .iter()
-                .map(|n| (PathBuf::from(n), n.to_string()))
-                .collect()
-        };
+        let expected = python_files();
         let (kept, said) = resubmissions(
             files(&[
                 "funcoes.py",
@@ -708,13 +736,7 @@ mod tests {
     /// A file missing is said, with what looks like it but is not taken.
     #[test]
     fn a_missing_file_is_said_with_its_look_alikes() {
-        let expected = ["funcoes.py".to_owned(), "programa.py".to_owned()];
-        let files = |names: &[&str]| -> Vec<(PathBuf, String)> {
-            names
-                .iter()
-                .map(|n| (PathBuf::from(n), n.to_string()))
-                .collect()
-        };
+        let expected = python_files();
         let uuid = "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py";
         let (kept, said) = resubmissions(files(&[uuid]), &expected);
         assert_eq!(kept.len(), 1);

@@ -163,6 +163,8 @@ mod tests {
             stdout,
             stderr: Vec::new(),
             elapsed: Duration::from_millis(5),
+            starved: false,
+            cpu: Duration::ZERO,
         }
     }
 

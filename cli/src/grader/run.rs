@@ -97,13 +97,15 @@ pub(super) fn run_case(
     };
     let limits = case_limits(limits, case);
     let mut ran = session.run(&job, &limits);
-    // Once more before the verdict when its CPU limit stopped it: a moment
-    // of a loaded machine (a busy sibling core slows CPU time too) is not
-    // the student's. The wall-clock backstop, far behind, stops a program
-    // that waits: no second run.
-    let twice = ran
-        .as_ref()
-        .is_ok_and(|o| matches!(o.ending, super::sandbox::Ending::CpuLimit(_)));
+    // Once more before the verdict when its CPU limit stopped it, or the
+    // wall-clock backstop while it computed: a moment of a loaded machine
+    // (a busy sibling core slows CPU time too; a machine busy enough gives
+    // it too little of it) is not the student's. A program that waits
+    // meets the backstop having computed nothing: no second run.
+    let twice = ran.as_ref().is_ok_and(|o| {
+        matches!(o.ending, super::sandbox::Ending::CpuLimit(_))
+            || (o.ending == super::sandbox::Ending::TimedOut && o.starved)
+    });
     if twice {
         ran = session.run(&job, &limits);
     }

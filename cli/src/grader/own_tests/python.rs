@@ -14,8 +14,11 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use super::verdict::{Mutant, Passed, Verdict, Version, Versions, assess, over_budget, run_budget};
+use super::verdict::{
+    Mutant, Passed, Verdict, Version, Versions, assess, charged, over_budget, run_budget,
+};
 use crate::exercise_data::{self, PythonOwnTests};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 
@@ -220,7 +223,7 @@ impl PythonVersions {
             return failed(format!("cannot prepare their folder: {e}"));
         }
         let reference = self.reference.as_str();
-        let collected = self.run(
+        let (collected, _) = self.run(
             sandbox,
             &folder,
             reference,
@@ -240,11 +243,10 @@ impl PythonVersions {
                 .unwrap_or("no test found");
             return failed(format!("pytest found no test in {name}: {why}"));
         }
-        let started = std::time::Instant::now();
-        let most = run_budget(limits);
+        let (most, mut used) = (run_budget(limits), Duration::ZERO);
         let mut over = false;
         let verdict = assess(&tests, &self.versions, seed, |version, skip| {
-            over |= started.elapsed() > most;
+            over |= used > most;
             if over {
                 return Passed::new();
             }
@@ -260,7 +262,9 @@ impl PythonVersions {
             for test in skip {
                 args.extend(["--deselect", test.as_str()]);
             }
-            read_outcomes(&self.run(sandbox, &folder, source, &args, limits), skip)
+            let (stdout, cpu) = self.run(sandbox, &folder, source, &args, limits);
+            used += cpu;
+            read_outcomes(&stdout, skip)
         });
         if over {
             return failed(over_budget(most));
@@ -276,7 +280,7 @@ impl PythonVersions {
         source: &str,
         args: &[&str],
         limits: &Limits,
-    ) -> String {
+    ) -> (String, Duration) {
         let mut all: Vec<String> = vec![
             "-c".into(),
             "exec python3 -c \"$0\" \"$@\"".into(),
@@ -295,7 +299,10 @@ impl PythonVersions {
         job.stdin = stdin.as_bytes();
         sandbox
             .run(&job, limits)
-            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .map(|o| {
+                let cpu = charged(&o, limits);
+                (String::from_utf8_lossy(&o.stdout).into_owned(), cpu)
+            })
             .unwrap_or_default()
     }
 }

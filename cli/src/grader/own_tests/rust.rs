@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use super::schemata::{Change, SWITCH_MODULE, SWITCH_SYMBOL, schemata};
 use super::verdict::{
-    Assessed, Mutant, Passed, Verdict, Version, Versions, over_budget, run_budget, run_versions,
-    verdict_of,
+    Assessed, Mutant, Passed, Verdict, Version, Versions, charged, over_budget, run_budget,
+    run_versions, verdict_of,
 };
 use crate::exercise_data::{self, OWN_TESTS_FILE as TESTS_FILE};
 use crate::grader::build::{BuildError, Class, Library};
@@ -287,16 +287,17 @@ impl Libraries {
             }
         }
         let tests = list_tests(sandbox, &binaries[0], limits)?;
-        let started = std::time::Instant::now();
-        let most = run_budget(limits);
+        let (most, mut used) = (run_budget(limits), Duration::ZERO);
         let mut over = false;
         let assessed = run_versions(&tests, &self.versions, budget.seed, |version, skip| {
-            over |= started.elapsed() > most;
+            over |= used > most;
             let found = self.targets.iter().find(|(v, _, _)| v == version);
             let (Some((_, library, switch)), false) = (found, over) else {
                 return Passed::new();
             };
-            run_tests(sandbox, &binaries[*library], *switch, skip, limits)
+            let (passed, cpu) = run_tests(sandbox, &binaries[*library], *switch, skip, limits);
+            used += cpu;
+            passed
         });
         if over {
             return Err(over_budget(most));
@@ -351,7 +352,7 @@ fn run_tests(
     switch: u32,
     skip: &BTreeSet<String>,
     limits: &Limits,
-) -> Passed {
+) -> (Passed, Duration) {
     let mut args: Vec<String> = vec!["--test-threads=2".into(), "--color=never".into()];
     if !skip.is_empty() {
         args.push("--exact".into());
@@ -368,9 +369,13 @@ fn run_tests(
     let line = format!("{switch}\n");
     job.stdin = line.as_bytes();
     let Ok(outcome) = sandbox.run(&job, limits) else {
-        return Passed::new();
+        return (Passed::new(), Duration::ZERO);
     };
-    read_outcomes(&String::from_utf8_lossy(&outcome.stdout))
+    let cpu = charged(&outcome, limits);
+    (
+        read_outcomes(&String::from_utf8_lossy(&outcome.stdout)),
+        cpu,
+    )
 }
 
 /// libtest's `test NAME ... ok|FAILED|ignored` lines.

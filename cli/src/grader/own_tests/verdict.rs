@@ -8,6 +8,8 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
+use crate::grader::sandbox::{Ending, Limits, Outcome};
+
 /// A version of the game the tests run against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Version {
@@ -119,17 +121,30 @@ impl Verdict {
     }
 }
 
-/// The most all of a student's runs may take together: a suite runs in a
-/// fraction of a second, and one that takes the time limit on every run
-/// would cost tens of runs of it.
-pub(crate) fn run_budget(limits: &crate::grader::sandbox::Limits) -> Duration {
+/// The most CPU time all of a student's runs may use together: a suite
+/// runs in a fraction of a second, and one that takes the time limit on
+/// every run would cost tens of runs of it. CPU time, not the wall's: a
+/// loaded machine must not fail a suite an idle one grades.
+pub(crate) fn run_budget(limits: &Limits) -> Duration {
     Duration::from_secs(60).max(Duration::from_secs(limits.cpu_seconds) * 6)
+}
+
+/// What one run costs against [`run_budget`]: the CPU time it used, or
+/// its whole limit when a limit stopped it (a program killed mid-run
+/// leaves part of its time uncounted; one that waits uses none).
+pub(crate) fn charged(outcome: &Outcome, limits: &Limits) -> Duration {
+    match outcome.ending {
+        Ending::CpuLimit(_) | Ending::TimedOut => {
+            outcome.cpu.max(Duration::from_secs(limits.cpu_seconds))
+        }
+        _ => outcome.cpu,
+    }
 }
 
 /// Why a student's tests that went over [`run_budget`] are not graded.
 pub(crate) fn over_budget(most: Duration) -> String {
     format!(
-        "they took more than {} s over all their runs: a suite must run in well under the time limit",
+        "they used more than {} s of CPU time over all their runs: a suite must run in well under the time limit",
         most.as_secs()
     )
 }
@@ -271,6 +286,33 @@ pub(crate) fn verdict_of(tests: &[String], versions: &Versions, assessed: Assess
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget is charged in CPU time: a run that computed is charged
+    /// what it computed, however long a loaded machine took to give it;
+    /// one a limit stopped, its whole limit.
+    #[test]
+    fn each_run_is_charged_its_cpu_time_or_its_limit() {
+        let limits = Limits::default().with_cpu(Duration::from_secs(2));
+        let outcome = |ending, cpu| Outcome {
+            ending,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            elapsed: Duration::from_secs(30),
+            starved: false,
+            cpu,
+        };
+        let quick = outcome(Ending::Exited(0), Duration::from_millis(300));
+        assert_eq!(charged(&quick, &limits), Duration::from_millis(300));
+        let waited = outcome(Ending::TimedOut, Duration::ZERO);
+        assert_eq!(charged(&waited, &limits), Duration::from_secs(2));
+        let killed = outcome(
+            Ending::CpuLimit(Duration::from_secs(2)),
+            Duration::from_millis(10),
+        );
+        assert_eq!(charged(&killed, &limits), Duration::from_secs(2));
+        assert_eq!(run_budget(&limits), Duration::from_secs(60));
+        assert!(over_budget(run_budget(&limits)).contains("60 s of CPU time"));
+    }
 
     fn versions() -> Versions {
         Versions {

@@ -115,6 +115,14 @@ pub(crate) struct Outcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub elapsed: Duration,
+    /// Stopped by the wall-clock backstop while computing (its process
+    /// tree had used a tenth of its CPU limit, or a twentieth of the wall
+    /// time it ran): a machine too
+    /// loaded to give it its CPU time, not a program that waits.
+    pub starved: bool,
+    /// The CPU time the run used, as far as its ending lets the kernel
+    /// count it (a program killed in a sandbox may leave some uncounted).
+    pub cpu: Duration,
 }
 
 /// How runs are isolated.
@@ -950,10 +958,11 @@ fn supervise(
         }
     };
     let mut ending = None;
+    let mut starved = false;
     let mut polls = 0u32;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    let (status, cpu) = loop {
+        if let Some(ended) = reap(pid)? {
+            break ended;
         }
         polls += 1;
         if overflow.load(Ordering::SeqCst) {
@@ -961,6 +970,10 @@ fn supervise(
             kill();
         } else if started.elapsed() >= limits.timeout {
             ending = Some(Ending::TimedOut);
+            let limit = Duration::from_secs(limits.cpu_seconds);
+            let wall = started.elapsed();
+            starved =
+                tree_cpu::tree_cpu(pid).is_some_and(|used| used * 10 >= limit || used * 20 >= wall);
             kill();
         } else if polls % 32 == 0 && tree_over_limit(pid, started.elapsed(), limits) {
             ending = Some(Ending::CpuLimit(Duration::from_secs(limits.cpu_seconds)));
@@ -982,16 +995,40 @@ fn supervise(
         join_for(out, Duration::from_secs(2)),
         join_for(err, Duration::from_secs(2)),
     );
-    if ending.is_none() && overflow.load(Ordering::SeqCst) {
-        ending = Some(Ending::OutputLimit);
+    if overflow.load(Ordering::SeqCst) {
+        ending.get_or_insert(Ending::OutputLimit);
     }
-    let ending = ending.unwrap_or_else(|| ending_of(status));
     Ok(Outcome {
-        ending,
+        ending: ending.unwrap_or_else(|| ending_of(status)),
         stdout,
         stderr,
         elapsed,
+        starved,
+        cpu,
     })
+}
+
+/// The child's status and the CPU time it and the descendants it waited
+/// for used, once it has ended (`wait4`: std's `try_wait` gives no usage).
+fn reap(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStatus, Duration)>> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid, and wait4 writes only to the
+    // two out-parameters it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    match reaped {
+        0 => Ok(None),
+        -1 => Err(std::io::Error::last_os_error()),
+        _ => {
+            let time = |t: libc::timeval| {
+                Duration::from_secs(t.tv_sec.max(0) as u64)
+                    + Duration::from_micros(t.tv_usec.max(0) as u64)
+            };
+            let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+            Ok(Some((std::process::ExitStatus::from_raw(status), cpu)))
+        }
+    }
 }
 
 /// Whether the run's process tree used more CPU than its limit (when it
@@ -1438,10 +1475,34 @@ mod tests {
         let sandbox = sandbox();
         let o = sh(&sandbox, "while :; do :; done", quick());
         assert_eq!(o.ending, Ending::TimedOut);
+        // It computed all along: starved of CPU time, run again by a case.
+        assert!(o.starved, "{o:?}");
         assert!(o.elapsed < Duration::from_secs(4));
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
         assert!(o.stdout.len() <= 64 << 10);
+    }
+
+    /// A run's CPU time is counted, through the sandbox, for what its
+    /// program computed, and not for what it waited: the own tests'
+    /// budget is charged so, whatever the machine's load.
+    #[test]
+    fn a_runs_cpu_time_is_what_it_computed() {
+        let sandbox = sandbox();
+        let busy = sh(
+            &sandbox,
+            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done",
+            quick(),
+        );
+        assert_eq!(busy.ending, Ending::Exited(0), "{busy:?}");
+        assert!(busy.cpu >= Duration::from_millis(100), "{busy:?}");
+        assert!(
+            busy.cpu <= busy.elapsed * 2 + Duration::from_millis(50),
+            "{busy:?}"
+        );
+        let waiting = sh(&sandbox, "sleep 0.5", quick());
+        assert!(waiting.elapsed >= Duration::from_millis(500), "{waiting:?}");
+        assert!(waiting.cpu < Duration::from_millis(100), "{waiting:?}");
     }
 
     /// A computing loop is stopped by its CPU limit, told as such, well
@@ -1476,6 +1537,7 @@ mod tests {
             },
         );
         assert_eq!(o.ending, Ending::TimedOut, "{o:?}");
+        assert!(!o.starved, "a waiting program is not starved: {o:?}");
     }
 
     /// Workers a case forks share its CPU limit: four busy children with
