@@ -5,24 +5,30 @@
 //! Shipped with every starter: the starter's tests, the kit's tests and the
 //! grader all call [`compare`].
 
+use crate::catalogue::{f, t};
 use crate::level::EventsFn;
 
-/// The words this module adds to a difference, in one place (each
-/// locale's catalogue takes them from here).
+/// The words this module adds to a difference, in one place, as the
+/// starter's catalogue says them.
 mod words {
     use super::{NearMiss, clipped_line};
+    use crate::catalogue::f;
 
     /// A near miss: what was printed, on which line when other text shares
     /// it (a prompt), and the statement's line.
     pub(super) fn you_printed(near: &NearMiss, statement: &str) -> String {
         let (printed, statement) = (clipped_line(&near.printed), clipped_line(statement));
         if near.printed == near.line {
-            format!("you printed `{printed}`; the statement's line is `{statement}`\n")
+            f(
+                "you printed `{printed}`; the statement's line is `{statement}`",
+                &[("printed", &printed), ("statement", &statement)],
+            ) + "\n"
         } else {
             let line = clipped_line(&near.line);
-            format!(
-                "you printed `{printed}` (on the line `{line}`); the statement's line is `{statement}`\n"
-            )
+            f(
+                "you printed `{printed}` (on the line `{line}`); the statement's line is `{statement}`",
+                &[("printed", &printed), ("line", &line), ("statement", &statement)],
+            ) + "\n"
         }
     }
 }
@@ -62,12 +68,14 @@ pub fn compare(
             let rest = &actual[events_end(events, actual, actual_events.len())..];
             let lines: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
             if !lines.is_empty() {
-                text.push_str("--- what it printed after its last graded event ---\n");
+                text.push_str(t("--- what it printed after its last graded event ---"));
+                text.push('\n');
                 for line in lines.iter().take(6) {
                     text.push_str(&format!("      | {line}\n"));
                 }
                 if lines.len() > 6 {
-                    text.push_str(&format!("      | ... ({} more lines)\n", lines.len() - 6));
+                    let more = f("... ({count} more lines)", &[("count", &(lines.len() - 6))]);
+                    text.push_str(&format!("      | {more}\n"));
                 }
             }
         }
@@ -85,9 +93,9 @@ pub fn compare(
         })
     };
     match (expected_failed, actual_failed) {
-        (true, false) => ending(
+        (true, false) => ending(t(
             "input ended before the game did: the program must end with a non-zero exit status",
-        ),
+        )),
         // The statements set no exit status for a game that ended: a
         // whole, correct game passes whatever its status (a panic or a
         // traceback after it is still a crash, judged on stderr).
@@ -281,7 +289,7 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
     let lines = |items: &[String], i: usize| -> Vec<String> {
         match items.get(i) {
             Some(item) => item.lines().map(str::to_owned).collect(),
-            None if i == at => vec!["(nothing more)".to_owned()],
+            None if i == at => vec![t("(nothing more)").to_owned()],
             None => Vec::new(),
         }
     };
@@ -295,12 +303,12 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
         return None;
     }
     let width = SIDE_WIDTH + 7;
-    let mut out = format!(
-        "first difference at graded event {}\n{:<width$}   {}\n",
-        at + 1,
-        "--- expected ---",
-        "--- actual ---"
-    );
+    let mut out = f("first difference at graded event {number}", &[("number", &(at + 1))]);
+    out.push_str(&format!(
+        "\n{:<width$}   {}\n",
+        t("--- expected ---"),
+        t("--- actual ---")
+    ));
     for i in window {
         let (left, right) = (lines(expected, i), lines(actual, i));
         let mark = if i == at { '>' } else { ' ' };
@@ -364,14 +372,16 @@ pub fn first_difference(expected: &[String], actual: &[String]) -> Option<String
             }
         }
         if at >= items.len() {
-            out.push_str(&format!(">{:>4} | (nothing more)\n", at + 1));
+            out.push_str(&format!(">{:>4} | {}\n", at + 1, t("(nothing more)")));
         }
         out
     };
     Some(format!(
-        "first difference at graded event {}\n--- expected ---\n{}--- actual ---\n{}",
-        at + 1,
+        "{}\n{}\n{}{}\n{}",
+        f("first difference at graded event {number}", &[("number", &(at + 1))]),
+        t("--- expected ---"),
         block(expected),
+        t("--- actual ---"),
         block(actual)
     ))
 }
@@ -480,16 +490,22 @@ impl Reads {
                 // What it missed comes before that line is read: it
                 // stopped before reading it (the title, say).
                 Some((1, _, written)) if missed < written => {
-                    ("before any input was read".to_owned(), 0)
+                    (t("before any input was read").to_owned(), 0)
                 }
                 Some((number, _, written)) if missed < written => {
-                    (format!("before input line {number} was read"), number - 1)
+                    (
+                        f("before input line {number} was read", &[("number", &number)]),
+                        number - 1,
+                    )
                 }
                 Some((number, line, _)) => (
-                    format!("on input line {number}: {}", shown_line(&line)),
+                    f(
+                        "on input line {number}: {line}",
+                        &[("number", &number), ("line", &shown_line(&line))],
+                    ),
                     number,
                 ),
-                None => ("after the last input line".to_owned(), usize::MAX),
+                None => (t("after the last input line").to_owned(), usize::MAX),
             }
         } else {
             let at = match difference.event {
@@ -498,10 +514,13 @@ impl Reads {
             };
             match self.line_before(stdin, at) {
                 Some((number, line)) => (
-                    format!("after input line {number}: {}", shown_line(&line)),
+                    f(
+                        "after input line {number}: {line}",
+                        &[("number", &number), ("line", &shown_line(&line))],
+                    ),
                     number,
                 ),
-                None => ("before any input was read".to_owned(), 0),
+                None => (t("before any input was read").to_owned(), 0),
             }
         };
         // The moves that led there, as typed.
@@ -509,10 +528,16 @@ impl Reads {
         let lines: Vec<String> = typed.lines().take(number).map(clipped_line).collect();
         let moves = match lines.len() {
             0 => String::new(),
-            n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
+            n if n <= 20 => format!(
+                "\n{}",
+                f("the input up to there: {moves}", &[("moves", &lines.join(" · "))])
+            ),
             n => format!(
-                "\nthe input up to there ({n} lines, the last 20): … {}",
-                lines[n - 20..].join(" · ")
+                "\n{}",
+                f(
+                    "the input up to there ({count} lines, the last 20): … {moves}",
+                    &[("count", &n), ("moves", &lines[n - 20..].join(" · "))],
+                )
             ),
         };
         format!("{input}{moves}")
@@ -528,7 +553,7 @@ fn shown_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return format!("{line:?}");
     }
-    format!("{:?}… ({} bytes)", start_of(line), line.len())
+    format!("{:?}… {}", start_of(line), f("({bytes} bytes)", &[("bytes", &line.len())]))
 }
 
 /// An input line as the moves up to a failure list it: clipped as
@@ -537,7 +562,7 @@ pub fn clipped_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return line.to_owned();
     }
-    format!("{}… ({} bytes)", start_of(line), line.len())
+    format!("{}… {}", start_of(line), f("({bytes} bytes)", &[("bytes", &line.len())]))
 }
 
 /// The first [`LINE_SHOWN`] bytes of `line`, at a character's boundary.
@@ -592,7 +617,7 @@ fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
     let line = line.trim_end_matches('\r');
     let mut shown: String = line.chars().take(60).collect();
     if line.chars().count() > 60 {
-        shown.push_str(&format!("... ({} bytes)", end - start));
+        shown.push_str(&format!("... {}", f("({bytes} bytes)", &[("bytes", &(end - start))])));
     }
     Some((number, shown))
 }
@@ -666,7 +691,7 @@ pub fn signal_name(signal: i32) -> String {
         .chain(OWN.iter())
         .find(|(number, _)| *number == signal)
         .map_or_else(
-            || format!("signal {signal}"),
+            || f("signal {signal}", &[("signal", &signal)]),
             |(_, name)| (*name).to_owned(),
         )
 }

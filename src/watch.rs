@@ -16,6 +16,8 @@ use std::process::Command;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, SystemTime};
 
+use crate::catalogue::{f, t};
+
 /// Where a starter keeps its hints, level by level, in its language.
 pub const HINTS: &str = "tests/hints.toml";
 
@@ -30,16 +32,6 @@ pub const OWN_TESTS_BUILD: &str = "target/boardkit-mine";
 /// The file `boardkit test <game> --mine` writes in [`OWN_TESTS_BUILD`]
 /// once those versions are built: later runs reuse them, in a second.
 pub const OWN_TESTS_READY: &str = "target/boardkit-mine/ready";
-
-/// The words of [`own_tests_line`], in one place for their translations:
-/// `{game}` is the game's name.
-const OWN_TESTS_LATER: &str = "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch (its first run builds the versions they are graded against, about 30 s); `cargo test` says it once every level passes, or with BOARDKIT_MINE=1";
-const OWN_TESTS_BUILDING: &str = "boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as {why}: once, about 30 s; later runs reuse them (BOARDKIT_MINE=0 skips this)";
-const OWN_TESTS_WHY_PASSED: &str = "every level passes";
-const OWN_TESTS_WHY_ASKED: &str = "BOARDKIT_MINE=1 asks for it";
-const OWN_TESTS_RUNNING: &str = "boardkit: compiling your own tests (tests/mine.rs) against the versions they are graded against, and rebuilding those if the kit changed (BOARDKIT_MINE=0 skips this)";
-const OWN_TESTS_NO_BOARDKIT: &str =
-    "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch";
 
 /// Which of the kit's public bugs the student's own tests (`tests/mine.rs`
 /// of the starter at `dir`) catch: the last line of `boardkit test <game>
@@ -59,7 +51,10 @@ pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> Strin
     let asked = asked.is_some_and(|v| v == "1");
     let built = dir.join(OWN_TESTS_READY).is_file();
     if !built && !asked && !every_level_passed {
-        return OWN_TESTS_LATER.replace("{game}", game);
+        return f(
+            "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch (its first run builds the versions they are graded against, about 30 s); `cargo test` says it once every level passes, or with BOARDKIT_MINE=1",
+            &[("game", &game)],
+        );
     }
     let ran = Command::new("boardkit")
         .args(["test", game, "--mine"])
@@ -67,12 +62,18 @@ pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> Strin
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn();
+    let building = |why: &str| {
+        f(
+            "boardkit: building the versions of the game your own tests (tests/mine.rs) are graded against, as {why}: once, about 30 s; later runs reuse them (BOARDKIT_MINE=0 skips this)",
+            &[("why", &why)],
+        )
+    };
     let slow = if built {
-        OWN_TESTS_RUNNING.to_owned()
+        t("boardkit: compiling your own tests (tests/mine.rs) against the versions they are graded against, and rebuilding those if the kit changed (BOARDKIT_MINE=0 skips this)").to_owned()
     } else if asked {
-        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_ASKED)
+        building(t("BOARDKIT_MINE=1 asks for it"))
     } else {
-        OWN_TESTS_BUILDING.replace("{why}", OWN_TESTS_WHY_PASSED)
+        building(t("every level passes"))
     };
     let last = ran
         .and_then(|child| said_if_slow(child, &slow))
@@ -83,7 +84,10 @@ pub fn own_tests_line(game: &str, dir: &Path, every_level_passed: bool) -> Strin
         });
     match last {
         Some(line) => format!("tests/mine.rs: {line}"),
-        None => OWN_TESTS_NO_BOARDKIT.replace("{game}", game),
+        None => f(
+            "tests/mine.rs: `boardkit test {game} --mine` names the bugs your own tests catch",
+            &[("game", &game)],
+        ),
     }
 }
 
@@ -134,26 +138,34 @@ pub fn clears_screen() -> bool {
 /// Clears a terminal's screen and its scrollback, and puts the cursor home.
 const CLEAR: &str = "\x1b[2J\x1b[3J\x1b[H";
 
-/// The words watch mode adds to a run, in one place (each locale's
-/// catalogue takes them from here).
+/// The words watch mode adds to a run, in one place, as the starter's
+/// catalogue says them.
 mod words {
+    use crate::catalogue::{f, t};
+
     pub(super) fn reached(level: Option<&str>) -> String {
-        format!("level reached: {}", level.unwrap_or("none yet"))
+        match level {
+            Some(level) => f("level reached: {name}", &[("name", &level)]),
+            None => t("level reached: none yet").to_owned(),
+        }
     }
     pub(super) fn fix_the_build() -> &'static str {
-        "next: fix the first error above, then save"
+        t("next: fix the first error above, then save")
     }
     pub(super) fn all_passed() -> &'static str {
-        "next: every level passed; q then Enter to quit"
+        t("next: every level passed; q then Enter to quit")
     }
     pub(super) fn make_it_pass(what: &str, section: Option<(&str, &str)>) -> String {
         match section {
-            Some((file, heading)) => format!("next: make `{what}` pass ({file}, \"{heading}\")"),
-            None => format!("next: make `{what}` pass"),
+            Some((file, heading)) => f(
+                "next: make `{what}` pass ({file}, \"{heading}\")",
+                &[("what", &what), ("file", &file), ("heading", &heading)],
+            ),
+            None => f("next: make `{what}` pass", &[("what", &what)]),
         }
     }
     pub(super) fn a_hint_left() -> &'static str {
-        "; h then Enter for a hint"
+        t("; h then Enter for a hint")
     }
 }
 
@@ -168,6 +180,15 @@ pub struct Guide {
 }
 
 impl Guide {
+    /// The statement's file: EXERCISE.md when none was found.
+    pub fn file_or_statement(&self) -> &str {
+        if self.file.is_empty() {
+            "EXERCISE.md"
+        } else {
+            &self.file
+        }
+    }
+
     pub fn load(folder: &Path) -> Guide {
         let names = std::fs::read_to_string(folder.join("tests/locale.toml"))
             .ok()
@@ -390,7 +411,8 @@ impl Progress {
     pub fn read(output: &str) -> Progress {
         let mut progress = Progress::default();
         let lines: Vec<&str> = output.lines().collect();
-        if let Some(start) = lines.iter().position(|l| l.trim_end() == "levels:") {
+        let header = |l: &str| l.trim_end() == "levels:" || l.trim_end() == t("levels:");
+        if let Some(start) = lines.iter().position(|l| header(l)) {
             for line in &lines[start + 1..] {
                 // `basic  3/6 passed`, or in a translation `Básico (basic)
                 // 3/6 passaram`: the level is its English name.
@@ -414,19 +436,23 @@ impl Progress {
         }
         let mut failures: Vec<(String, String)> = Vec::new();
         for (i, line) in lines.iter().enumerate() {
-            let name = line
+            let cargo = line
                 .strip_prefix("---- ")
-                .and_then(|l| l.strip_suffix(" ----"))
-                .or_else(|| line.strip_prefix("FAILED  "));
-            let Some(name) = name else { continue };
+                .and_then(|l| l.strip_suffix(" ----"));
+            let indented = line.strip_prefix("FAILED  ");
+            let Some(name) = cargo.or(indented) else { continue };
             let message: Vec<&str> = lines[i + 1..]
                 .iter()
                 .take_while(|l| {
+                    // `boardkit test`'s message is indented, whole.
+                    if indented.is_some() {
+                        return l.starts_with("        ");
+                    }
                     !l.starts_with("---- ")
                         && !l.starts_with("ok      ")
                         && !l.starts_with("FAILED  ")
                         && **l != "failures:"
-                        && **l != "levels:"
+                        && !header(l)
                 })
                 .map(|l| l.strip_prefix("        ").unwrap_or(l))
                 .collect();
@@ -500,31 +526,37 @@ impl Progress {
         line
     }
 
-    /// The run, for people: each level's bar, then the first failure.
-    pub fn show(&self) -> String {
+    /// The run, for people: each level's bar (its name in `words`), then
+    /// the first failure.
+    pub fn show(&self, words: &crate::level::Words) -> String {
         if let Some(broken) = &self.broken {
-            return format!("The tests did not run:\n{broken}\n");
+            return format!("{}\n{broken}\n", t("The tests did not run:"));
         }
-        let mut out = String::from("levels:\n");
-        for (level, passed, run) in &self.levels {
+        let mut out = format!("{}\n", words.header());
+        let names: Vec<String> = self.levels.iter().map(|(l, _, _)| words.name(l)).collect();
+        let name_width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(11);
+        for ((_, passed, run), name) in self.levels.iter().zip(&names) {
             let width = 20usize;
             let done = if *run == 0 {
                 0
             } else {
                 *passed as usize * width / *run as usize
             };
+            let pad = " ".repeat(name_width - name.chars().count());
             out.push_str(&format!(
-                "  {level:<11} [{}{}] {passed}/{run}\n",
+                "  {name}{pad} [{}{}] {passed}/{run}\n",
                 "#".repeat(done),
                 "-".repeat(width - done)
             ));
         }
-        out.push_str(&format!("{}\n", words::reached(self.reached())));
+        let reached = self.reached().map(|l| words.name(l));
+        out.push_str(&format!("{}\n", words::reached(reached.as_deref())));
         match &self.failure {
             Some((name, message)) => {
-                out.push_str(&format!("\nfirst failure: {name}\n{}\n", clipped(message)));
+                let first = f("first failure: {name}", &[("name", name)]);
+                out.push_str(&format!("\n{first}\n{}\n", clipped(message)));
             }
-            None => out.push_str("\nevery test passed\n"),
+            None => out.push_str(&format!("\n{}\n", t("every test passed"))),
         }
         out
     }
@@ -536,11 +568,11 @@ fn clipped(text: &str) -> String {
     if lines.len() <= FAILURE_LINES {
         return text.to_owned();
     }
-    format!(
-        "{}\n[... {} more lines: run the tests to see them all]",
-        lines[..FAILURE_LINES].join("\n"),
-        lines.len() - FAILURE_LINES
-    )
+    let more = f(
+        "[... {count} more lines: run the tests to see them all]",
+        &[("count", &(lines.len() - FAILURE_LINES))],
+    );
+    format!("{}\n{more}", lines[..FAILURE_LINES].join("\n"))
 }
 
 /// The latest modification time of any file under `paths`.
@@ -581,7 +613,10 @@ fn test(watch: &Watch) -> Progress {
             String::from_utf8_lossy(&run.stderr)
         )),
         Err(e) => Progress {
-            broken: Some(format!("cannot run {program}: {e}")),
+            broken: Some(f(
+                "cannot run {program}: {error}",
+                &[("program", program), ("error", &e)],
+            )),
             ..Progress::default()
         },
     }
@@ -602,6 +637,46 @@ fn typed(input: impl BufRead + Send + 'static) -> Receiver<String> {
     receive
 }
 
+/// The next hint for the run's level, as `h` shows it (the first failure
+/// choosing among the level's hints), or why there is none.
+fn open_hint(
+    progress: &Progress,
+    hints: &mut Hints,
+    words: &crate::level::Words,
+    guide: &Guide,
+) -> String {
+    let level = progress.current_level();
+    let failure = progress
+        .failure
+        .as_ref()
+        .map(|(name, message)| (name.as_str(), message.as_str()));
+    let hint = level.and_then(|level| hints.open(level, failure));
+    match (level, hint) {
+        (Some(level), Some((n, of, hint))) => {
+            let about = if hint.about.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", hint.about.join(", "))
+            };
+            f(
+                "hint {number} of {count} for {level}{about}: {text}",
+                &[
+                    ("number", &n),
+                    ("count", &of),
+                    ("level", &words.name(level)),
+                    ("about", &about),
+                    ("text", &hint.text),
+                ],
+            )
+        }
+        (Some(level), None) => f(
+            "no more hints for {level}: {file} says the rest",
+            &[("level", &words.name(level)), ("file", &guide.file_or_statement())],
+        ),
+        (None, _) => t("every level passed: no hint needed").to_owned(),
+    }
+}
+
 /// Watch mode, until `q` or the end of input: tests, shows, waits for a
 /// save or a key.
 pub fn watch(
@@ -609,6 +684,8 @@ pub fn watch(
     input: impl BufRead + Send + 'static,
     output: &mut dyn Write,
 ) -> io::Result<()> {
+    crate::catalogue::use_folder(&watch.folder);
+    let words = crate::level::Words::load(&watch.folder);
     let paths: Vec<PathBuf> = watch.watched.iter().map(|p| watch.folder.join(p)).collect();
     let keys = typed(input);
     let mut hints = Hints::load(&watch.folder);
@@ -616,23 +693,25 @@ pub fn watch(
     loop {
         // A screen a run: the last run's lines do not stay above this one.
         let top = if watch.clear { CLEAR } else { "\n" };
-        writeln!(output, "{top}testing...")?;
+        writeln!(output, "{top}{}", t("testing..."))?;
         output.flush()?;
         let seen = latest_change(&paths);
         let progress = test(watch);
-        write!(output, "{}", progress.show())?;
+        write!(output, "{}", progress.show(&words))?;
         let opened: Vec<String> = hints
             .opened
             .iter()
-            .map(|(level, places)| format!("{level} {}", places.len()))
+            .map(|(level, places)| format!("{} {}", words.name(level), places.len()))
             .collect();
         if !opened.is_empty() {
-            writeln!(output, "hints opened: {}", opened.join(", "))?;
+            let opened = opened.join(", ");
+            writeln!(output, "{}", f("hints opened: {levels}", &[("levels", &opened)]))?;
         }
         writeln!(output, "\n{}", progress.next_step(&hints, &guide))?;
         writeln!(
             output,
-            "\nwatching: save a file to test again; h then Enter for a hint, q then Enter to quit"
+            "\n{}",
+            t("watching: save a file to test again; h then Enter for a hint, q then Enter to quit")
         )?;
         output.flush()?;
         loop {
@@ -640,41 +719,21 @@ pub fn watch(
                 Ok(key) => match key.trim() {
                     "q" => return Ok(()),
                     "h" => {
-                        let level = progress.current_level();
-                        let failure = progress
-                            .failure
-                            .as_ref()
-                            .map(|(name, message)| (name.as_str(), message.as_str()));
-                        let hint = level.and_then(|level| hints.open(level, failure));
-                        match (level, hint) {
-                            (Some(level), Some((n, of, hint))) => {
-                                hints.save(&watch.folder)?;
-                                let about = if hint.about.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!(" ({})", hint.about.join(", "))
-                                };
-                                writeln!(
-                                    output,
-                                    "hint {n} of {of} for {level}{about}: {}",
-                                    hint.text
-                                )?;
-                            }
-                            (Some(level), None) => {
-                                writeln!(
-                                    output,
-                                    "no more hints for {level}: EXERCISE.md says the rest"
-                                )?;
-                            }
-                            (None, _) => writeln!(output, "every level passed: no hint needed")?,
-                        }
+                        let said = open_hint(&progress, &mut hints, &words, &guide);
+                        hints.save(&watch.folder)?;
+                        writeln!(output, "{said}")?;
                         output.flush()?;
                     }
                     "" => break,
                     other => {
+                        let other = format!("{other:?}");
                         writeln!(
                             output,
-                            "{other:?}: h for a hint, q to quit, Enter to test again"
+                            "{}",
+                            f(
+                                "{key}: h for a hint, q to quit, Enter to test again",
+                                &[("key", &other)]
+                            )
                         )?;
                         output.flush()?;
                     }
@@ -693,6 +752,7 @@ pub fn watch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::Words;
 
     const CARGO: &str = "running 3 tests\ntest advanced::x ... FAILED\ntest basic::y ... FAILED\n\nfailures:\n\n---- advanced::x ----\nwrong output; expected: x\nline two\n\n---- basic::y ----\ncrashed; expected: y\nnot yet implemented: extrai_linha\n\nfailures:\n    advanced::x\n    basic::y\n\nlevels:\n  basic         0/1 passed  <- not yet\n  proficient    1/1 passed\n  advanced      0/1 passed  <- not yet\n\ntest result: FAILED. 1 passed; 2 failed\n";
 
@@ -716,7 +776,7 @@ mod tests {
         );
         assert!(
             progress
-                .show()
+                .show(&Words::english())
                 .contains("  basic       [--------------------] 0/1")
         );
         // `boardkit test`'s form.
@@ -865,9 +925,9 @@ mod tests {
         );
         assert_eq!(failing.reached(), None);
         assert!(
-            failing.show().contains("level reached: none yet\n"),
+            failing.show(&Words::english()).contains("level reached: none yet\n"),
             "{}",
-            failing.show()
+            failing.show(&Words::english())
         );
         assert_eq!(
             failing.next_step(&hints, &guide),

@@ -56,8 +56,8 @@ pub(crate) struct Manifest {
 pub(crate) type Summaries =
     std::collections::BTreeMap<String, std::collections::BTreeMap<Level, String>>;
 
-/// A starter's own words in one locale (`exercises/starter_texts.toml`),
-/// each missing one taken from English.
+/// A starter's own words in one locale (`exercises/locales/<locale>.toml`,
+/// one catalogue per locale), each text the locale lacks in English.
 pub(crate) struct StarterTexts {
     /// The locale's code (`pt-BR`), `en` for English.
     locale: String,
@@ -68,22 +68,11 @@ pub(crate) struct StarterTexts {
 impl StarterTexts {
     /// The words of `locale` (English's when it is `None` or `en`).
     pub(crate) fn of(locale: Option<&str>) -> Result<StarterTexts, ExerciseError> {
-        let path = "exercises/starter_texts.toml";
-        let all: toml::Table =
-            toml::from_str(text(path)?).map_err(|e| ExerciseError::Malformed {
-                path: path.into(),
-                message: e.to_string(),
-            })?;
-        let table = |key: &str| {
-            all.get(key)
-                .and_then(|t| t.as_table())
-                .cloned()
-                .unwrap_or_default()
-        };
+        let locale = locale.unwrap_or("en");
         Ok(StarterTexts {
-            locale: locale.unwrap_or("en").to_owned(),
-            own: table(locale.unwrap_or("en")),
-            english: table("en"),
+            locale: locale.to_owned(),
+            own: catalogue(locale)?,
+            english: catalogue("en")?,
         })
     }
 
@@ -118,26 +107,52 @@ impl StarterTexts {
         }
     }
 
-    /// `tests/locale.toml`: the words `cargo test` (and `boardkit test`)
-    /// end a run with, for a translated starter.
-    pub(crate) fn locale_toml(&self) -> String {
+    /// `tests/locale.toml`: the part of the catalogue a translated
+    /// starter's tests, watch mode and `boardkit test` speak (see
+    /// `boardkit::catalogue`), with `game`'s case descriptions alone.
+    pub(crate) fn locale_toml(&self, game: &str) -> String {
         let mut table = toml::Table::new();
         // Which locale: what the kit's own commands (`boardkit test`) say
         // in that starter, beyond these words.
         table.insert("locale".into(), self.locale.clone().into());
-        for key in ["passed", "not_yet", "reached", "none", "robustness_note"] {
+        for key in ["level_names", "messages"] {
             if let Some(value) = self.own.get(key) {
                 table.insert(key.into(), value.clone());
             }
         }
-        if let Some(names) = self.own.get("level_names") {
-            table.insert("level_names".into(), names.clone());
+        let descriptions = self.own.get("descriptions").and_then(|d| d.get(game));
+        if let Some(descriptions) = descriptions {
+            let mut games = toml::Table::new();
+            games.insert(game.into(), descriptions.clone());
+            table.insert("descriptions".into(), games.into());
         }
         format!(
-            "# The words a test run ends with, in the starter's language. The kit's.\n{}",
+            "# What the tests say, in the starter's language: the kit's catalogue (exercises/locales/{}.toml).\n{}",
+            self.locale,
             toml::to_string(&table).unwrap_or_default()
         )
     }
+}
+
+/// The messages of `locale`'s catalogue, as a starter's tests speak them
+/// (English for a locale without one).
+pub(crate) fn catalogue_of(locale: &str) -> boardkit::catalogue::Catalogue {
+    catalogue(locale)
+        .map(|table| boardkit::catalogue::Catalogue::from_table(&table))
+        .unwrap_or_default()
+}
+
+/// The catalogue of `locale`: `exercises/locales/<locale>.toml`, none
+/// (English throughout) for a locale without one.
+pub(crate) fn catalogue(locale: &str) -> Result<toml::Table, ExerciseError> {
+    let path = format!("exercises/locales/{locale}.toml");
+    let Ok(text) = self::text(&path) else {
+        return Ok(toml::Table::new());
+    };
+    toml::from_str(text).map_err(|e| ExerciseError::Malformed {
+        path,
+        message: e.to_string(),
+    })
 }
 
 /// Hints per locale (`en`, `pt-BR`, ...), then per level, one at a time.

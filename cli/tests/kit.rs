@@ -13,6 +13,7 @@ mod common;
 mod serve;
 
 mod architecture;
+mod catalogue;
 mod guides;
 mod network;
 mod public_cases;

@@ -8,21 +8,11 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use boardkit::catalogue::{f, t};
 use boardkit::judge::Ending;
 
 /// Cargo's name of the own tests' target (the starter's `Cargo.toml`).
 pub const OWN_TARGET: &str = "your_tests";
-
-/// What the report says, in one place for its translations: `{passed}`,
-/// `{run}` and `{failing}` are filled in.
-const ALL_PASS: &str = "tests/mine.rs: your own tests: {passed} of {run} pass";
-const SOME_FAIL: &str = "tests/mine.rs: your own tests: {passed} of {run} pass; failing: {failing}";
-const STOPPED: &str =
-    "tests/mine.rs: your own tests were stopped ({why}): {passed} of {run} passed before";
-const STILL_RUNNING: &str = "still running after {seconds} s of CPU time, the limit of a run";
-const FLOODED: &str = "they printed more than the output limit";
-const SIGNAL: &str = "ended by signal {signal}";
-const HEADER: &str = "tests/mine.rs: your own tests, run although the kit's tests failed:";
 
 /// The newest file in `folder` (Cargo's `deps/`) that is package
 /// `package`'s test binary of target `name` (`<name>-<16 hex digits>`,
@@ -56,6 +46,31 @@ pub fn test_binary(
         .max()?;
     let sources_changed = sources.iter().filter_map(|s| latest(s)).max();
     (sources_changed.is_none_or(|s| s <= newest.0)).then_some(newest.1)
+}
+
+/// Whether the student's own tests (built for the starter at `root`) have
+/// a test whose name holds `filter`: `cargo test <name>` runs it, and the
+/// kit's tests, which run first, must not stop Cargo before it.
+pub fn names_a_test(root: &Path, filter: &str) -> bool {
+    let Some(folder) = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.to_owned())) else {
+        return false;
+    };
+    let sources = [root.join("tests/mine.rs"), root.join("src")];
+    let Some(binary) = test_binary(&folder, env!("CARGO_PKG_NAME"), OWN_TARGET, &sources) else {
+        // Not built for the code as it is: Cargo builds it before it runs
+        // any; a filter may be its.
+        return std::fs::read_to_string(root.join("tests/mine.rs"))
+            .is_ok_and(|text| text.contains(filter));
+    };
+    std::process::Command::new(binary)
+        .args(["--list", "--format=terse"])
+        .output()
+        .is_ok_and(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.strip_suffix(": test"))
+                .any(|name| name.contains(filter))
+        })
 }
 
 /// The latest modification time of `path`, a file or a folder's files.
@@ -103,20 +118,29 @@ pub fn report(output: &str, stopped: Option<&str>) -> String {
         };
         (ended(" ... ok"), ended(" ... FAILED"))
     });
-    let fill = |words: &str| {
-        words
-            .replace("{passed}", &passed.to_string())
-            .replace("{run}", &(passed + failed).to_string())
-            .replace("{failing}", &failing(output).join(", "))
-    };
+    let (run, failing) = (passed + failed, failing(output).join(", "));
+    let header = t("tests/mine.rs: your own tests, run although the kit's tests failed:");
     match stopped {
         Some(why) => format!(
-            "{HEADER}\n{}\n{}",
+            "{header}\n{}\n{}",
             output.trim_end(),
-            fill(STOPPED).replace("{why}", why)
+            f(
+                "tests/mine.rs: your own tests were stopped ({why}): {passed} of {run} passed before",
+                &[("why", &why), ("passed", &passed), ("run", &run)],
+            )
         ),
-        None if failed == 0 => fill(ALL_PASS),
-        None => format!("{HEADER}\n{}\n{}", output.trim_end(), fill(SOME_FAIL)),
+        None if failed == 0 => f(
+            "tests/mine.rs: your own tests: {passed} of {run} pass",
+            &[("passed", &passed), ("run", &run)],
+        ),
+        None => format!(
+            "{header}\n{}\n{}",
+            output.trim_end(),
+            f(
+                "tests/mine.rs: your own tests: {passed} of {run} pass; failing: {failing}",
+                &[("passed", &passed), ("run", &run), ("failing", &failing)],
+            )
+        ),
     }
 }
 
@@ -133,12 +157,14 @@ pub fn run(root: &Path) -> Option<String> {
     let output = String::from_utf8_lossy(&ran.stdout);
     let stopped = match ran.ending {
         Ending::Exited(_) => None,
-        Ending::TimedOut(_) | Ending::CpuLimit(_) => {
-            Some(STILL_RUNNING.replace("{seconds}", &super::CASE_TIMEOUT.as_secs().to_string()))
+        Ending::TimedOut(_) | Ending::CpuLimit(_) => Some(f(
+            "still running after {seconds} s of CPU time, the limit of a run",
+            &[("seconds", &super::CASE_TIMEOUT.as_secs())],
+        )),
+        Ending::OutputLimit | Ending::DiskLimit(_) => {
+            Some(t("they printed more than the output limit").to_owned())
         }
-        Ending::OutputLimit => Some(FLOODED.to_owned()),
-        Ending::Signaled(signal) => Some(SIGNAL.replace("{signal}", &signal.to_string())),
-        Ending::DiskLimit(_) => Some(FLOODED.to_owned()),
+        Ending::Signaled(signal) => Some(f("ended by signal {signal}", &[("signal", &signal)])),
     };
     Some(report(&output, stopped.as_deref()))
 }

@@ -12,6 +12,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use boardkit::catalogue::Catalogue;
+
 /// What the probe asks `python3`: its path, then whether it has pytest,
 /// pip and ensurepip (what `venv` needs), whether it is a virtual
 /// environment, and whether its installation is externally managed.
@@ -139,80 +141,44 @@ const VENV: [&str; 3] = [
     "python3 -m pip install pytest",
 ];
 
-/// The check's words in one locale; plain literals, gathered here for the
-/// catalogue to take.
-struct Words {
-    missing: &'static str,
-    managed: &'static str,
-    install: &'static str,
-    each_terminal: &'static str,
-    no_python: &'static str,
-}
-
-const ENGLISH: Words = Words {
-    missing: "pytest is missing: the python3 that runs the tests ({path}) does not have it.",
-    managed: "Its pip refuses to install into it (\"externally-managed-environment\": the system's own Python), so make a virtual environment with pytest.",
-    install: "Install it for this very python3:",
-    each_terminal: "In each new terminal, type `. ~/.venv/bin/activate` before testing.",
-    no_python: "python3 is not installed, or not on the PATH: install Python 3 (python.org), then pytest with `python3 -m pip install pytest`.",
-};
-
-const PORTUGUESE: Words = Words {
-    missing: "falta o pytest: o python3 que roda os testes ({path}) não o tem.",
-    managed: "O pip dele se recusa a instalar nele (\"externally-managed-environment\": o Python do próprio sistema), então crie um ambiente virtual com o pytest.",
-    install: "Instale-o para este mesmo python3:",
-    each_terminal: "Em cada terminal novo, digite `. ~/.venv/bin/activate` antes de testar.",
-    no_python: "o python3 não está instalado, ou não está no PATH: instale o Python 3 (python.org) e depois o pytest com `python3 -m pip install pytest`.",
-};
-
-const FRENCH: Words = Words {
-    missing: "pytest manque : le python3 qui lance les tests ({path}) ne l'a pas.",
-    managed: "Son pip refuse d'installer dans ce Python (« externally-managed-environment » : le Python du système), alors créez un environnement virtuel avec pytest.",
-    install: "Installez-le pour ce python3-là :",
-    each_terminal: "Dans chaque nouveau terminal, tapez `. ~/.venv/bin/activate` avant de tester.",
-    no_python: "python3 n'est pas installé, ou pas dans le PATH : installez Python 3 (python.org), puis pytest avec `python3 -m pip install pytest`.",
-};
-
-fn words(locale: Option<&str>) -> &'static Words {
-    match locale {
-        Some("pt-BR") => &PORTUGUESE,
-        Some("fr") => &FRENCH,
-        _ => &ENGLISH,
-    }
-}
-
-/// What to tell the student, in `locale`; `None` when pytest is there.
-pub(crate) fn message(advice: &Advice, locale: Option<&str>) -> Option<String> {
-    let words = words(locale);
+/// What to tell the student, in `catalogue`'s words; `None` when pytest
+/// is there.
+pub(crate) fn message(advice: &Advice, catalogue: &Catalogue) -> Option<String> {
     let (interpreter, commands, venv) = match advice {
         Advice::Ready => return None,
-        Advice::NoPython => return Some(format!("{}\n", words.no_python)),
+        Advice::NoPython => {
+            return Some(format!(
+                "{}\n",
+                catalogue.text("python3 is not installed, or not on the PATH: install Python 3 (python.org), then pytest with `python3 -m pip install pytest`.")
+            ));
+        }
         Advice::Install {
             interpreter,
             commands,
             venv,
         } => (interpreter, commands, *venv),
     };
-    let mut out = words.missing.replace("{path}", &interpreter.path);
+    let mut out = catalogue.fill(
+        "pytest is missing: the python3 that runs the tests ({path}) does not have it.",
+        &[("path", &interpreter.path)],
+    );
     out.push('\n');
-    out.push_str(if venv { words.managed } else { words.install });
+    out.push_str(if venv {
+        catalogue.text("Its pip refuses to install into it (\"externally-managed-environment\": the system's own Python), so make a virtual environment with pytest.")
+    } else {
+        catalogue.text("Install it for this very python3:")
+    });
     out.push('\n');
     for command in commands {
         out.push_str(&format!("    {command}\n"));
     }
     if venv {
-        out.push_str(words.each_terminal);
+        out.push_str(
+            catalogue.text("In each new terminal, type `. ~/.venv/bin/activate` before testing."),
+        );
         out.push('\n');
     }
     Some(out)
-}
-
-/// The locale of the starter in `folder` (its `tests/locale.toml`), if
-/// translated.
-fn starter_locale(folder: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(folder.join(boardkit::level::Words::FILE)).ok()?;
-    let table: toml::Table = text.parse().ok()?;
-    table.get("locale")?.as_str().map(str::to_owned)
 }
 
 /// What `boardkit test --language python` adds for the starter in
@@ -223,7 +189,7 @@ pub(crate) fn for_starter(folder: &Path) -> Option<String> {
     if std::env::var_os("PYTEST_CURRENT_TEST").is_some() {
         return None;
     }
-    message(&check(folder), starter_locale(folder).as_deref())
+    message(&check(folder), &Catalogue::of_folder(folder))
 }
 
 #[cfg(test)]
@@ -291,7 +257,7 @@ mod tests {
             "/usr/bin/python3",
             [false, true, true, false, true],
         ));
-        let text = message(&debian, Some("pt-BR")).unwrap();
+        let text = message(&debian, &crate::exercise_data::catalogue_of("pt-BR")).unwrap();
         assert!(
             text.starts_with("falta o pytest: o python3 que roda os testes (/usr/bin/python3)"),
             "{text}"
@@ -305,12 +271,12 @@ mod tests {
             "/p/bin/python3",
             [false, true, true, false, false],
         ));
-        let text = message(&pyenv, None).unwrap();
+        let text = message(&pyenv, &Catalogue::default()).unwrap();
         assert_eq!(
             text,
             "pytest is missing: the python3 that runs the tests (/p/bin/python3) does not have it.\n\
              Install it for this very python3:\n    python3 -m pip install pytest\n"
         );
-        assert_eq!(message(&Advice::Ready, Some("fr")), None);
+        assert_eq!(message(&Advice::Ready, &crate::exercise_data::catalogue_of("fr")), None);
     }
 }
