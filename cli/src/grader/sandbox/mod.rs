@@ -949,17 +949,64 @@ fn supervise(
     std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
     });
-    let kill = || {
-        // SAFETY: signals the child and the process group it leads (bwrap's
-        // new session, or the program's own group without a sandbox).
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-            libc::kill(pid, libc::SIGKILL);
-        }
-    };
+    let watched = watch(pid, started, limits, &overflow, disks, grown)?;
+    let elapsed = started.elapsed();
+    kill_group(pid);
+    let (stdout, stderr) = (
+        join_for(out, Duration::from_secs(2)),
+        join_for(err, Duration::from_secs(2)),
+    );
+    let mut ending = watched.ending;
+    if overflow.load(Ordering::SeqCst) {
+        ending.get_or_insert(Ending::OutputLimit);
+    }
+    Ok(Outcome {
+        ending: ending.unwrap_or_else(|| ending_of(watched.status)),
+        stdout,
+        stderr,
+        elapsed,
+        starved: watched.starved,
+        cpu: watched.cpu,
+    })
+}
+
+/// How a watched run ended: the limit that stopped it (none when it ended
+/// by itself), whether the backstop found it computing, its status and
+/// CPU time.
+struct Watched {
+    ending: Option<Ending>,
+    starved: bool,
+    status: std::process::ExitStatus,
+    cpu: Duration,
+}
+
+/// Signals the child and the process group it leads (bwrap's new session,
+/// or the program's own group without a sandbox).
+fn kill_group(pid: libc::pid_t) {
+    // SAFETY: kill has no memory effects; a stale pid was reaped by us
+    // only once the loop ended.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+        libc::kill(pid, libc::SIGKILL);
+    }
+}
+
+/// Polls the run `pid` until it ends, stopping it at the first limit it
+/// passes: its output, its wall-clock backstop (later while it computes:
+/// [`backstop_after`]), its tree's CPU time, its folders.
+fn watch(
+    pid: libc::pid_t,
+    started: Instant,
+    limits: &Limits,
+    overflow: &AtomicBool,
+    disks: &[&'static str],
+    grown: &[&Path],
+) -> std::io::Result<Watched> {
+    let kill = || kill_group(pid);
     let mut ending = None;
     let mut starved = false;
     let mut polls = 0u32;
+    let mut backstop = limits.timeout;
     let (status, cpu) = loop {
         if let Some(ended) = reap(pid)? {
             break ended;
@@ -968,13 +1015,18 @@ fn supervise(
         if overflow.load(Ordering::SeqCst) {
             ending = Some(Ending::OutputLimit);
             kill();
-        } else if started.elapsed() >= limits.timeout {
-            ending = Some(Ending::TimedOut);
-            let limit = Duration::from_secs(limits.cpu_seconds);
+        } else if started.elapsed() >= backstop {
             let wall = started.elapsed();
-            starved =
-                tree_cpu::tree_cpu(pid).is_some_and(|used| used * 10 >= limit || used * 20 >= wall);
-            kill();
+            let used = tree_cpu::tree_cpu(pid);
+            match backstop_after(used, wall, limits) {
+                Some(later) => backstop = later,
+                None => {
+                    ending = Some(Ending::TimedOut);
+                    let limit = Duration::from_secs(limits.cpu_seconds);
+                    starved = used.is_some_and(|used| used * 10 >= limit || used * 20 >= wall);
+                    kill();
+                }
+            }
         } else if polls % 32 == 0 && tree_over_limit(pid, started.elapsed(), limits) {
             ending = Some(Ending::CpuLimit(Duration::from_secs(limits.cpu_seconds)));
             kill();
@@ -989,21 +1041,10 @@ fn supervise(
         }
         std::thread::sleep(Duration::from_millis(2));
     };
-    let elapsed = started.elapsed();
-    kill();
-    let (stdout, stderr) = (
-        join_for(out, Duration::from_secs(2)),
-        join_for(err, Duration::from_secs(2)),
-    );
-    if overflow.load(Ordering::SeqCst) {
-        ending.get_or_insert(Ending::OutputLimit);
-    }
-    Ok(Outcome {
-        ending: ending.unwrap_or_else(|| ending_of(status)),
-        stdout,
-        stderr,
-        elapsed,
+    Ok(Watched {
+        ending,
         starved,
+        status,
         cpu,
     })
 }
@@ -1029,6 +1070,21 @@ fn reap(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStatus, D
             Ok(Some((std::process::ExitStatus::from_raw(status), cpu)))
         }
     }
+}
+
+/// How many times its wall-clock backstop a run that computes may take on
+/// a loaded machine: its CPU limit bounds it, and the backstop is there for
+/// a program that waits.
+const LOADED_WALL: u32 = 4;
+
+/// When the backstop looks again at a run that reached it `wall` after its
+/// start, having used `used` of CPU: half a second on while it computes (a
+/// twentieth of the wall or more: a machine too loaded to give it its CPU
+/// time, whose work the same run on an idle machine does in time), up to
+/// [`LOADED_WALL`] times the backstop; `None` to stop it now (it waits).
+fn backstop_after(used: Option<Duration>, wall: Duration, limits: &Limits) -> Option<Duration> {
+    let computing = used.is_some_and(|used| used * 20 >= wall);
+    (computing && wall < limits.timeout * LOADED_WALL).then(|| wall + Duration::from_millis(500))
 }
 
 /// Whether the run's process tree used more CPU than its limit (when it
@@ -1475,12 +1531,41 @@ mod tests {
         let sandbox = sandbox();
         let o = sh(&sandbox, "while :; do :; done", quick());
         assert_eq!(o.ending, Ending::TimedOut);
-        // It computed all along: starved of CPU time, run again by a case.
+        // It computed all along: given up to four backstops, then starved
+        // of CPU time, run again by a case.
         assert!(o.starved, "{o:?}");
-        assert!(o.elapsed < Duration::from_secs(4));
+        assert!(o.elapsed < Duration::from_secs(8), "{o:?}");
         let o = sh(&sandbox, "yes", quick());
         assert_eq!(o.ending, Ending::OutputLimit);
         assert!(o.stdout.len() <= 64 << 10);
+    }
+
+    /// The wall-clock backstop stops a program that waits, and not one
+    /// that computes past it (a machine too loaded to give it its CPU
+    /// time): that one ends as on an idle machine, its CPU limit bounding
+    /// it.
+    #[test]
+    fn the_backstop_stops_a_waiting_run_and_waits_for_a_computing_one() {
+        let sandbox = sandbox();
+        let limits = Limits {
+            timeout: Duration::from_millis(500),
+            cpu_seconds: 5,
+            output_bytes: 64 << 10,
+            ..Limits::default()
+        };
+        let waiting = sh(&sandbox, "sleep 5", limits);
+        assert_eq!(waiting.ending, Ending::TimedOut, "{waiting:?}");
+        assert!(waiting.elapsed < Duration::from_secs(2), "{waiting:?}");
+        assert!(!waiting.starved, "{waiting:?}");
+        // About a second of CPU: twice the backstop, done in time.
+        let script = "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; echo done";
+        let computing = sh(&sandbox, script, limits);
+        assert_eq!(
+            (&computing.ending, computing.stdout.as_slice()),
+            (&Ending::Exited(0), b"done\n".as_slice()),
+            "{computing:?}"
+        );
+        assert!(computing.elapsed > limits.timeout, "{computing:?}");
     }
 
     /// A run's CPU time is counted, through the sandbox, for what its
