@@ -66,7 +66,9 @@ impl Catalogue {
             let tables = games.values().filter_map(|g| g.as_table());
             for (english, own) in tables.flatten() {
                 if let Some(own) = own.as_str() {
-                    catalogue.descriptions.insert(english.clone(), own.to_owned());
+                    catalogue
+                        .descriptions
+                        .insert(english.clone(), own.to_owned());
                 }
             }
         }
@@ -191,7 +193,10 @@ fn fill(template: &str, arguments: &[(&str, &dyn Display)]) -> String {
         let name_end = after.find('}');
         let value = name_end.and_then(|end| {
             let name = &after[..end];
-            arguments.iter().find(|(n, _)| *n == name).map(|(_, v)| (end, v))
+            arguments
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (end, v))
         });
         match value {
             Some((end, value)) => {
@@ -213,13 +218,13 @@ mod tests {
     use super::*;
 
     const PT: &str = r#"
-[messages]
-"wrong output" = "saída errada"
-"still running after {seconds} s" = "ainda rodando após {seconds} s"
+    [messages]
+    "wrong output" = "saída errada"
+    "still running after {seconds} s" = "ainda rodando após {seconds} s"
 
-[descriptions.velha]
-"Nine moves and no line: Empate" = "Nove jogadas e nenhuma linha: Empate"
-"#;
+    [descriptions.velha]
+    "Nine moves and no line: Empate" = "Nove jogadas e nenhuma linha: Empate"
+    "#;
 
     #[test]
     fn a_message_is_said_in_the_catalogues_words_else_in_english() {
@@ -252,10 +257,7 @@ mod tests {
 
     #[test]
     fn filling_is_one_pass_and_leaves_other_braces() {
-        let filled = fill(
-            "{a} and {b}, {unknown} {",
-            &[("a", &"{b}"), ("b", &"x")],
-        );
+        let filled = fill("{a} and {b}, {unknown} {", &[("a", &"{b}"), ("b", &"x")]);
         assert_eq!(filled, "{b} and x, {unknown} {");
     }
 }

@@ -27,7 +27,11 @@ mod words {
             let line = clipped_line(&near.line);
             f(
                 "you printed `{printed}` (on the line `{line}`); the statement's line is `{statement}`",
-                &[("printed", &printed), ("line", &line), ("statement", &statement)],
+                &[
+                    ("printed", &printed),
+                    ("line", &line),
+                    ("statement", &statement),
+                ],
             ) + "\n"
         }
     }
@@ -303,7 +307,10 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
         return None;
     }
     let width = SIDE_WIDTH + 7;
-    let mut out = f("first difference at graded event {number}", &[("number", &(at + 1))]);
+    let mut out = f(
+        "first difference at graded event {number}",
+        &[("number", &(at + 1))],
+    );
     out.push_str(&format!(
         "\n{:<width$}   {}\n",
         t("--- expected ---"),
@@ -378,7 +385,10 @@ pub fn first_difference(expected: &[String], actual: &[String]) -> Option<String
     };
     Some(format!(
         "{}\n{}\n{}{}\n{}",
-        f("first difference at graded event {number}", &[("number", &(at + 1))]),
+        f(
+            "first difference at graded event {number}",
+            &[("number", &(at + 1))]
+        ),
         t("--- expected ---"),
         block(expected),
         t("--- actual ---"),
@@ -492,12 +502,13 @@ impl Reads {
                 Some((1, _, written)) if missed < written => {
                     (t("before any input was read").to_owned(), 0)
                 }
-                Some((number, _, written)) if missed < written => {
-                    (
-                        f("before input line {number} was read", &[("number", &number)]),
-                        number - 1,
-                    )
-                }
+                Some((number, _, written)) if missed < written => (
+                    f(
+                        "before input line {number} was read",
+                        &[("number", &number)],
+                    ),
+                    number - 1,
+                ),
                 Some((number, line, _)) => (
                     f(
                         "on input line {number}: {line}",
@@ -530,7 +541,10 @@ impl Reads {
             0 => String::new(),
             n if n <= 20 => format!(
                 "\n{}",
-                f("the input up to there: {moves}", &[("moves", &lines.join(" · "))])
+                f(
+                    "the input up to there: {moves}",
+                    &[("moves", &lines.join(" · "))]
+                )
             ),
             n => format!(
                 "\n{}",
@@ -553,7 +567,11 @@ fn shown_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return format!("{line:?}");
     }
-    format!("{:?}… {}", start_of(line), f("({bytes} bytes)", &[("bytes", &line.len())]))
+    format!(
+        "{:?}… {}",
+        start_of(line),
+        f("({bytes} bytes)", &[("bytes", &line.len())])
+    )
 }
 
 /// An input line as the moves up to a failure list it: clipped as
@@ -562,7 +580,11 @@ pub fn clipped_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return line.to_owned();
     }
-    format!("{}… {}", start_of(line), f("({bytes} bytes)", &[("bytes", &line.len())]))
+    format!(
+        "{}… {}",
+        start_of(line),
+        f("({bytes} bytes)", &[("bytes", &line.len())])
+    )
 }
 
 /// The first [`LINE_SHOWN`] bytes of `line`, at a character's boundary.
@@ -617,7 +639,10 @@ fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
     let line = line.trim_end_matches('\r');
     let mut shown: String = line.chars().take(60).collect();
     if line.chars().count() > 60 {
-        shown.push_str(&format!("... {}", f("({bytes} bytes)", &[("bytes", &(end - start))])));
+        shown.push_str(&format!(
+            "... {}",
+            f("({bytes} bytes)", &[("bytes", &(end - start))])
+        ));
     }
     Some((number, shown))
 }

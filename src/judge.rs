@@ -171,7 +171,12 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
     let so_far = || {
         session
             .difference(&stdout, session.failed, true)
-            .map(|d| format!("\n{}\n{d}", t("its output before that, against the expected:")))
+            .map(|d| {
+                format!(
+                    "\n{}\n{d}",
+                    t("its output before that, against the expected:")
+                )
+            })
             .unwrap_or_default()
     };
     let code = match stopped(run, &so_far) {
@@ -222,7 +227,10 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
             let said = if said.trim().is_empty() {
                 String::new()
             } else {
-                format!("\n{}", f("its stderr: {said}", &[("said", &said.trim_end())]))
+                format!(
+                    "\n{}",
+                    f("its stderr: {said}", &[("said", &said.trim_end())])
+                )
             };
             (
                 Verdict::WrongOutput,
@@ -352,7 +360,10 @@ impl Session<'_> {
             crate::compare::compare(self.events, self.stdout, self.failed, stdout, failed).err()?;
         let input = match self.reads {
             Some(reads) => reads.locate(self.events, self.stdout, self.stdin, &difference, stopped),
-            None => f("input: {input}", &[("input", &format!("{:?}", shorten(self.stdin)))]),
+            None => f(
+                "input: {input}",
+                &[("input", &format!("{:?}", shorten(self.stdin)))],
+            ),
         };
         Some(format!(
             "{}\n{}",
@@ -377,7 +388,10 @@ pub fn call_crash(
         said.contains("not yet implemented") || said.contains("NotImplementedError");
     if let (true, Some(request)) = (unimplemented, request) {
         let function = request.split(' ').next().unwrap_or_default();
-        message.push_str(&f("not yet implemented: {function}", &[("function", &function)]));
+        message.push_str(&f(
+            "not yet implemented: {function}",
+            &[("function", &function)],
+        ));
         message.push('\n');
     }
     if let Some(request) = request {
@@ -453,7 +467,10 @@ pub fn printf_text(bytes: &[u8]) -> String {
 fn shorten(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
     if bytes.len() > 200 {
-        format!("{text}... {}", f("({bytes} bytes)", &[("bytes", &bytes.len())]))
+        format!(
+            "{text}... {}",
+            f("({bytes} bytes)", &[("bytes", &bytes.len())])
+        )
     } else {
         text
     }

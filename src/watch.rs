@@ -440,7 +440,9 @@ impl Progress {
                 .strip_prefix("---- ")
                 .and_then(|l| l.strip_suffix(" ----"));
             let indented = line.strip_prefix("FAILED  ");
-            let Some(name) = cargo.or(indented) else { continue };
+            let Some(name) = cargo.or(indented) else {
+                continue;
+            };
             let message: Vec<&str> = lines[i + 1..]
                 .iter()
                 .take_while(|l| {
@@ -534,7 +536,12 @@ impl Progress {
         }
         let mut out = format!("{}\n", words.header());
         let names: Vec<String> = self.levels.iter().map(|(l, _, _)| words.name(l)).collect();
-        let name_width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(11);
+        let name_width = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(11);
         for ((_, passed, run), name) in self.levels.iter().zip(&names) {
             let width = 20usize;
             let done = if *run == 0 {
@@ -671,7 +678,10 @@ fn open_hint(
         }
         (Some(level), None) => f(
             "no more hints for {level}: {file} says the rest",
-            &[("level", &words.name(level)), ("file", &guide.file_or_statement())],
+            &[
+                ("level", &words.name(level)),
+                ("file", &guide.file_or_statement()),
+            ],
         ),
         (None, _) => t("every level passed: no hint needed").to_owned(),
     }
@@ -705,7 +715,11 @@ pub fn watch(
             .collect();
         if !opened.is_empty() {
             let opened = opened.join(", ");
-            writeln!(output, "{}", f("hints opened: {levels}", &[("levels", &opened)]))?;
+            writeln!(
+                output,
+                "{}",
+                f("hints opened: {levels}", &[("levels", &opened)])
+            )?;
         }
         writeln!(output, "\n{}", progress.next_step(&hints, &guide))?;
         writeln!(
@@ -925,7 +939,9 @@ mod tests {
         );
         assert_eq!(failing.reached(), None);
         assert!(
-            failing.show(&Words::english()).contains("level reached: none yet\n"),
+            failing
+                .show(&Words::english())
+                .contains("level reached: none yet\n"),
             "{}",
             failing.show(&Words::english())
         );

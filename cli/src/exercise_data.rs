@@ -110,15 +110,24 @@ impl StarterTexts {
     /// `tests/locale.toml`: the part of the catalogue a translated
     /// starter's tests, watch mode and `boardkit test` speak (see
     /// `boardkit::catalogue`), with `game`'s case descriptions alone.
-    pub(crate) fn locale_toml(&self, game: &str) -> String {
+    /// A Python starter's (`python`) leaves out the messages only Cargo's
+    /// runs say: it names no Cargo command.
+    pub(crate) fn locale_toml(&self, game: &str, python: bool) -> String {
         let mut table = toml::Table::new();
         // Which locale: what the kit's own commands (`boardkit test`) say
         // in that starter, beyond these words.
         table.insert("locale".into(), self.locale.clone().into());
-        for key in ["level_names", "messages"] {
-            if let Some(value) = self.own.get(key) {
-                table.insert(key.into(), value.clone());
-            }
+        if let Some(value) = self.own.get("level_names") {
+            table.insert("level_names".into(), value.clone());
+        }
+        if let Some(messages) = self.own.get("messages").and_then(|m| m.as_table()) {
+            let mut kept = messages.clone();
+            kept.retain(|english, own| {
+                !python
+                    || !(english.contains("cargo")
+                        || own.as_str().is_some_and(|o| o.contains("cargo")))
+            });
+            table.insert("messages".into(), kept.into());
         }
         let descriptions = self.own.get("descriptions").and_then(|d| d.get(game));
         if let Some(descriptions) = descriptions {

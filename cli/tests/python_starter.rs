@@ -42,7 +42,7 @@ fn a_python3_without_pytest_is_told_the_command_for_it() {
     let out = starter(&scratch.path().join("pt"), "pt-BR", &path);
     let said = format!(
         "falta o pytest: o python3 que roda os testes ({}) não o tem.\n\
-         Instale-o para este mesmo python3:\n    python3 -m pip install pytest\nnext: ",
+         Instale-o para este mesmo python3:\n    python3 -m pip install pytest\npróximo passo: ",
         python.trim()
     );
     assert!(out.contains(&said), "{out}");
@@ -67,7 +67,7 @@ fn a_python3_without_pytest_is_told_the_command_for_it() {
     };
     let stderr = tested(false);
     assert!(
-        stderr.contains(&said[..said.len() - "next: ".len()]),
+        stderr.contains(&said[..said.len() - "próximo passo: ".len()]),
         "{stderr}"
     );
     assert!(!tested(true).contains("pytest"));
@@ -149,7 +149,8 @@ fn a_python_starters_watch_writes_no_cargo_command() {
     watch.stdin.take().unwrap().write_all(b"h\nq\n").unwrap();
     let out = watch.wait_with_output().unwrap();
     let shown = String::from_utf8_lossy(&out.stdout);
-    assert!(shown.contains("hint 1 of"), "{shown}");
+    // In the starter's language.
+    assert!(shown.contains("dica 1 de"), "{shown}");
     let opened = std::fs::read_to_string(dir.join(".boardkit/hints-opened.toml")).unwrap();
     assert!(
         opened.contains("basic = 1") && !opened.contains("cargo"),

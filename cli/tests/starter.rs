@@ -26,7 +26,11 @@ fn velha_starter(scratch: &Path) -> std::path::PathBuf {
 
 /// `command` run in `starter` as a student's shell runs it (rustc alone),
 /// building in the shared starter target folder (hold [`starter_target`]).
-pub(crate) fn in_starter(starter: &Path, command: &str, env: &[(&str, &Path)]) -> std::process::Output {
+pub(crate) fn in_starter(
+    starter: &Path,
+    command: &str,
+    env: &[(&str, &Path)],
+) -> std::process::Output {
     let mut run = Command::new("bash");
     run.args(["-c", command])
         .current_dir(starter)
@@ -87,7 +91,11 @@ fn a_starter_pins_its_public_cases() {
     let snapshot = starter.join("tests/snapshots/velha__x_wins_row_a.snap");
     let text = std::fs::read_to_string(&snapshot).unwrap();
     std::fs::write(&snapshot, text.replace("Vencedor: X", "Vencedor: O")).unwrap();
-    let run = in_starter(&starter, "cargo test --quiet --test velha -- --nocapture", &[]);
+    let run = in_starter(
+        &starter,
+        "cargo test --quiet --test velha -- --nocapture",
+        &[],
+    );
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(
         out.contains("---- proficient::draw ----\nfixtures/velha/draw.toml was deleted since the starter was made"),

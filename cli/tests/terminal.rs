@@ -313,26 +313,27 @@ fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
     let mut command = boardkit(&["watch", "velha", "--language", "python"]);
     command.arg(&folder).env_remove("NO_COLOR");
     let mut session = spawn_command(command, Some(TIMEOUT_MS)).unwrap();
-    let first = session.exp_string("q then Enter to quit").unwrap();
+    let first = session.exp_string("q e Enter para sair").unwrap();
     assert!(
-        first.contains("levels:") && first.contains("  basic       [---"),
+        first.contains("veis:\r\n") && first.contains("(basic)           [---"),
         "{first}"
     );
     // A screen a run, the level reached, and the next step: the section
-    // of the Python statement (the starter's README.md) in its language.
+    // of the Python statement (the starter's README.md), all in its
+    // language.
     assert!(first.starts_with("\x1b[2J"), "{first:?}");
-    assert!(first.contains("level reached: none yet"), "{first}");
+    assert!(first.contains("nenhum ainda"), "{first}");
     // (The session reads bytes as Latin-1: its accents are not compared.)
     assert!(
-        first.contains("next: make `extrai_linha` pass (README.md, \"B")
-            && first.contains("em `funcoes.py`\"); h then Enter for a hint"),
+        first.contains("a `extrai_linha` passar (README.md, \"B")
+            && first.contains("em `funcoes.py`\"); h e Enter para uma dica"),
         "{first}"
     );
-    assert!(first.contains("first failure: basic::"), "{first}");
+    assert!(first.contains("primeira falha: basic::"), "{first}");
     // extrai_linha fails first: its hints first.
     session.send_line("h").unwrap();
     session
-        .exp_string("hint 1 of 3 for basic (extrai_linha, extrai_coluna): ")
+        .exp_string("(basic) (extrai_linha, extrai_coluna): ")
         .unwrap();
     let opened = std::fs::read_to_string(folder.join(".boardkit/hints-opened.toml")).unwrap();
     assert!(opened.contains("basic = 1"), "{opened}");
@@ -351,23 +352,20 @@ fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
             "return int(posicao.replace(\" \", \"\")[-1]) - 1",
         );
     std::fs::write(&funcoes, text).unwrap();
-    let again = session.exp_string("q then Enter to quit").unwrap();
+    let again = session.exp_string("q e Enter para sair").unwrap();
     assert!(
-        again.contains("\x1b[2J\x1b[3J\x1b[Htesting...") && again.contains("hints opened: basic 1"),
+        again.contains("\x1b[2J\x1b[3J\x1b[Htestando...") && again.contains("(basic) 1"),
         "{again:?}"
     );
+    assert!(again.contains("a `verifica_vencedor` passar"), "{again}");
     assert!(
-        again.contains("next: make `verifica_vencedor` pass"),
-        "{again}"
-    );
-    assert!(
-        again.contains("first failure: basic::verifica_vencedor"),
+        again.contains("primeira falha: basic::verifica_vencedor"),
         "{again}"
     );
     // The hint about what fails now, not the next in the file.
     session.send_line("h").unwrap();
     session
-        .exp_string("hint 2 of 3 for basic (verifica_vencedor): verifica_vencedor")
+        .exp_string("(basic) (verifica_vencedor): verifica_vencedor")
         .unwrap();
     let opened = std::fs::read_to_string(folder.join(".boardkit/hints-opened.toml")).unwrap();
     assert!(

@@ -277,9 +277,8 @@ fn show_failures(failures: &[(String, String)], verbose: bool) {
     if failures.is_empty() {
         return;
     }
-    let block = |(name, message): &(String, String)| {
-        format!("---- {name} ----\n{}\n", clip_lines(message))
-    };
+    let block =
+        |(name, message): &(String, String)| format!("---- {name} ----\n{}\n", clip_lines(message));
     let all: String = failures.iter().map(|f| block(f) + "\n").collect();
     let file = crate_root().join(FAILURES_FILE);
     let kept = file
@@ -302,7 +301,11 @@ fn show_failures(failures: &[(String, String)], verbose: bool) {
         let part = name.split("::").next().unwrap_or_default();
         part.parse::<Level>().map_or(usize::MAX, |l| l as usize)
     };
-    let first = failures.iter().map(|(n, _)| rank(n)).min().unwrap_or(usize::MAX);
+    let first = failures
+        .iter()
+        .map(|(n, _)| rank(n))
+        .min()
+        .unwrap_or(usize::MAX);
     let shown: Vec<&(String, String)> = failures
         .iter()
         .filter(|(n, _)| rank(n) == first)
@@ -327,7 +330,11 @@ fn show_failures(failures: &[(String, String)], verbose: bool) {
             "{}",
             f(
                 "{shown} of {count} failures shown; all of them in {file} (`cargo test -- --nocapture` prints them all)",
-                &[("shown", &shown.len()), ("count", &failures.len()), ("file", &where_)],
+                &[
+                    ("shown", &shown.len()),
+                    ("count", &failures.len()),
+                    ("file", &where_)
+                ],
             )
         );
     }
@@ -364,7 +371,10 @@ fn no_such_level(filter: &str) -> String {
         .collect();
     f(
         "no level or test is named {filter}: the levels are {levels} (`cargo test basic` runs one)",
-        &[("filter", &format!("{filter:?}")), ("levels", &levels.join(", "))],
+        &[
+            ("filter", &format!("{filter:?}")),
+            ("levels", &levels.join(", ")),
+        ],
     )
 }
 
@@ -413,7 +423,9 @@ fn pin(trials: &mut Vec<Trial>) {
         let message = format!(
             "{}\n{}",
             problems.join("\n"),
-            t("The grader runs its own copy of this case: restore the file (`git checkout -- <file>`, or copy it from a new starter).")
+            t(
+                "The grader runs its own copy of this case: restore the file (`git checkout -- <file>`, or copy it from a new starter)."
+            )
         );
         let failing = trial(name.clone(), move || Err(message.into()));
         match trials.iter_mut().find(|t| t.name == name) {

@@ -52,7 +52,10 @@ pub fn test_binary(
 /// a test whose name holds `filter`: `cargo test <name>` runs it, and the
 /// kit's tests, which run first, must not stop Cargo before it.
 pub fn names_a_test(root: &Path, filter: &str) -> bool {
-    let Some(folder) = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.to_owned())) else {
+    let Some(folder) = std::env::current_exe()
+        .ok()
+        .and_then(|e| Some(e.parent()?.to_owned()))
+    else {
         return false;
     };
     let sources = [root.join("tests/mine.rs"), root.join("src")];

@@ -5,8 +5,8 @@ use clap::Args;
 
 use super::{Failure, Outcome, usage_error};
 use crate::grader::report::TestResult;
-use boardkit::level::Level;
 use boardkit::catalogue::{f, t};
+use boardkit::level::Level;
 
 #[derive(Args)]
 pub(crate) struct TestArgs {
@@ -126,7 +126,6 @@ enum OwnTestsError {
     Python(String),
 }
 
-
 /// `--mine`: the student's own tests against the correct versions and
 /// the public mutants, built in the crate's `target/boardkit-mine` (kept:
 /// the next run builds only what changed).
@@ -147,7 +146,9 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     if !ready.is_file() {
         eprintln!(
             "{}",
-            t("boardkit: building the versions your tests run against (once, about 30 s; later runs reuse them)")
+            t(
+                "boardkit: building the versions your tests run against (once, about 30 s; later runs reuse them)"
+            )
         );
     }
     // The kit's dependencies where grading runs share them, if set.
@@ -222,7 +223,12 @@ const FAILURES_SHOWN: usize = 3;
 /// indented lines, which watch mode reads) and the file that holds them
 /// all; with `verbose`, every case. In the starter's language
 /// (`tests/locale.toml` in `dir`).
-fn summary(results: &[TestResult], every_level: bool, dir: &std::path::Path, verbose: bool) -> String {
+fn summary(
+    results: &[TestResult],
+    every_level: bool,
+    dir: &std::path::Path,
+    verbose: bool,
+) -> String {
     let mut levels: std::collections::BTreeMap<Level, (u32, u32)> = Default::default();
     let mut failed: Vec<&TestResult> = Vec::new();
     let mut all = String::new();

@@ -189,7 +189,10 @@ pub(super) fn reproduce(
             let test = f("reproduce it: {command}", &[("command", &test)]);
             Some(
                 match boardkit::judge::replay_command(program.trim_end(), stdin) {
-                    Some(play) => format!("{test}\n{}", f("or play it: {command}", &[("command", &play)])),
+                    Some(play) => format!(
+                        "{test}\n{}",
+                        f("or play it: {command}", &[("command", &play)])
+                    ),
                     None => test,
                 },
             )

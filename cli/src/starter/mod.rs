@@ -137,7 +137,7 @@ pub(crate) fn starter_files(
     if locale.is_some_and(|l| l != "en") {
         files.push((
             boardkit::level::Words::FILE.into(),
-            texts.locale_toml(game.id).into_bytes(),
+            texts.locale_toml(game.id, false).into_bytes(),
         ));
     }
     files.push((

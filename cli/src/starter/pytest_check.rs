@@ -277,6 +277,9 @@ mod tests {
             "pytest is missing: the python3 that runs the tests (/p/bin/python3) does not have it.\n\
              Install it for this very python3:\n    python3 -m pip install pytest\n"
         );
-        assert_eq!(message(&Advice::Ready, &crate::exercise_data::catalogue_of("fr")), None);
+        assert_eq!(
+            message(&Advice::Ready, &crate::exercise_data::catalogue_of("fr")),
+            None
+        );
     }
 }

@@ -59,7 +59,7 @@ pub(crate) fn starter_files(
         files.push((
             boardkit::level::Words::FILE.into(),
             crate::exercise_data::StarterTexts::of(locale)?
-                .locale_toml(game.id)
+                .locale_toml(game.id, true)
                 .into_bytes(),
         ));
     }
@@ -169,7 +169,8 @@ fn test_py(game: &GameInfo, levels: &[Level], said: &Catalogue) -> String {
         .map(|l| format!("\"{l}\""))
         .collect::<Vec<_>>()
         .join(", ");
-    let missing = said.text("boardkit is not installed: see README.md, where it says how to run the tests");
+    let missing =
+        said.text("boardkit is not installed: see README.md, where it says how to run the tests");
     format!(
         r#""""{title}, level by level: `python3 -m pytest -k basic` runs one level.
 
@@ -214,10 +215,9 @@ fn level_aliases(levels: &[Level], said: &Catalogue) -> String {
     for level in levels {
         let english = level.name();
         let own = said.level_name(english).unwrap_or(english);
-        for alias in std::collections::BTreeSet::from([
-            english.to_owned(),
-            boardkit::catalogue::plain(own),
-        ]) {
+        for alias in
+            std::collections::BTreeSet::from([english.to_owned(), boardkit::catalogue::plain(own)])
+        {
             out.push_str(&format!("{}: {}, ", py(&alias), py(english)));
         }
     }
