@@ -1081,9 +1081,12 @@ const LOADED_WALL: u32 = 4;
 /// start, having used `used` of CPU: half a second on while it computes (a
 /// twentieth of the wall or more: a machine too loaded to give it its CPU
 /// time, whose work the same run on an idle machine does in time), up to
-/// [`LOADED_WALL`] times the backstop; `None` to stop it now (it waits).
+/// [`LOADED_WALL`] times the backstop, when its tree's CPU limit bounds it;
+/// `None` to stop it now (it waits, or it is a build).
 fn backstop_after(used: Option<Duration>, wall: Duration, limits: &Limits) -> Option<Duration> {
-    let computing = used.is_some_and(|used| used * 20 >= wall);
+    // A build's compilers have no tree CPU limit to bound them: its wall
+    // clock is its limit, and a build it stops is graded again next run.
+    let computing = limits.whole_tree && used.is_some_and(|used| used * 20 >= wall);
     (computing && wall < limits.timeout * LOADED_WALL).then(|| wall + Duration::from_millis(500))
 }
 
