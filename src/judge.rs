@@ -399,8 +399,15 @@ pub fn call_crash(
         message.push('\n');
     }
     message.push_str(ending);
-    message.push_str(said);
+    message.push_str(&unimplemented_said(said));
     message
+}
+
+/// `text` with Rust's `todo!()` words, which the Python adapter says too,
+/// in the active catalogue's: they are English whatever the starter's.
+fn unimplemented_said(text: &str) -> String {
+    let prefix = f("not yet implemented: {function}", &[("function", &"")]);
+    text.replace("not yet implemented: ", &prefix)
 }
 
 /// What a program said as it crashed: its panic or traceback, else the
@@ -408,7 +415,7 @@ pub fn call_crash(
 pub fn crash_report(stderr: &[u8]) -> String {
     let report = crate::compare::crash_message(&String::from_utf8_lossy(stderr))
         .unwrap_or_else(|| stderr_tail(stderr));
-    clip(&report, STREAM_KEPT)
+    clip(&unimplemented_said(&report), STREAM_KEPT)
 }
 
 /// The last lines of a program's stderr.

@@ -474,6 +474,15 @@ pub(crate) struct Harmless {
     pub replace: String,
     /// Why it must not matter.
     pub why: String,
+    /// What a test that fails on it tests that the statement does not
+    /// promise (a position in lower case, say): such a test is reported as
+    /// testing that, rather than as failing on a correct version.
+    #[serde(default)]
+    pub unpromised: Option<String>,
+    /// The forms it takes of a function of two (Python's `verifica_vencedor`:
+    /// `list`, `nine`), when not every one: `dev check` holds it to those.
+    #[serde(default)]
+    pub forms: Option<Vec<String>>,
 }
 
 /// `exercises/<game>/mutations.toml`.

@@ -195,7 +195,11 @@ fn game_texts(game: &str) -> BTreeSet<String> {
             continue;
         };
         let table: toml::Table = toml::from_str(&text).unwrap();
-        for (kind, key) in [("mutation", "breaks"), ("harmless", "why")] {
+        for (kind, key) in [
+            ("mutation", "breaks"),
+            ("harmless", "why"),
+            ("harmless", "unpromised"),
+        ] {
             for entry in table
                 .get(kind)
                 .and_then(|m| m.as_array())
@@ -267,11 +271,9 @@ pub(crate) fn english_lines(output: &str, locale: &str) -> Vec<String> {
         .collect();
     output
         .lines()
-        // Rust's own words: a panic's place, and `todo!()`'s message (the
-        // kit's translated line says it above them).
-        .filter(|line| {
-            !line.starts_with("panicked at ") && !line.starts_with("not yet implemented: ")
-        })
+        // Rust's own words: a panic's place (`todo!()`'s message is said in
+        // the starter's language).
+        .filter(|line| !line.starts_with("panicked at "))
         .filter(|line| fragments.iter().any(|f| line.contains(f.as_str())))
         .map(str::to_owned)
         .collect()

@@ -19,6 +19,9 @@ pub(crate) enum Version {
     Reference,
     /// A change the statement leaves free: why it must not matter.
     Harmless(String),
+    /// A correct version that answers only what the statement promises: what
+    /// a test that fails on it tests beyond that.
+    Unpromised(String),
     /// An independent solution, by its name.
     Solution(String),
     /// A mutant, by its index in [`Versions::mutants`].
@@ -184,6 +187,10 @@ fn describe(version: &Version) -> String {
             "a correct solution written from EXERCISE.md by someone else ({name})",
             &[("name", name)],
         ),
+        Version::Unpromised(what) => f(
+            "a correct version ({why})",
+            &[("why", &boardkit::catalogue::description(what))],
+        ),
         Version::Mutant(_) => t("a mutant").into(),
     }
 }
@@ -258,6 +265,10 @@ pub(crate) fn run_versions(
                         (Version::Reference, Some(n)) => f(
                             "flaky: it failed on the reference after passing {count} times",
                             &[("count", n)],
+                        ),
+                        (Version::Unpromised(what), _) => f(
+                            "it tests what the statement does not promise: {what}",
+                            &[("what", &boardkit::catalogue::description(what))],
                         ),
                         _ => f("it fails on {version}", &[("version", &describe(version))]),
                     };
