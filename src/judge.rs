@@ -405,7 +405,7 @@ pub fn call_crash(
 
 /// `text` with Rust's `todo!()` words, which the Python adapter says too,
 /// in the active catalogue's: they are English whatever the starter's.
-fn unimplemented_said(text: &str) -> String {
+pub fn unimplemented_said(text: &str) -> String {
     let prefix = f("not yet implemented: {function}", &[("function", &"")]);
     text.replace("not yet implemented: ", &prefix)
 }

@@ -122,6 +122,8 @@ pub fn report(output: &str, stopped: Option<&str>) -> String {
         (ended(" ... ok"), ended(" ... FAILED"))
     });
     let (run, failing) = (passed + failed, failing(output).join(", "));
+    // A stub's todo!() panics in English: libtest's lines, in the student's.
+    let output = &boardkit::judge::unimplemented_said(output);
     let header = t("tests/mine.rs: your own tests, run although the kit's tests failed:");
     match stopped {
         Some(why) => format!(
