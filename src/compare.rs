@@ -5,7 +5,37 @@
 //! Shipped with every starter: the starter's tests, the kit's tests and the
 //! grader all call [`compare`].
 
+use crate::catalogue::{f, t};
 use crate::level::EventsFn;
+
+/// The words this module adds to a difference, in one place, as the
+/// starter's catalogue says them.
+mod words {
+    use super::{NearMiss, clipped_line};
+    use crate::catalogue::f;
+
+    /// A near miss: what was printed, on which line when other text shares
+    /// it (a prompt), and the statement's line.
+    pub(super) fn you_printed(near: &NearMiss, statement: &str) -> String {
+        let (printed, statement) = (clipped_line(&near.printed), clipped_line(statement));
+        if near.printed == near.line {
+            f(
+                "you printed `{printed}`; the statement's line is `{statement}`",
+                &[("printed", &printed), ("statement", &statement)],
+            ) + "\n"
+        } else {
+            let line = clipped_line(&near.line);
+            f(
+                "you printed `{printed}` (on the line `{line}`); the statement's line is `{statement}`",
+                &[
+                    ("printed", &printed),
+                    ("line", &line),
+                    ("statement", &statement),
+                ],
+            ) + "\n"
+        }
+    }
+}
 
 /// Where an actual transcript first differs from the expected one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,22 +72,20 @@ pub fn compare(
             let rest = &actual[events_end(events, actual, actual_events.len())..];
             let lines: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
             if !lines.is_empty() {
-                text.push_str("--- what it printed after its last graded event ---\n");
+                text.push_str(t("--- what it printed after its last graded event ---"));
+                text.push('\n');
                 for line in lines.iter().take(6) {
                     text.push_str(&format!("      | {line}\n"));
                 }
                 if lines.len() > 6 {
-                    text.push_str(&format!("      | ... ({} more lines)\n", lines.len() - 6));
+                    let more = f("... ({count} more lines)", &[("count", &(lines.len() - 6))]);
+                    text.push_str(&format!("      | {more}\n"));
                 }
             }
         }
         if let Some(line) = at.and_then(|at| expected_events.get(at)) {
-            if let Some(printed) = near_miss(events, line, actual) {
-                text.push_str(&format!(
-                    "you printed `{}`; the statement's line is `{}`\n",
-                    clipped_line(&printed),
-                    clipped_line(line)
-                ));
+            if let Some(near) = near_miss(events, line, actual) {
+                text.push_str(&words::you_printed(&near, line));
             }
         }
         return Err(Difference { event: at, text });
@@ -69,9 +97,9 @@ pub fn compare(
         })
     };
     match (expected_failed, actual_failed) {
-        (true, false) => ending(
+        (true, false) => ending(t(
             "input ended before the game did: the program must end with a non-zero exit status",
-        ),
+        )),
         // The statements set no exit status for a game that ended: a
         // whole, correct game passes whatever its status (a panic or a
         // traceback after it is still a crash, judged on stderr).
@@ -79,12 +107,28 @@ pub fn compare(
     }
 }
 
-/// A line of `actual` close to the graded line `expected` without being
-/// it: the same letters apart from accents, case, punctuation or spacing
-/// (`Posicao invalida` for `Posição inválida`), or a letter or two apart
-/// when the line is not itself a graded event (a misspelt result, not
-/// another result). `None` for boards and when no line is close.
-pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<String> {
+/// A near miss: what a program printed close to a graded line, and the
+/// whole line it printed it on (the same when nothing else shares it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NearMiss {
+    pub printed: String,
+    pub line: String,
+}
+
+/// The most bytes of one line, and of a whole transcript, searched inside
+/// for a near miss: a flood of short words stays fast (whole lines are
+/// still compared beyond).
+const SEARCHED_LINE: usize = 4096;
+const SEARCHED_TOTAL: usize = 64 * 1024;
+
+/// A part of a line of `actual` close to the graded line `expected`
+/// without being it, wherever it stands on its line (after a prompt
+/// printed without a newline, before other text): the same letters apart
+/// from accents, case, punctuation or spacing (`Posicao invalida` for
+/// `Posição inválida`), or a letter or two apart when that part holds no
+/// graded event of its own (a misspelt result, not another result).
+/// `None` for boards, and when no line holds such a part.
+pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<NearMiss> {
     if expected.contains('\n') || expected.starts_with("board ") {
         return None;
     }
@@ -92,17 +136,128 @@ pub fn near_miss(events: EventsFn, expected: &str, actual: &str) -> Option<Strin
     if want.is_empty() {
         return None;
     }
+    // Lines without a word (a connect-four board's row) are only ever
+    // compared whole: their letters would be found in any board.
+    let has_word = expected
+        .split(|c: char| !c.is_alphabetic())
+        .any(|w| w.chars().count() >= 3);
     let slack = (want.chars().count() / 8).max(1);
+    let mut budget = SEARCHED_TOTAL;
     actual
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.contains(expected))
-        .find(|line| {
-            let have = folded(line);
-            have == want
-                || (events(line) != [line.to_string()] && edit_distance(&have, &want) <= slack)
+        .filter(|line| !line.is_empty())
+        .find_map(|line| {
+            // It printed the graded line itself there: no miss.
+            if events(line).iter().any(|e| e == expected) {
+                return None;
+            }
+            let inside = has_word && budget > 0;
+            let searched = if inside {
+                start_of_at(line, SEARCHED_LINE)
+            } else {
+                line
+            };
+            budget = budget.saturating_sub(searched.len());
+            let (part, distance) = closest_part(searched, &want, slack, inside)?;
+            let close = distance == 0 || (distance <= slack && events(part).is_empty());
+            close.then(|| NearMiss {
+                printed: part.to_owned(),
+                line: line.to_owned(),
+            })
         })
-        .map(str::to_owned)
+}
+
+/// The run of words of `line` (the whole line, or any run when `inside`)
+/// whose letters are closest to `want`, at most `slack` edits away: the
+/// longest of the closest, so that a part of a graded event is judged with
+/// the event it belongs to. A run ends with the punctuation stuck to its
+/// last word (`EMPATE!`).
+fn closest_part<'a>(
+    line: &'a str,
+    want: &str,
+    slack: usize,
+    inside: bool,
+) -> Option<(&'a str, usize)> {
+    // Each word: where it starts, where it ends with its punctuation, its letters.
+    let mut words: Vec<(usize, usize, String)> = Vec::new();
+    let mut start = None;
+    for (at, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                words.push((from, at, folded(&line[from..at])));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    for word in &mut words {
+        let rest = &line[word.1..];
+        word.1 += rest
+            .find(|c: char| c.is_whitespace() || c.is_alphanumeric())
+            .unwrap_or(rest.len());
+    }
+    let wanted = want.chars().count();
+    let mut best: Option<(usize, usize, usize)> = None;
+    for first in 0..words.len() {
+        if !inside && first > 0 {
+            break;
+        }
+        let mut letters = String::new();
+        for last in first..words.len() {
+            letters.push_str(&words[last].2);
+            let count = letters.chars().count();
+            if count > wanted + slack {
+                break;
+            }
+            if (!inside && last + 1 < words.len()) || count + slack < wanted {
+                continue;
+            }
+            let Some(distance) = distance_within(&letters, want, slack) else {
+                continue;
+            };
+            let span = words[last].1 - words[first].0;
+            if best.is_none_or(|(d, from, to)| {
+                (distance, usize::MAX - span) < (d, usize::MAX - (to - from))
+            }) {
+                best = Some((distance, words[first].0, words[last].1));
+            }
+        }
+    }
+    best.map(|(distance, from, to)| (line[from..to].trim_end(), distance))
+}
+
+/// The edit distance between `a` and `b` when it is at most `limit`: rows
+/// stop as soon as every cell is past it.
+fn distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+        if row.iter().all(|&d| d > limit) {
+            return None;
+        }
+    }
+    Some(row[b.len()]).filter(|&d| d <= limit)
+}
+
+/// The first `bytes` bytes of `line` at most, at a character's boundary.
+fn start_of_at(line: &str, bytes: usize) -> &str {
+    let mut end = bytes.min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[..end]
 }
 
 /// A line's letters and digits, lower case and without accents: what a
@@ -127,22 +282,6 @@ fn folded(line: &str) -> String {
         .collect()
 }
 
-/// Levenshtein's distance between two short strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
-}
-
 /// The widest line shown side by side; wider events are shown one block
 /// above the other.
 const SIDE_WIDTH: usize = 36;
@@ -154,7 +293,7 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
     let lines = |items: &[String], i: usize| -> Vec<String> {
         match items.get(i) {
             Some(item) => item.lines().map(str::to_owned).collect(),
-            None if i == at => vec!["(nothing more)".to_owned()],
+            None if i == at => vec![t("(nothing more)").to_owned()],
             None => Vec::new(),
         }
     };
@@ -168,12 +307,15 @@ fn side_by_side(expected: &[String], actual: &[String], at: usize) -> Option<Str
         return None;
     }
     let width = SIDE_WIDTH + 7;
-    let mut out = format!(
-        "first difference at graded event {}\n{:<width$}   {}\n",
-        at + 1,
-        "--- expected ---",
-        "--- actual ---"
+    let mut out = f(
+        "first difference at graded event {number}",
+        &[("number", &(at + 1))],
     );
+    out.push_str(&format!(
+        "\n{:<width$}   {}\n",
+        t("--- expected ---"),
+        t("--- actual ---")
+    ));
     for i in window {
         let (left, right) = (lines(expected, i), lines(actual, i));
         let mark = if i == at { '>' } else { ' ' };
@@ -237,14 +379,19 @@ pub fn first_difference(expected: &[String], actual: &[String]) -> Option<String
             }
         }
         if at >= items.len() {
-            out.push_str(&format!(">{:>4} | (nothing more)\n", at + 1));
+            out.push_str(&format!(">{:>4} | {}\n", at + 1, t("(nothing more)")));
         }
         out
     };
     Some(format!(
-        "first difference at graded event {}\n--- expected ---\n{}--- actual ---\n{}",
-        at + 1,
+        "{}\n{}\n{}{}\n{}",
+        f(
+            "first difference at graded event {number}",
+            &[("number", &(at + 1))]
+        ),
+        t("--- expected ---"),
         block(expected),
+        t("--- actual ---"),
         block(actual)
     ))
 }
@@ -353,16 +500,23 @@ impl Reads {
                 // What it missed comes before that line is read: it
                 // stopped before reading it (the title, say).
                 Some((1, _, written)) if missed < written => {
-                    ("before any input was read".to_owned(), 0)
+                    (t("before any input was read").to_owned(), 0)
                 }
-                Some((number, _, written)) if missed < written => {
-                    (format!("before input line {number} was read"), number - 1)
-                }
+                Some((number, _, written)) if missed < written => (
+                    f(
+                        "before input line {number} was read",
+                        &[("number", &number)],
+                    ),
+                    number - 1,
+                ),
                 Some((number, line, _)) => (
-                    format!("on input line {number}: {}", shown_line(&line)),
+                    f(
+                        "on input line {number}: {line}",
+                        &[("number", &number), ("line", &shown_line(&line))],
+                    ),
                     number,
                 ),
-                None => ("after the last input line".to_owned(), usize::MAX),
+                None => (t("after the last input line").to_owned(), usize::MAX),
             }
         } else {
             let at = match difference.event {
@@ -371,10 +525,13 @@ impl Reads {
             };
             match self.line_before(stdin, at) {
                 Some((number, line)) => (
-                    format!("after input line {number}: {}", shown_line(&line)),
+                    f(
+                        "after input line {number}: {line}",
+                        &[("number", &number), ("line", &shown_line(&line))],
+                    ),
                     number,
                 ),
-                None => ("before any input was read".to_owned(), 0),
+                None => (t("before any input was read").to_owned(), 0),
             }
         };
         // The moves that led there, as typed.
@@ -382,10 +539,19 @@ impl Reads {
         let lines: Vec<String> = typed.lines().take(number).map(clipped_line).collect();
         let moves = match lines.len() {
             0 => String::new(),
-            n if n <= 20 => format!("\nthe input up to there: {}", lines.join(" · ")),
+            n if n <= 20 => format!(
+                "\n{}",
+                f(
+                    "the input up to there: {moves}",
+                    &[("moves", &lines.join(" · "))]
+                )
+            ),
             n => format!(
-                "\nthe input up to there ({n} lines, the last 20): … {}",
-                lines[n - 20..].join(" · ")
+                "\n{}",
+                f(
+                    "the input up to there ({count} lines, the last 20): … {moves}",
+                    &[("count", &n), ("moves", &lines[n - 20..].join(" · "))],
+                )
             ),
         };
         format!("{input}{moves}")
@@ -401,7 +567,11 @@ fn shown_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return format!("{line:?}");
     }
-    format!("{:?}… ({} bytes)", start_of(line), line.len())
+    format!(
+        "{:?}… {}",
+        start_of(line),
+        f("({bytes} bytes)", &[("bytes", &line.len())])
+    )
 }
 
 /// An input line as the moves up to a failure list it: clipped as
@@ -410,7 +580,11 @@ pub fn clipped_line(line: &str) -> String {
     if line.len() <= LINE_SHOWN {
         return line.to_owned();
     }
-    format!("{}… ({} bytes)", start_of(line), line.len())
+    format!(
+        "{}… {}",
+        start_of(line),
+        f("({bytes} bytes)", &[("bytes", &line.len())])
+    )
 }
 
 /// The first [`LINE_SHOWN`] bytes of `line`, at a character's boundary.
@@ -465,7 +639,10 @@ fn line_holding(stdin: &[u8], read: usize) -> Option<(usize, String)> {
     let line = line.trim_end_matches('\r');
     let mut shown: String = line.chars().take(60).collect();
     if line.chars().count() > 60 {
-        shown.push_str(&format!("... ({} bytes)", end - start));
+        shown.push_str(&format!(
+            "... {}",
+            f("({bytes} bytes)", &[("bytes", &(end - start))])
+        ));
     }
     Some((number, shown))
 }
@@ -539,7 +716,7 @@ pub fn signal_name(signal: i32) -> String {
         .chain(OWN.iter())
         .find(|(number, _)| *number == signal)
         .map_or_else(
-            || format!("signal {signal}"),
+            || f("signal {signal}", &[("signal", &signal)]),
             |(_, name)| (*name).to_owned(),
         )
 }
@@ -553,12 +730,19 @@ mod tests {
         let velha = crate::harness::velha::events;
         let near = |expected, actual| near_miss(velha, expected, actual);
         assert_eq!(
-            near("Posição inválida", "Jogador X:\nPosicao invalida\n").as_deref(),
+            near("Posição inválida", "Jogador X:\nPosicao invalida\n")
+                .map(|n| n.printed)
+                .as_deref(),
             Some("Posicao invalida")
         );
-        assert_eq!(near("Empate", "EMPATE!\n").as_deref(), Some("EMPATE!"));
         assert_eq!(
-            near("Posição ocupada", "Posiçao ocupda\n").as_deref(),
+            near("Empate", "EMPATE!\n").map(|n| n.printed).as_deref(),
+            Some("EMPATE!")
+        );
+        assert_eq!(
+            near("Posição ocupada", "Posiçao ocupda\n")
+                .map(|n| n.printed)
+                .as_deref(),
             Some("Posiçao ocupda")
         );
         // Another result is not a misspelt one; a prompt is not close.
@@ -574,7 +758,74 @@ mod tests {
             ),
             "{difference}"
         );
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(distance_within("kitten", "sitting", 3), Some(3));
+        assert_eq!(distance_within("kitten", "sitting", 2), None);
+    }
+
+    #[test]
+    fn a_near_miss_after_a_prompt_on_its_line_is_named() {
+        let velha = crate::harness::velha::events;
+        let near = |expected, actual| near_miss(velha, expected, actual);
+        // The example: a prompt without a newline, then the
+        // misspelt message on the same line.
+        let found = near(
+            "Posição inválida",
+            "Jogo da Velha\nJogador X, sua jogada: Posição invalida\n",
+        )
+        .unwrap();
+        assert_eq!(found.printed, "Posição invalida");
+        assert_eq!(found.line, "Jogador X, sua jogada: Posição invalida");
+        // Python's `input("...")` glued to a typo, and a prompt with no space.
+        assert_eq!(
+            near("Posição ocupada", "Jogada:Posiçao ocupda\n").map(|n| n.printed),
+            Some("Posiçao ocupda".to_owned())
+        );
+        // Anywhere on its line: before a prompt printed after it.
+        assert_eq!(
+            near("Empate", "Deu EMPATE! Jogador O, sua jogada: \n").map(|n| n.printed),
+            Some("EMPATE!".to_owned())
+        );
+        // A result glued to a prompt is another result, not a misspelt one;
+        // a prompt alone is not close; a line that holds the graded line
+        // printed right is no near miss.
+        assert_eq!(
+            near("Vencedor: X", "Jogador O, sua jogada: Vencedor: O\n"),
+            None
+        );
+        assert_eq!(near("Posição inválida", "Jogador X, sua jogada: \n"), None);
+        assert_eq!(
+            near("Posição inválida", "Jogador X: Posição inválida\n"),
+            None
+        );
+        // A line holding another graded event is not cut down to look like
+        // the expected one (`black, 2 white` of `2 black, 2 white`).
+        let mastermind = crate::harness::mastermind::events;
+        assert!(
+            near_miss(
+                mastermind,
+                "1 black, 2 white",
+                "Guess 1: 2 black, 2 white\n"
+            )
+            .is_none()
+        );
+        assert_eq!(
+            near_miss(mastermind, "1 black, 2 white", "Guess 1: 1 black 2 white\n")
+                .map(|n| n.printed),
+            Some("1 black 2 white".to_owned())
+        );
+        // Board lines are no words: not looked for inside other lines.
+        let connect4 = crate::harness::connect4::events;
+        assert!(near_miss(connect4, "|X|O| | | | | |", "|X|O|X|O| | | |\n").is_none());
+        // Through the one judge: the diff names the line after the prompt.
+        let expected = "Jogo da Velha\nPosição inválida\nEmpate\n";
+        let actual = "Jogo da Velha\nJogador X, sua jogada: Posição invalida\nEmpate\n";
+        let difference = compare(velha, expected, false, actual, false).unwrap_err();
+        assert!(
+            difference.text.contains(
+                "you printed `Posição invalida` (on the line `Jogador X, sua jogada: Posição invalida`); the statement's line is `Posição inválida`"
+            ),
+            "{difference}"
+        );
     }
 
     fn lines(text: &str) -> Vec<String> {
@@ -630,8 +881,15 @@ mod tests {
         .unwrap_err();
         assert!(difference.text.contains("(nothing more)"), "{difference}");
         assert!(
-            difference.text.ends_with(
+            difference.text.contains(
                 "--- what it printed after its last graded event ---\n      | prompt> Vencedor X!\n"
+            ),
+            "{difference}"
+        );
+        // And the result it misspelt after its prompt, named.
+        assert!(
+            difference.text.ends_with(
+                "you printed `Vencedor X!` (on the line `prompt> Vencedor X!`); the statement's line is `Vencedor: X`\n"
             ),
             "{difference}"
         );

@@ -14,6 +14,7 @@
 
 use std::path::Path;
 
+use crate::catalogue::{f, t};
 use crate::level::Level;
 use crate::session_fixture::Fields;
 
@@ -193,16 +194,21 @@ pub fn first_wrong(
     // What it answered, or printed there, clipped: a print left in a
     // function can be long.
     let got = answers.get(i).map_or_else(
-        || "(no answer)".to_owned(),
+        || t("(no answer)").to_owned(),
         |answer| crate::compare::clipped_line(answer),
     );
     let wanted = match accepted[i].as_slice() {
         [one] => one.clone(),
-        many => format!("one of: {}", many.join(", ")),
+        many => f("one of: {answers}", &[("answers", &many.join(", "))]),
     };
     Some((
         i,
-        format!("call: {request}\n--- expected ---\n{wanted}\n--- actual ---\n{got}"),
+        format!(
+            "{}\n{}\n{wanted}\n{}\n{got}",
+            f("call: {call}", &[("call", &request)]),
+            t("--- expected ---"),
+            t("--- actual ---")
+        ),
     ))
 }
 

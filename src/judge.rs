@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use crate::catalogue::{f, t};
 use crate::compare::{Difference, Reads};
 use crate::level::EventsFn;
 
@@ -43,12 +44,12 @@ impl Verdict {
     /// In words, as a failure's message starts.
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::Passed => "passed",
-            Verdict::WrongOutput => "wrong output",
-            Verdict::Timeout => "timed out",
-            Verdict::Crashed => "crashed",
-            Verdict::OutputLimit => "printed more than the output limit",
-            Verdict::CompileError => "did not compile",
+            Verdict::Passed => t("passed"),
+            Verdict::WrongOutput => t("wrong output"),
+            Verdict::Timeout => t("timed out"),
+            Verdict::Crashed => t("crashed"),
+            Verdict::OutputLimit => t("printed more than the output limit"),
+            Verdict::CompileError => t("did not compile"),
         }
     }
 }
@@ -88,7 +89,9 @@ pub const fn case_wall(cpu: Duration) -> Duration {
 /// What a case stopped by its CPU limit twice adds to its message: the
 /// grader and a starter's tests run such a case once more before its
 /// verdict.
-pub const RUN_TWICE: &str = "(run twice, out of time both times)";
+pub fn run_twice() -> &'static str {
+    t("(run twice, out of time both times)")
+}
 
 /// How a program's run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +153,14 @@ pub const STREAM_KEPT: usize = 8 << 10;
 /// What a failed case says, whole: its verdict, what it expected, then the
 /// judge's message. The one form of every failure a student reads.
 pub fn failure(verdict: Verdict, description: &str, message: &str) -> String {
-    format!("{}; expected: {description}\n{message}", verdict.label())
+    f(
+        "{verdict}; expected: {description}",
+        &[
+            ("verdict", &verdict.label()),
+            ("description", &crate::catalogue::description(description)),
+        ],
+    ) + "\n"
+        + message
 }
 
 /// The verdict of a session's run, and what it says.
@@ -161,7 +171,12 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
     let so_far = || {
         session
             .difference(&stdout, session.failed, true)
-            .map(|d| format!("\nits output before that, against the expected:\n{d}"))
+            .map(|d| {
+                format!(
+                    "\n{}\n{d}",
+                    t("its output before that, against the expected:")
+                )
+            })
             .unwrap_or_default()
     };
     let code = match stopped(run, &so_far) {
@@ -177,9 +192,13 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
         if printed.trim_end_matches('\r') != line {
             return (
                 Verdict::WrongOutput,
-                format!(
-                    "its first line is {:?}: the program starts with `{line}` ({rule})",
-                    clip(printed, 200)
+                f(
+                    "its first line is {printed}: the program starts with `{line}` ({rule})",
+                    &[
+                        ("printed", &format!("{:?}", clip(printed, 200))),
+                        ("line", &line),
+                        ("rule", &rule),
+                    ],
                 ),
             );
         }
@@ -191,7 +210,9 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
     // that must end in failure: the statement asks for an error, not a
     // panic.
     if let Some(crash) = crash {
-        let mut message = format!("exit status {code}\n{}", clip(&crash, STREAM_KEPT));
+        let mut message = f("exit status {code}", &[("code", &code)]);
+        message.push('\n');
+        message.push_str(&clip(&crash, STREAM_KEPT));
         if let Some(difference) = difference {
             message.push_str(&format!("\n{difference}"));
         }
@@ -206,13 +227,17 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
             let said = if said.trim().is_empty() {
                 String::new()
             } else {
-                format!("\nits stderr: {}", said.trim_end())
+                format!(
+                    "\n{}",
+                    f("its stderr: {said}", &[("said", &said.trim_end())])
+                )
             };
             (
                 Verdict::WrongOutput,
-                format!(
-                    "ended with exit status {code}, an exit of its own (no panic, no traceback){said}\n{difference}"
-                ),
+                f(
+                    "ended with exit status {code}, an exit of its own (no panic, no traceback)",
+                    &[("code", &code)],
+                ) + &format!("{said}\n{difference}"),
             )
         }
         Some(difference) => (Verdict::WrongOutput, difference),
@@ -227,19 +252,24 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
     let text = String::from_utf8_lossy(run.stdout);
     let answered = text.lines().count();
     let in_call = || match (&run.ending, calls.requests.get(answered)) {
-        (Ending::TimedOut(_) | Ending::CpuLimit(_), Some(request)) => format!(
-            "\nin call {} of {}: {}",
-            answered + 1,
-            calls.requests.len(),
-            (calls.shown)(request)
-        ),
+        (Ending::TimedOut(_) | Ending::CpuLimit(_), Some(request)) => {
+            let call = f(
+                "in call {number} of {count}: {call}",
+                &[
+                    ("number", &(answered + 1)),
+                    ("count", &calls.requests.len()),
+                    ("call", &(calls.shown)(request)),
+                ],
+            );
+            format!("\n{call}")
+        }
         (Ending::OutputLimit, _) => {
             let first: Vec<String> = text
                 .lines()
                 .take(3)
                 .map(crate::compare::clipped_line)
                 .collect();
-            format!("\nits output began:\n{}", first.join("\n"))
+            format!("\n{}\n{}", t("its output began:"), first.join("\n"))
         }
         _ => String::new(),
     };
@@ -263,7 +293,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
             call_crash(
                 calls.requests.get(answers.len()),
                 &crash_report(run.stderr),
-                &format!("exit status {code}\n"),
+                &(f("exit status {code}", &[("code", &code)]) + "\n"),
                 calls.shown,
             ),
         );
@@ -285,43 +315,38 @@ fn stopped(run: &Run<'_>, so_far: &dyn Fn() -> String) -> Result<i32, (Verdict, 
         Ending::Exited(code) => Ok(*code),
         Ending::CpuLimit(used) => Err((
             Verdict::Timeout,
-            format!(
-                "still running after {:.1} s of CPU time, its limit{}",
-                used.as_secs_f64(),
-                so_far()
-            ),
+            f(
+                "still running after {seconds} s of CPU time, its limit",
+                &[("seconds", &format!("{:.1}", used.as_secs_f64()))],
+            ) + &so_far(),
         )),
         Ending::TimedOut(after) => Err((
             Verdict::Timeout,
-            format!(
-                "still running after {:.1} s{}",
-                after.as_secs_f64(),
-                so_far()
-            ),
+            f(
+                "still running after {seconds} s",
+                &[("seconds", &format!("{:.1}", after.as_secs_f64()))],
+            ) + &so_far(),
         )),
         Ending::OutputLimit => Err((
             Verdict::OutputLimit,
-            format!(
-                "printed more than the output limit ({} bytes kept){}",
-                run.stdout.len(),
-                so_far()
-            ),
+            f(
+                "printed more than the output limit ({bytes} bytes kept)",
+                &[("bytes", &run.stdout.len())],
+            ) + &so_far(),
         )),
         Ending::DiskLimit(folder) => Err((
             Verdict::OutputLimit,
-            format!(
-                "stopped: it filled {folder}, which holds no more than the disk limit{}",
-                so_far()
-            ),
+            f(
+                "stopped: it filled {folder}, which holds no more than the disk limit",
+                &[("folder", folder)],
+            ) + &so_far(),
         )),
         Ending::Signaled(signal) => Err((
             Verdict::Crashed,
-            format!(
-                "killed by {}\n{}{}",
-                crate::compare::signal_name(*signal),
-                crash_report(run.stderr),
-                so_far()
-            ),
+            f(
+                "killed by {signal}",
+                &[("signal", &crate::compare::signal_name(*signal))],
+            ) + &format!("\n{}{}", crash_report(run.stderr), so_far()),
         )),
     }
 }
@@ -335,7 +360,10 @@ impl Session<'_> {
             crate::compare::compare(self.events, self.stdout, self.failed, stdout, failed).err()?;
         let input = match self.reads {
             Some(reads) => reads.locate(self.events, self.stdout, self.stdin, &difference, stopped),
-            None => format!("input: {:?}", shorten(self.stdin)),
+            None => f(
+                "input: {input}",
+                &[("input", &format!("{:?}", shorten(self.stdin)))],
+            ),
         };
         Some(format!(
             "{}\n{}",
@@ -360,14 +388,26 @@ pub fn call_crash(
         said.contains("not yet implemented") || said.contains("NotImplementedError");
     if let (true, Some(request)) = (unimplemented, request) {
         let function = request.split(' ').next().unwrap_or_default();
-        message.push_str(&format!("not yet implemented: {function}\n"));
+        message.push_str(&f(
+            "not yet implemented: {function}",
+            &[("function", &function)],
+        ));
+        message.push('\n');
     }
     if let Some(request) = request {
-        message.push_str(&format!("call: {}\n", shown(request)));
+        message.push_str(&f("call: {call}", &[("call", &shown(request))]));
+        message.push('\n');
     }
     message.push_str(ending);
-    message.push_str(said);
+    message.push_str(&unimplemented_said(said));
     message
+}
+
+/// `text` with Rust's `todo!()` words, which the Python adapter says too,
+/// in the active catalogue's: they are English whatever the starter's.
+pub fn unimplemented_said(text: &str) -> String {
+    let prefix = f("not yet implemented: {function}", &[("function", &"")]);
+    text.replace("not yet implemented: ", &prefix)
 }
 
 /// What a program said as it crashed: its panic or traceback, else the
@@ -375,7 +415,7 @@ pub fn call_crash(
 pub fn crash_report(stderr: &[u8]) -> String {
     let report = crate::compare::crash_message(&String::from_utf8_lossy(stderr))
         .unwrap_or_else(|| stderr_tail(stderr));
-    clip(&report, STREAM_KEPT)
+    clip(&unimplemented_said(&report), STREAM_KEPT)
 }
 
 /// The last lines of a program's stderr.
@@ -402,12 +442,8 @@ pub fn clip(text: &str, max: usize) -> String {
     while !text.is_char_boundary(tail) {
         tail += 1;
     }
-    format!(
-        "{}\n[... {} bytes cut ...]\n{}",
-        &text[..head],
-        tail - head,
-        &text[tail..]
-    )
+    let cut = f("[... {bytes} bytes cut ...]", &[("bytes", &(tail - head))]);
+    format!("{}\n{cut}\n{}", &text[..head], &text[tail..])
 }
 
 /// The one shell command that replays a session: its stdin, as `printf`
@@ -438,7 +474,10 @@ pub fn printf_text(bytes: &[u8]) -> String {
 fn shorten(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
     if bytes.len() > 200 {
-        format!("{text}... ({} bytes)", bytes.len())
+        format!(
+            "{text}... {}",
+            f("({bytes} bytes)", &[("bytes", &bytes.len())])
+        )
     } else {
         text
     }

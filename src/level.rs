@@ -58,74 +58,48 @@ impl FromStr for Level {
 }
 
 /// The words a test run's summary is printed in: a translated starter's
-/// (`tests/locale.toml`, written by `boardkit starter --locale`), else
-/// English. The `levels:` line and each level's English name stay, for
-/// the tools that read a run (watch mode, a Python starter's pytest).
-#[derive(Debug, Clone)]
+/// catalogue ([`crate::catalogue`]: its `[level_names]` and messages),
+/// else English. Each level's English name stays beside its own (`Básico
+/// (basic)`): it is what `cargo test basic` filters by.
+#[derive(Debug, Clone, Default)]
 pub struct Words {
-    names: std::collections::BTreeMap<String, String>,
-    passed: String,
-    not_yet: String,
-    reached: String,
-    none: String,
-    robustness_note: String,
+    catalogue: crate::catalogue::Catalogue,
 }
 
 impl Words {
     /// Where a translated starter keeps its words.
-    pub const FILE: &'static str = "tests/locale.toml";
+    pub const FILE: &'static str = crate::catalogue::Catalogue::FILE;
 
     /// English.
     pub fn english() -> Words {
-        Words {
-            names: Default::default(),
-            passed: "passed".into(),
-            not_yet: "<- not yet".into(),
-            reached: "level reached: {name} (every level up to it passed, as the grader counts)"
-                .into(),
-            none: "none".into(),
-            robustness_note: "(the kit's own rules: in the score, in no level)".into(),
-        }
+        Words::default()
     }
 
-    /// The words of the starter in `folder`: its `tests/locale.toml`, each
-    /// word it lacks in English.
+    /// The words of `catalogue`.
+    pub fn of(catalogue: crate::catalogue::Catalogue) -> Words {
+        Words { catalogue }
+    }
+
+    /// The words of the starter in `folder`: its catalogue, each word it
+    /// lacks in English.
     pub fn load(folder: &std::path::Path) -> Words {
-        let mut words = Words::english();
-        let Some(table) = std::fs::read_to_string(folder.join(Words::FILE))
-            .ok()
-            .and_then(|t| t.parse::<toml::Table>().ok())
-        else {
-            return words;
-        };
-        let text = |key: &str| table.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-        for (word, key) in [
-            (&mut words.passed, "passed"),
-            (&mut words.not_yet, "not_yet"),
-            (&mut words.reached, "reached"),
-            (&mut words.none, "none"),
-            (&mut words.robustness_note, "robustness_note"),
-        ] {
-            if let Some(value) = text(key) {
-                *word = value;
-            }
+        Words {
+            catalogue: crate::catalogue::Catalogue::of_folder(folder),
         }
-        if let Some(names) = table.get("level_names").and_then(|n| n.as_table()) {
-            for (level, name) in names {
-                if let Some(name) = name.as_str() {
-                    words.names.insert(level.clone(), name.to_owned());
-                }
-            }
-        }
-        words
     }
 
     /// A level's name: `Básico (basic)` in a translation, `basic` in English.
     pub fn name(&self, level: &str) -> String {
-        match self.names.get(level) {
+        match self.catalogue.level_name(level) {
             Some(own) if own != level => format!("{own} ({level})"),
             _ => level.to_owned(),
         }
+    }
+
+    /// The line a run's level table starts with (`levels:`), which watch
+    /// mode and a Python starter's pytest look for.
+    pub fn header(&self) -> &str {
+        self.catalogue.text("levels:")
     }
 
     /// The lines a run ends with: each level's tests passed and run, the
@@ -137,6 +111,7 @@ impl Words {
         robustness: (u32, u32),
         every_ran: bool,
     ) -> String {
+        let c = &self.catalogue;
         let mut names: Vec<String> = levels.keys().map(|l| self.name(l.name())).collect();
         names.push(self.name("robustness"));
         let width = names
@@ -149,35 +124,40 @@ impl Words {
             let fill = width - name.chars().count();
             format!("{name}{}", " ".repeat(fill))
         };
-        let mut out = String::from("levels:\n");
+        let count = |passed: u32, run: u32| {
+            c.fill(
+                "{passed}/{run} passed",
+                &[("passed", &format!("{passed:>3}")), ("run", &run)],
+            )
+        };
+        let mut out = format!("{}\n", self.header());
         for (level, (run, passed)) in levels {
             let mark = if passed == run {
                 String::new()
             } else {
-                format!("  {}", self.not_yet)
+                format!("  {}", c.text("<- not yet"))
             };
-            out.push_str(&format!(
-                "  {} {passed:>3}/{run} {}{mark}\n",
-                pad(self.name(level.name())),
-                self.passed
-            ));
+            let name = pad(self.name(level.name()));
+            out.push_str(&format!("  {name} {}{mark}\n", count(*passed, *run)));
         }
         let (run, passed) = robustness;
         if run > 0 {
-            out.push_str(&format!(
-                "  {} {passed:>3}/{run} {} {}\n",
-                pad(self.name("robustness")),
-                self.passed,
-                self.robustness_note
-            ));
+            let note = c.text("(the kit's own rules: in the score, in no level)");
+            let name = pad(self.name("robustness"));
+            out.push_str(&format!("  {name} {} {note}\n", count(passed, run)));
         }
         if every_ran {
             let reached = levels
                 .iter()
                 .take_while(|(_, (run, passed))| passed == run)
-                .last()
-                .map_or_else(|| self.none.clone(), |(level, _)| self.name(level.name()));
-            out.push_str(&self.reached.replace("{name}", &reached));
+                .last();
+            out.push_str(&match reached {
+                Some((level, _)) => c.fill(
+                    "level reached: {name} (every level up to it passed, as the grader counts)",
+                    &[("name", &self.name(level.name()))],
+                ),
+                None => c.text("level reached: none yet (a level counts when it and every level below it pass)").to_owned(),
+            });
             out.push('\n');
         }
         out

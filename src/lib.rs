@@ -21,6 +21,7 @@
 //! tests. The `boardkit` binary (the `boardkit-cli` crate, in `cli/`) plays,
 //! grades and generates starters from this crate.
 
+pub mod catalogue;
 pub mod compare;
 pub mod connect4;
 pub mod console;

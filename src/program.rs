@@ -205,6 +205,7 @@ pub fn starter_main<A: Options>(
                 folder: ".".into(),
                 test: ["cargo", "test", "--test", game].map(String::from).to_vec(),
                 watched: vec!["src".into()],
+                clear: crate::watch::clears_screen(),
             };
             let input = io::BufReader::new(io::stdin());
             match crate::watch::watch(&watch, input, &mut io::stdout()) {

@@ -56,9 +56,11 @@ pub(crate) struct Manifest {
 pub(crate) type Summaries =
     std::collections::BTreeMap<String, std::collections::BTreeMap<Level, String>>;
 
-/// A starter's own words in one locale (`exercises/starter_texts.toml`),
-/// each missing one taken from English.
+/// A starter's own words in one locale (`exercises/locales/<locale>.toml`,
+/// one catalogue per locale), each text the locale lacks in English.
 pub(crate) struct StarterTexts {
+    /// The locale's code (`pt-BR`), `en` for English.
+    locale: String,
     own: toml::Table,
     english: toml::Table,
 }
@@ -66,21 +68,11 @@ pub(crate) struct StarterTexts {
 impl StarterTexts {
     /// The words of `locale` (English's when it is `None` or `en`).
     pub(crate) fn of(locale: Option<&str>) -> Result<StarterTexts, ExerciseError> {
-        let path = "exercises/starter_texts.toml";
-        let all: toml::Table =
-            toml::from_str(text(path)?).map_err(|e| ExerciseError::Malformed {
-                path: path.into(),
-                message: e.to_string(),
-            })?;
-        let table = |key: &str| {
-            all.get(key)
-                .and_then(|t| t.as_table())
-                .cloned()
-                .unwrap_or_default()
-        };
+        let locale = locale.unwrap_or("en");
         Ok(StarterTexts {
-            own: table(locale.unwrap_or("en")),
-            english: table("en"),
+            locale: locale.to_owned(),
+            own: catalogue(locale)?,
+            english: catalogue("en")?,
         })
     }
 
@@ -115,28 +107,95 @@ impl StarterTexts {
         }
     }
 
-    /// `tests/locale.toml`: the words `cargo test` (and `boardkit test`)
-    /// end a run with, for a translated starter.
-    pub(crate) fn locale_toml(&self) -> String {
+    /// `tests/locale.toml`: the part of the catalogue a translated
+    /// starter's tests, watch mode and `boardkit test` speak (see
+    /// `boardkit::catalogue`), with `game`'s case descriptions alone.
+    /// A Python starter's (`python`) leaves out the messages only Cargo's
+    /// runs say: it names no Cargo command.
+    pub(crate) fn locale_toml(&self, game: &str, python: bool) -> String {
         let mut table = toml::Table::new();
-        for key in ["passed", "not_yet", "reached", "none", "robustness_note"] {
-            if let Some(value) = self.own.get(key) {
-                table.insert(key.into(), value.clone());
-            }
+        // Which locale: what the kit's own commands (`boardkit test`) say
+        // in that starter, beyond these words.
+        table.insert("locale".into(), self.locale.clone().into());
+        if let Some(value) = self.own.get("level_names") {
+            table.insert("level_names".into(), value.clone());
         }
-        if let Some(names) = self.own.get("level_names") {
-            table.insert("level_names".into(), names.clone());
+        if let Some(messages) = self.own.get("messages").and_then(|m| m.as_table()) {
+            let mut kept = messages.clone();
+            kept.retain(|english, own| {
+                !python
+                    || !(english.contains("cargo")
+                        || own.as_str().is_some_and(|o| o.contains("cargo")))
+            });
+            table.insert("messages".into(), kept.into());
+        }
+        let descriptions = self.own.get("descriptions").and_then(|d| d.get(game));
+        if let Some(descriptions) = descriptions {
+            let mut games = toml::Table::new();
+            games.insert(game.into(), descriptions.clone());
+            table.insert("descriptions".into(), games.into());
         }
         format!(
-            "# The words a test run ends with, in the starter's language. The kit's.\n{}",
+            "# What the tests say, in the starter's language: the kit's catalogue (exercises/locales/{}.toml).\n{}",
+            self.locale,
             toml::to_string(&table).unwrap_or_default()
         )
     }
 }
 
+/// The messages of `locale`'s catalogue, as a starter's tests speak them
+/// (English for a locale without one).
+pub(crate) fn catalogue_of(locale: &str) -> boardkit::catalogue::Catalogue {
+    catalogue(locale)
+        .map(|table| boardkit::catalogue::Catalogue::from_table(&table))
+        .unwrap_or_default()
+}
+
+/// The catalogue of `locale`: `exercises/locales/<locale>.toml`, none
+/// (English throughout) for a locale without one.
+pub(crate) fn catalogue(locale: &str) -> Result<toml::Table, ExerciseError> {
+    let path = format!("exercises/locales/{locale}.toml");
+    let Ok(text) = self::text(&path) else {
+        return Ok(toml::Table::new());
+    };
+    toml::from_str(text).map_err(|e| ExerciseError::Malformed {
+        path,
+        message: e.to_string(),
+    })
+}
+
 /// Hints per locale (`en`, `pt-BR`, ...), then per level, one at a time.
 pub(crate) type Hints =
-    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, Vec<String>>>;
+    std::collections::BTreeMap<String, std::collections::BTreeMap<Level, Vec<Hint>>>;
+
+/// One hint: a text, for every case of its level; or a text and what it is
+/// `about` (words of the cases' names or failures it helps with), served
+/// first when the first failure is one of those.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Hint {
+    Plain(String),
+    About { about: Vec<String>, text: String },
+}
+
+impl Hint {
+    /// As the starter's `tests/hints.toml` holds it (`boardkit::watch`
+    /// reads it).
+    fn to_toml(&self) -> String {
+        let quoted = |text: &str| toml::Value::String(text.to_owned()).to_string();
+        match self {
+            Hint::Plain(text) => quoted(text),
+            Hint::About { about, text } => {
+                let about: Vec<String> = about.iter().map(|w| quoted(w)).collect();
+                format!(
+                    "{{ about = [{}], text = {} }}",
+                    about.join(", "),
+                    quoted(text)
+                )
+            }
+        }
+    }
+}
 
 /// The hints of `locale` (English when it has none), as a starter's
 /// `tests/hints.toml` holds them.
@@ -151,10 +210,7 @@ pub(crate) fn hints_toml(hints: &Hints, locale: Option<&str>) -> String {
          # tests in watch mode, then h and Enter. The kit's: editing it changes nothing.\n",
     );
     for (level, hints) in levels {
-        let quoted: Vec<String> = hints
-            .iter()
-            .map(|h| toml::Value::String(h.clone()).to_string())
-            .collect();
+        let quoted: Vec<String> = hints.iter().map(Hint::to_toml).collect();
         out.push_str(&format!("{level} = [\n  {},\n]\n", quoted.join(",\n  ")));
     }
     out
@@ -418,6 +474,15 @@ pub(crate) struct Harmless {
     pub replace: String,
     /// Why it must not matter.
     pub why: String,
+    /// What a test that fails on it tests that the statement does not
+    /// promise (a position in lower case, say): such a test is reported as
+    /// testing that, rather than as failing on a correct version.
+    #[serde(default)]
+    pub unpromised: Option<String>,
+    /// The forms it takes of a function of two (Python's `verifica_vencedor`:
+    /// `list`, `nine`), when not every one: `dev check` holds it to those.
+    #[serde(default)]
+    pub forms: Option<Vec<String>>,
 }
 
 /// `exercises/<game>/mutations.toml`.
@@ -526,6 +591,64 @@ mod tests {
                 game.id
             );
             solutions(game.id).unwrap();
+        }
+    }
+
+    /// Each hint's `about`, per level, in a locale's hints.
+    fn abouts(
+        levels: &std::collections::BTreeMap<Level, Vec<Hint>>,
+    ) -> Vec<(Level, Vec<Vec<String>>)> {
+        levels
+            .iter()
+            .map(|(level, hints)| {
+                let about = hints
+                    .iter()
+                    .map(|h| match h {
+                        Hint::Plain(_) => Vec::new(),
+                        Hint::About { about, .. } => about.clone(),
+                    })
+                    .collect();
+                (*level, about)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hints_say_what_they_are_about_in_every_translation_and_a_starter_reads_them() {
+        for game in crate::registry::GAMES {
+            let manifest = manifest(game.id).unwrap();
+            let python = manifest.python.map(|p| p.hints).unwrap_or_default();
+            for hints in [&manifest.hints, &python] {
+                let Some(english) = hints.get("en") else {
+                    continue;
+                };
+                for (locale, levels) in hints {
+                    assert_eq!(abouts(levels), abouts(english), "{} {locale}", game.id);
+                }
+            }
+        }
+        // As a starter holds them: with verifica_vencedor failing first,
+        // its hint comes first.
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path();
+        std::fs::create_dir_all(folder.join("tests")).unwrap();
+        let velha = manifest("velha").unwrap();
+        for locale in ["en", "pt-BR"] {
+            std::fs::write(
+                folder.join(boardkit::watch::HINTS),
+                hints_toml(&velha.hints, Some(locale)),
+            )
+            .unwrap();
+            let mut hints = boardkit::watch::Hints::load(folder);
+            let failing = ("basic::verifica_vencedor_every_board", "wrong answer");
+            let (n, of, hint) = hints.open("basic", Some(failing)).unwrap();
+            assert_eq!((n, of), (1, 3), "{locale}");
+            assert_eq!(hint.about, ["verifica_vencedor"], "{locale}");
+            assert!(
+                hint.text.starts_with("verifica_vencedor"),
+                "{locale}: {}",
+                hint.text
+            );
         }
     }
 }

@@ -508,7 +508,8 @@ fn session_case(
 
 /// What a session's description adds when its exam's promise left some of
 /// its input lines out (the grader's case and the Python starter's file).
-pub(crate) const PROMISED_ONLY: &str = " (only the inputs the exam promises)";
+pub(crate) const PROMISED_ONLY: &str =
+    boardkit::catalogue::message(" (only the inputs the exam promises)");
 
 /// The lines of `stdin` that `keep` keeps (a line that is not UTF-8 is
 /// kept out), each with its line ending as it was.

@@ -691,6 +691,47 @@ fn outputs(out: &Path, name: &str) -> BTreeMap<String, String> {
     test_fields(out, name, |t| t["output"].as_str())
 }
 
+/// A Python program whose prompts (`input("Jogador X, sua jogada: ")`)
+/// print no newline, and whose message lacks its accent: the message lands
+/// on the prompt's line, and the student is still told what they printed.
+#[test]
+fn a_misspelt_message_after_a_prompt_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("class/lia");
+    std::fs::create_dir_all(&student).unwrap();
+    let program =
+        std::fs::read_to_string(kit("cli/tests/grading/python/python_ok/programa.py")).unwrap();
+    assert!(program.contains("print(\"Posição inválida\")"));
+    std::fs::write(
+        student.join("programa.py"),
+        program.replace("print(\"Posição inválida\")", "print(\"Posição invalida\")"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = grade_command()
+        .arg("velha")
+        .arg(&student)
+        .args(["--program", "python3 programa.py", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(run.status.success(), "{table}");
+    assert_eq!(grades(&out)["lia"]["level"], "proficient", "{table}");
+    let said = outputs(&out, "lia");
+    let named = said
+        .iter()
+        .filter(|(test, _)| test.starts_with("advanced::"))
+        .filter(|(_, output)| {
+            output.contains(
+                "you printed `Posição invalida` (on the line `Jogador X, sua jogada: Posição invalida`); \
+                 the statement's line is `Posição inválida`",
+            )
+        })
+        .count();
+    assert!(named > 0, "{said:#?}");
+}
+
 #[test]
 fn python_exams_are_graded_at_every_level_by_the_exams_rules() {
     let dir = tempfile::tempdir().unwrap();

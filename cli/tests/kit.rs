@@ -13,9 +13,11 @@ mod common;
 mod serve;
 
 mod architecture;
+mod catalogue;
 mod guides;
 mod network;
 mod public_cases;
+mod python_starter;
 mod reference;
 mod starter;
 mod submissions;

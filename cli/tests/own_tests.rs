@@ -238,6 +238,12 @@ fn python_suites_get_the_tests_column_they_deserve() {
         ),
         ("thin", kit("cli/tests/mine/velha/test_thin.py")),
         ("invalid", kit("cli/tests/mine/velha/test_invalid.py")),
+        // Lower case, a board with two lines, nine strings: the statement
+        // promises none of them.
+        (
+            "unpromised",
+            kit("exercises/velha/python/suites.hidden/test_unpromised.py"),
+        ),
         ("gaming", kit("cli/tests/mine/velha/test_gaming.py")),
         (
             "reads_the_code",
@@ -274,7 +280,7 @@ fn python_suites_get_the_tests_column_they_deserve() {
     // The invalid test earns nothing; the right one beside it, the
     // statement's row A win, catches the mutant that misses it: 1 of 11.
     assert!((column["invalid"] - 10.0 / 11.0).abs() < 0.01, "{column:?}");
-    for name in ["gaming", "reads_the_code", "bytecode"] {
+    for name in ["gaming", "reads_the_code", "bytecode", "unpromised"] {
         assert_eq!(column[name], 0.0, "{name}: {column:?}");
     }
     let invalid = own_tests(&out, "invalid");
@@ -282,6 +288,18 @@ fn python_suites_get_the_tests_column_they_deserve() {
         invalid["invalid"]["test_mine.py::test_b1_is_column_one"].is_string(),
         "{invalid}"
     );
+    let unpromised = own_tests(&out, "unpromised");
+    for test in [
+        "test_a_lower_case_position",
+        "test_a_board_with_two_lines",
+        "test_nine_strings",
+    ] {
+        let why = unpromised["invalid"][format!("test_mine.py::{test}")].as_str();
+        assert!(
+            why.is_some_and(|w| w.starts_with("it tests what the statement does not promise: ")),
+            "{test}: {unpromised}"
+        );
+    }
     // The functions run in another process: their code is out of reach.
     let code = own_tests(&out, "reads_the_code");
     assert!(

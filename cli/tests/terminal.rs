@@ -290,8 +290,9 @@ fn scores_reports_an_unreadable_board_and_leaves_it() {
 }
 
 /// Watch mode through a pseudo-terminal, on a Python starter (the wheel's
-/// `boardkit watch`): the first run shows each level, `h` opens the next
-/// hint and records it, a save runs the tests again, `q` quits.
+/// `boardkit watch`): the first run shows each level, `h` opens the hint
+/// about the first failure and records it, a save runs the tests again and
+/// the next hint follows the new first failure, `q` quits.
 #[test]
 fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
     let dir = tempfile::tempdir().unwrap();
@@ -310,29 +311,66 @@ fn watch_reruns_on_a_save_gives_hints_one_at_a_time_and_quits() {
         .unwrap();
     assert!(made.status.success(), "{made:?}");
     let mut command = boardkit(&["watch", "velha", "--language", "python"]);
-    command.arg(&folder);
+    command.arg(&folder).env_remove("NO_COLOR");
     let mut session = spawn_command(command, Some(TIMEOUT_MS)).unwrap();
-    let first = session.exp_string("q then Enter to quit").unwrap();
+    let first = session.exp_string("q e Enter para sair").unwrap();
     assert!(
-        first.contains("levels:") && first.contains("  basic       [---"),
+        first.contains("veis:\r\n") && first.contains("(basic)           [---"),
         "{first}"
     );
-    assert!(first.contains("first failure: basic::"), "{first}");
+    // A screen a run, the level reached, and the next step: the section
+    // of the Python statement (the starter's README.md), all in its
+    // language.
+    assert!(first.starts_with("\x1b[2J"), "{first:?}");
+    assert!(first.contains("ainda nenhum"), "{first}");
+    // (The session reads bytes as Latin-1: its accents are not compared.)
+    assert!(
+        first.contains("a `extrai_linha` passar (README.md, \"B")
+            && first.contains("em `funcoes.py`\"); h e Enter para ver uma dica"),
+        "{first}"
+    );
+    assert!(first.contains("primeira falha: basic::"), "{first}");
+    // extrai_linha fails first: its hints first.
     session.send_line("h").unwrap();
-    session.exp_string("hint 1 of 3 for basic: ").unwrap();
-    session.send_line("h").unwrap();
-    session.exp_string("hint 2 of 3 for basic: ").unwrap();
+    session
+        .exp_string("(basic) (extrai_linha, extrai_coluna): ")
+        .unwrap();
     let opened = std::fs::read_to_string(folder.join(".boardkit/hints-opened.toml")).unwrap();
-    assert!(opened.contains("basic = 2"), "{opened}");
-    // A save: the file's time moves on (past a coarse clock's tick).
+    assert!(opened.contains("basic = 1"), "{opened}");
+    // A save that makes both pass: the file's time moves on (past a coarse
+    // clock's tick), and verifica_vencedor fails first now.
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let funcoes = folder.join("funcoes.py");
     let text = std::fs::read_to_string(&funcoes).unwrap();
-    std::fs::write(&funcoes, format!("{text}\n# saved\n")).unwrap();
-    let again = session.exp_string("q then Enter to quit").unwrap();
+    let text = text
+        .replace(
+            "raise NotImplementedError(\"extrai_linha: README.md, nível Básico\")",
+            "return \"ABC\".index(posicao.replace(\" \", \"\").upper()[0])",
+        )
+        .replace(
+            "raise NotImplementedError(\"extrai_coluna: README.md, nível Básico\")",
+            "return int(posicao.replace(\" \", \"\")[-1]) - 1",
+        );
+    std::fs::write(&funcoes, text).unwrap();
+    let again = session.exp_string("q e Enter para sair").unwrap();
     assert!(
-        again.contains("testing...") && again.contains("hints opened: basic 2"),
+        again.contains("\x1b[2J\x1b[3J\x1b[Htestando...") && again.contains("(basic) 1"),
+        "{again:?}"
+    );
+    assert!(again.contains("a `verifica_vencedor` passar"), "{again}");
+    assert!(
+        again.contains("primeira falha: basic::verifica_vencedor"),
         "{again}"
+    );
+    // The hint about what fails now, not the next in the file.
+    session.send_line("h").unwrap();
+    session
+        .exp_string("(basic) (verifica_vencedor): verifica_vencedor")
+        .unwrap();
+    let opened = std::fs::read_to_string(folder.join(".boardkit/hints-opened.toml")).unwrap();
+    assert!(
+        opened.contains("basic = 2") && opened.contains("basic = [1, 3]"),
+        "{opened}"
     );
     session.send_line("q").unwrap();
     assert_eq!(exited(&mut session), 0);

@@ -1,7 +1,7 @@
-//! Seus próprios testes: seus, como `src/velha/`. `cargo test` os roda com
-//! os do kit; `boardkit test velha --mine` os roda contra versões corretas
-//! do jogo e contra versões com defeitos, e diz quais defeitos eles deixam
-//! passar. Com `boardkit grade --test-points`, sua disciplina os avalia
+//! Seus próprios testes: são seus, como `src/velha/`. `cargo test` os roda
+//! junto com os do kit; `boardkit test velha --mine` os roda contra versões
+//! corretas do jogo e contra versões com defeitos, e diz quais defeitos eles
+//! deixam passar. Com `boardkit grade --test-points`, sua disciplina os avalia
 //! pelos defeitos que pegam.
 //!
 //! Um teste só conta se passa em toda versão correta, sempre: chame só o
@@ -17,4 +17,4 @@ fn a_diagonal_wins() {
     assert_eq!(verifica_vencedor(&board), 'X');
 }
 
-// Escreva mais abaixo: cada `#[test] fn` é um teste.
+// Escreva outros abaixo: cada `#[test] fn` é um teste.

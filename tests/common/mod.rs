@@ -8,6 +8,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod own;
+
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -16,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use boardkit::catalogue::{f, t};
 use boardkit::compare::Reads;
 use boardkit::function_fixture::FunctionCase;
 use boardkit::judge::{Ending, Verdict};
@@ -97,13 +100,19 @@ struct Arguments {
     exact: bool,
     list: bool,
     quiet: bool,
+    /// Every test's line and every failure in full (`--nocapture`,
+    /// `--verbose`, or BOARDKIT_VERBOSE=1).
+    verbose: bool,
     ignored: bool,
     threads: Option<usize>,
 }
 
 impl Arguments {
     fn from_args() -> Arguments {
-        let mut arguments = Arguments::default();
+        let mut arguments = Arguments {
+            verbose: std::env::var_os("BOARDKIT_VERBOSE").is_some_and(|v| v == "1"),
+            ..Arguments::default()
+        };
         let mut words = std::env::args().skip(1);
         while let Some(word) = words.next() {
             let (flag, inline) = match word.split_once('=') {
@@ -117,6 +126,7 @@ impl Arguments {
                 "--exact" => arguments.exact = true,
                 "--list" => arguments.list = true,
                 "-q" | "--quiet" => arguments.quiet = true,
+                "--nocapture" | "--verbose" => arguments.verbose = true,
                 "--ignored" => arguments.ignored = true,
                 "--skip" => arguments.skip.push(value()),
                 "--test-threads" => arguments.threads = value().parse().ok(),
@@ -166,12 +176,14 @@ pub fn clip_lines(message: &str) -> String {
     )
 }
 
-/// Runs the tests (libtest's way: in parallel, each told as it ends, the
-/// failures at the end), then prints one line per level: how many passed.
-/// Not libtest-mimic: it compiles clap and its derive into every
-/// student's first `cargo test`.
+/// Runs the tests (libtest's way: in parallel, each told as it ends), then
+/// one screen: each level's count, the first failing level's first
+/// failures in full, and where the rest are (all of them with
+/// `--nocapture` or `--verbose`). Not libtest-mimic: it compiles clap and
+/// its derive into every student's first `cargo test`.
 pub fn run(trials: Vec<Trial>) -> ! {
-    let args = Arguments::from_args();
+    boardkit::catalogue::use_folder(crate_root());
+    let mut args = Arguments::from_args();
     // Panics are reported once, as the failure of their test with their
     // file and line, not printed again by the default hook (nor with a
     // backtrace when RUST_BACKTRACE is set).
@@ -186,6 +198,8 @@ pub fn run(trials: Vec<Trial>) -> ! {
         }
     }
     let total = trials.len();
+    args.filters = args.filters.iter().map(|f| level_filter(f)).collect();
+    check_filters(&args, &trials);
     let chosen: Vec<Trial> = trials
         .into_iter()
         .filter(|t| args.selects(&t.name))
@@ -204,34 +218,164 @@ pub fn run(trials: Vec<Trial>) -> ! {
     );
     let started = Instant::now();
     let failures = run_all(chosen, &args);
-    if !failures.is_empty() {
-        println!("\nfailures:\n");
-        for (name, message) in &failures {
-            println!("---- {name} ----\n{}\n", clip_lines(message));
-        }
-        println!("failures:");
-        for (name, _) in &failures {
-            println!("    {name}");
-        }
-    }
     summary(&every);
+    show_failures(&failures, args.verbose);
     step_summary(&failures);
     let run = total - filtered;
     println!(
-        "test result: {}. {} passed; {} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
+        "\ntest result: {}. {} passed; {} failed; 0 ignored; 0 measured; {filtered} filtered out; finished in {:.2}s\n",
         if failures.is_empty() { "ok" } else { "FAILED" },
         run - failures.len(),
         failures.len(),
         started.elapsed().as_secs_f64()
     );
-    // Cargo stops at a failing test binary: the line that would end the
-    // run (`tests/your_tests_catch.rs`) ends it here instead.
+    // Cargo stops at a failing test binary: the student's own tests and
+    // the line that would end the run (`tests/your_tests_catch.rs`) come
+    // after this one, so they run here instead.
     if !failures.is_empty() && filtered == 0 {
         if let Some(game) = env!("CARGO_PKG_NAME").strip_suffix("-exercise") {
-            println!("{}", boardkit::watch::own_tests_line(game, crate_root()));
+            if let Some(report) = own::run(crate_root()) {
+                println!("{report}");
+            }
+            println!(
+                "{}",
+                boardkit::watch::own_tests_line(game, crate_root(), false)
+            );
         }
     }
     std::process::exit(if failures.is_empty() { 0 } else { 101 })
+}
+
+/// A filter that selects no test, names no level and no test of the
+/// student's own: said, and the run fails (`cargo test Básico` ran none
+/// and passed, once).
+fn check_filters(args: &Arguments, trials: &[Trial]) {
+    let unknown = args
+        .filters
+        .iter()
+        .find(|f| !trials.iter().any(|t| t.name.contains(f.as_str())));
+    if let Some(unknown) = unknown {
+        if !own::names_a_test(crate_root(), unknown) {
+            println!("{}", no_such_level(unknown));
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Where a run keeps every failure in full (the starter's `target/`, which
+/// git ignores).
+pub const FAILURES_FILE: &str = "target/boardkit-failures.txt";
+
+/// How many failures a run shows: the first failing level's first ones.
+const FAILURES_SHOWN: usize = 3;
+
+/// The failures, one screen of them: the first failing level's first
+/// [`FAILURES_SHOWN`] (libtest's `---- name ----` blocks, which watch mode
+/// reads), then a line naming the file that holds them all; all of them
+/// when `verbose`.
+fn show_failures(failures: &[(String, String)], verbose: bool) {
+    if failures.is_empty() {
+        return;
+    }
+    let block =
+        |(name, message): &(String, String)| format!("---- {name} ----\n{}\n", clip_lines(message));
+    let all: String = failures.iter().map(|f| block(f) + "\n").collect();
+    let file = crate_root().join(FAILURES_FILE);
+    let kept = file
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&file, &all))
+        .is_ok();
+    println!("\nfailures:\n");
+    if verbose {
+        print!("{all}");
+        println!("failures:");
+        for (name, _) in failures {
+            println!("    {name}");
+        }
+        return;
+    }
+    // The level a student works on: the first that failed, in level order
+    // (the robustness part last).
+    let rank = |name: &str| {
+        let part = name.split("::").next().unwrap_or_default();
+        part.parse::<Level>().map_or(usize::MAX, |l| l as usize)
+    };
+    let first = failures
+        .iter()
+        .map(|(n, _)| rank(n))
+        .min()
+        .unwrap_or(usize::MAX);
+    let shown: Vec<&(String, String)> = failures
+        .iter()
+        .filter(|(n, _)| rank(n) == first)
+        .take(FAILURES_SHOWN)
+        .collect();
+    for failure in &shown {
+        println!("{}", block(failure));
+    }
+    // libtest's list after the messages, which ends them for the tools
+    // that read a run (watch mode).
+    println!("failures:");
+    for (name, _) in &shown {
+        println!("    {name}");
+    }
+    if shown.len() < failures.len() {
+        let where_ = if kept {
+            FAILURES_FILE.to_owned()
+        } else {
+            "`cargo test -- --nocapture`".to_owned()
+        };
+        println!(
+            "{}",
+            f(
+                "{shown} of {count} failures shown; all of them in {file} (`cargo test -- --nocapture` prints them all)",
+                &[
+                    ("shown", &shown.len()),
+                    ("count", &failures.len()),
+                    ("file", &where_)
+                ],
+            )
+        );
+    }
+}
+
+/// A filter as tests are named: a level's name in the starter's language
+/// or in English, in any case, with or without accents (`Básico`,
+/// `basico`, `BASIC`), is its English name, which starts its tests' names;
+/// any other filter is itself.
+fn level_filter(filter: &str) -> String {
+    let plain = boardkit::catalogue::plain(filter);
+    let names = boardkit::catalogue::active().level_names();
+    Level::ALL
+        .iter()
+        .map(|l| l.name())
+        .chain([boardkit::session_fixture::ROBUSTNESS])
+        .find(|level| {
+            plain == *level
+                || names
+                    .get(*level)
+                    .is_some_and(|own| boardkit::catalogue::plain(own) == plain)
+        })
+        .map_or_else(|| filter.to_owned(), str::to_owned)
+}
+
+/// What a filter that names no level and no test is told: the levels, as
+/// the starter names them.
+fn no_such_level(filter: &str) -> String {
+    let words = boardkit::level::Words::load(crate_root());
+    let levels: Vec<String> = Level::ALL
+        .iter()
+        .map(|l| words.name(l.name()))
+        .chain([words.name(boardkit::session_fixture::ROBUSTNESS)])
+        .collect();
+    f(
+        "no level or test is named {filter}: the levels are {levels} (`cargo test basic` runs one)",
+        &[
+            ("filter", &format!("{filter:?}")),
+            ("levels", &levels.join(", ")),
+        ],
+    )
 }
 
 /// In a starter, holds each case to the files `tests/cases.lock` pins
@@ -246,9 +390,9 @@ fn pin(trials: &mut Vec<Trial>) {
     let lock = boardkit::session_fixture::CASES_LOCK;
     let Ok(text) = std::fs::read_to_string(root.join(lock)) else {
         for trial in trials.iter_mut() {
-            let message = format!(
-                "{lock} is missing: it pins the public cases the grader runs. Restore it \
-                 (`git checkout -- {lock}`, or copy it from a new starter)."
+            let message = f(
+                "{lock} is missing: it pins the public cases the grader runs. Restore it (`git checkout -- {lock}`, or copy it from a new starter).",
+                &[("lock", &lock)],
             );
             trial.test = Box::new(move || Err(message.into()));
         }
@@ -262,24 +406,26 @@ fn pin(trials: &mut Vec<Trial>) {
             continue;
         };
         let problem = match std::fs::read(root.join(path)) {
-            Err(_) => "was deleted",
+            Err(_) => t("{path} was deleted since the starter was made"),
             Ok(bytes)
                 if format!("{:016x}", boardkit::session_fixture::fingerprint(&bytes)) != pinned =>
             {
-                "was changed"
+                t("{path} was changed since the starter was made")
             }
             Ok(_) => continue,
         };
         broken
             .entry(name.to_owned())
             .or_default()
-            .push(format!("{path} {problem} since the starter was made"));
+            .push(problem.replace("{path}", path));
     }
     for (name, problems) in broken {
         let message = format!(
-            "{}\nThe grader runs its own copy of this case: restore the file \
-             (`git checkout -- <file>`, or copy it from a new starter).",
-            problems.join("\n")
+            "{}\n{}",
+            problems.join("\n"),
+            t(
+                "The grader runs its own copy of this case: restore the file (`git checkout -- <file>`, or copy it from a new starter)."
+            )
         );
         let failing = trial(name.clone(), move || Err(message.into()));
         match trials.iter_mut().find(|t| t.name == name) {
@@ -299,7 +445,7 @@ fn run_all(trials: Vec<Trial>, args: &Arguments) -> Vec<(String, String)> {
         .clamp(1, trials.len().max(1));
     let queue = Mutex::new(trials.into_iter());
     let failures = Mutex::new(Vec::new());
-    let quiet = args.quiet;
+    let quiet = args.quiet || !args.verbose;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -558,7 +704,7 @@ pub fn run_case(command: impl Fn() -> Command, stdin: &[u8]) -> (Ran, bool) {
 /// `message`, with the words of a case run twice when it was.
 fn twice(message: String, verdict: Verdict, ran_twice: bool) -> String {
     if ran_twice && verdict == Verdict::Timeout {
-        format!("{message}\n{}", boardkit::judge::RUN_TWICE)
+        format!("{message}\n{}", boardkit::judge::run_twice())
     } else {
         message
     }
@@ -742,11 +888,18 @@ fn replay(game: &str, fixture: &Fixture, events: EventsFn) -> Result<(), Failed>
         program.push_str(arg);
     }
     let replay = match boardkit::judge::replay_command(&program, &stdin) {
-        Some(command) => format!("\nplay it: {command}"),
+        Some(command) => format!("\n{}", f("play it: {command}", &[("command", &command)])),
         None => format!(
-            "\nplay it: {program}, with the input of fixtures/{game}/{}.toml ({} bytes)",
-            fixture.name,
-            stdin.len()
+            "\n{}",
+            f(
+                "play it: {program}, with the input of fixtures/{game}/{name}.toml ({bytes} bytes)",
+                &[
+                    ("program", &program),
+                    ("game", &game),
+                    ("name", &fixture.name),
+                    ("bytes", &stdin.len()),
+                ],
+            )
         ),
     };
     let message = twice(message, verdict, ran_twice);

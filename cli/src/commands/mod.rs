@@ -280,14 +280,32 @@ fn starter(
     locale: Option<&str>,
 ) -> Outcome {
     use crate::starter::{StarterError, write_python_starter, write_starter};
+    use boardkit::catalogue::Catalogue;
     let (written, next) = match language {
         grade::Language::Rust => (write_starter(game, dir, locale), "cargo test"),
         grade::Language::Python => (write_python_starter(game, dir, locale), "python3 -m pytest"),
     };
     match written {
         Ok(files) => {
-            println!("wrote {} files into {}", files.len(), dir.display());
-            println!("next: cd {} && {next}", dir.display());
+            // In the starter's language, from its catalogue.
+            let said = Catalogue::of_folder(dir);
+            let folder = dir.display();
+            println!(
+                "{}",
+                said.fill(
+                    "wrote {count} files into {folder}",
+                    &[("count", &files.len()), ("folder", &folder)]
+                )
+            );
+            // pytest for the very `python3` the next command runs, before it.
+            if language == grade::Language::Python {
+                let advice = crate::starter::pytest_check::check(dir);
+                if let Some(text) = crate::starter::pytest_check::message(&advice, &said) {
+                    print!("{text}");
+                }
+            }
+            let command = format!("cd {folder} && {next}");
+            println!("{}", said.fill("next: {command}", &[("command", &command)]));
             Ok(())
         }
         Err(

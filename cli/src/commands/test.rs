@@ -5,6 +5,7 @@ use clap::Args;
 
 use super::{Failure, Outcome, usage_error};
 use crate::grader::report::TestResult;
+use boardkit::catalogue::{f, t};
 use boardkit::level::Level;
 
 #[derive(Args)]
@@ -37,6 +38,11 @@ pub(crate) struct TestArgs {
     /// only at five times this, 10 s more at least).
     #[arg(long, default_value_t = boardkit::judge::CASE_CPU.as_secs_f64())]
     timeout: f64,
+    /// Every case and every failure in full (by default, one screen: the
+    /// levels, then the first failing level's first failures, the rest in
+    /// .boardkit/failures.txt).
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// A case's limits with `timeout` seconds of CPU time, as the grader sets
@@ -49,10 +55,12 @@ fn case_limits(timeout: f64) -> crate::grader::sandbox::Limits {
 
 /// Not every case run passed.
 #[derive(Debug, thiserror::Error)]
-#[error("{0} of the cases run failed")]
+#[error("{}", f("{count} of the cases run failed", &[("count", .0)]))]
 struct CasesFailed(usize);
 
 pub(crate) fn run(args: TestArgs) -> Outcome {
+    // What it says, in the starter's language.
+    boardkit::catalogue::use_folder(&args.dir);
     let game = crate::registry::find(&args.game)
         .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
     if args.mine && args.language == super::grade::Language::Python {
@@ -88,7 +96,14 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
         python,
     };
     let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
-    print!("{}", summary(&results, args.level.is_none(), &args.dir));
+    print!(
+        "{}",
+        summary(&results, args.level.is_none(), &args.dir, args.verbose)
+    );
+    // Last, what `python3 -m pytest` needs, when it lacks it.
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     let failed = results.iter().filter(|r| r.status != "passed").count();
     if failed > 0 {
         return Err(Failure::failed(CasesFailed(failed)));
@@ -99,13 +114,13 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
 /// Could not judge the student's own tests.
 #[derive(Debug, thiserror::Error)]
 enum OwnTestsError {
-    #[error("no {0}: your own tests go there")]
+    #[error("{}", f("no {path}: your own tests go there", &[("path", &.0.display())]))]
     Missing(std::path::PathBuf),
-    #[error("cannot prepare the sandbox: {0}")]
+    #[error("{}", f("cannot prepare the sandbox: {error}", &[("error", .0)]))]
     Sandbox(std::io::Error),
-    #[error("cannot build the kit's dependencies: {0}")]
+    #[error("{}", f("cannot build the kit's dependencies: {error}", &[("error", .0)]))]
     Prepare(#[from] crate::grader::build::PrepareError),
-    #[error("cannot build the versions your tests run against: {0}")]
+    #[error("{}", f("cannot build the versions your tests run against: {error}", &[("error", .0)]))]
     Versions(crate::grader::build::BuildError),
     #[error("{0}")]
     Python(String),
@@ -122,13 +137,20 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     }
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let build = std::path::absolute(args.dir.join("target/boardkit-mine"))
+    let build = std::path::absolute(args.dir.join(boardkit::watch::OWN_TESTS_BUILD))
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let ready = args.dir.join(boardkit::watch::OWN_TESTS_READY);
     let long = std::time::Duration::from_secs(1800);
     let hidden = indicatif::ProgressBar::hidden();
-    eprintln!(
-        "boardkit: building the versions your tests run against (once; later runs reuse them)"
-    );
+    // Said only when it builds: a run that reuses them takes a second.
+    if !ready.is_file() {
+        eprintln!(
+            "{}",
+            t(
+                "boardkit: building the versions your tests run against (once, about 30 s; later runs reuse them)"
+            )
+        );
+    }
     // The kit's dependencies where grading runs share them, if set.
     let dependencies = crate::grader::shared_build_dir().unwrap_or_else(|| build.clone());
     let class = Class::prepare(
@@ -143,6 +165,10 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     let libraries =
         crate::grader::own_tests::rust::Libraries::build(&class, &sandbox, game, false, true, long)
             .map_err(|e| Failure::failed(OwnTestsError::Versions(e)))?;
+    // `cargo test` in the starter runs this command on every run once
+    // the versions are built (`boardkit::watch::own_tests_line`); a file
+    // it cannot write only leaves that to the student's asking.
+    let _ = std::fs::write(&ready, "built by `boardkit test --mine`\n");
     let budget = crate::grader::own_tests::rust::Budget {
         limits: case_limits(args.timeout),
         compile_timeout: long,
@@ -151,6 +177,9 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     Ok(())
 }
 
@@ -176,24 +205,40 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
     let limits = case_limits(args.timeout);
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
+    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+        eprint!("\n{text}");
+    }
     Ok(())
 }
 
-/// Each case, then each level's count and the level reached, as a Rust
-/// starter's `cargo test` prints them (the level only when every level ran),
-/// in the starter's language (`tests/locale.toml` in `dir`).
-fn summary(results: &[TestResult], every_level: bool, dir: &std::path::Path) -> String {
-    let mut out = String::new();
+/// Where `boardkit test` keeps every failure in full, in a Python starter.
+const FAILURES_FILE: &str = ".boardkit/failures.txt";
+
+/// How many failures a run shows: the first failing level's first ones.
+const FAILURES_SHOWN: usize = 3;
+
+/// One screen, as a Rust starter's `cargo test` prints it: each level's
+/// count and the level reached (the level only when every level ran), then
+/// the first failing level's first failures (`FAILED  name` and its
+/// indented lines, which watch mode reads) and the file that holds them
+/// all; with `verbose`, every case. In the starter's language
+/// (`tests/locale.toml` in `dir`).
+fn summary(
+    results: &[TestResult],
+    every_level: bool,
+    dir: &std::path::Path,
+    verbose: bool,
+) -> String {
     let mut levels: std::collections::BTreeMap<Level, (u32, u32)> = Default::default();
+    let mut failed: Vec<&TestResult> = Vec::new();
+    let mut all = String::new();
     for result in results {
         let passed = result.status == "passed";
         if passed {
-            out.push_str(&format!("ok      {}\n", result.name));
+            all.push_str(&format!("ok      {}\n", result.name));
         } else {
-            out.push_str(&format!("FAILED  {}\n", result.name));
-            for line in result.output.lines() {
-                out.push_str(&format!("        {line}\n"));
-            }
+            all.push_str(&case_failure(result));
+            failed.push(result);
         }
         // The robustness part is in no level (a Python exam has none).
         if result.extra_data.robustness {
@@ -205,6 +250,39 @@ fn summary(results: &[TestResult], every_level: bool, dir: &std::path::Path) -> 
         entry.1 += u32::from(passed);
     }
     let words = boardkit::level::Words::load(dir);
-    out.push_str(&words.summary(&levels, (0, 0), every_level));
+    let mut out = words.summary(&levels, (0, 0), every_level);
+    if verbose {
+        return format!("{all}{out}");
+    }
+    let kept = std::fs::create_dir_all(dir.join(".boardkit"))
+        .and_then(|()| std::fs::write(dir.join(FAILURES_FILE), &all))
+        .is_ok();
+    let first = failed.iter().map(|r| r.extra_data.level).min();
+    let shown: Vec<&&TestResult> = failed
+        .iter()
+        .filter(|r| Some(r.extra_data.level) == first)
+        .take(FAILURES_SHOWN)
+        .collect();
+    for result in &shown {
+        out.push_str(&case_failure(result));
+    }
+    if shown.len() < failed.len() {
+        let file = if kept { FAILURES_FILE } else { "--verbose" };
+        out.push_str(&f(
+            "{shown} of {count} failures shown; all of them in {file} (`--verbose` prints them all)",
+            &[("shown", &shown.len()), ("count", &failed.len()), ("file", &file)],
+        ));
+        out.push('\n');
+    }
+    out
+}
+
+/// A failed case as `boardkit test` prints it: `FAILED  name`, then its
+/// message indented.
+fn case_failure(result: &TestResult) -> String {
+    let mut out = format!("FAILED  {}\n", result.name);
+    for line in result.output.lines() {
+        out.push_str(&format!("        {line}\n"));
+    }
     out
 }

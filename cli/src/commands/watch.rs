@@ -34,6 +34,7 @@ pub(crate) fn run(args: WatchArgs) -> Outcome {
                 .map(String::from)
                 .to_vec(),
             watched: vec!["src".into()],
+            clear: boardkit::watch::clears_screen(),
         },
         Language::Python => {
             let python = crate::exercise_data::manifest(game.id)
@@ -54,6 +55,7 @@ pub(crate) fn run(args: WatchArgs) -> Outcome {
                     "python".into(),
                 ],
                 watched: python.files.iter().map(Into::into).collect(),
+                clear: boardkit::watch::clears_screen(),
             }
         }
     };

@@ -10,6 +10,7 @@ use super::sandbox::{Job, Limits, Sandbox, Session};
 use super::{GradeError, build, judge};
 use crate::graded_cases::{self, Case, CaseKind};
 use crate::registry::GameInfo;
+use boardkit::catalogue::f;
 use boardkit::level::Level;
 
 /// How to run a submission's code.
@@ -112,7 +113,7 @@ pub(super) fn run_case(
     let mut result = judge::judged(case, ran);
     if twice && result.extra_data.verdict == Verdict::Timeout {
         result.output.push('\n');
-        result.output.push_str(boardkit::judge::RUN_TWICE);
+        result.output.push_str(boardkit::judge::run_twice());
     }
     let failed = !matches!(
         result.extra_data.verdict,
@@ -123,9 +124,8 @@ pub(super) fn run_case(
         _ => None,
     };
     if let Some(command) = command {
-        result
-            .output
-            .push_str(&format!("\nreproduce it: {command}"));
+        result.output.push('\n');
+        result.output.push_str(&command);
     }
     result
 }
@@ -167,8 +167,9 @@ pub(super) fn program_job<'a>(
     job
 }
 
-/// One command that replays a public session case on the student's own
-/// machine: its test, for a crate; its input piped into the program.
+/// What replays a public session case on the student's own machine, as
+/// its message ends: its test, for a crate (and the game played); its
+/// input piped into the program.
 pub(super) fn reproduce(
     game: &GameInfo,
     case: &Case,
@@ -185,14 +186,19 @@ pub(super) fn reproduce(
             };
             let program = format!("cargo run -q -- play {} {}", game.id, words.join(" "));
             let test = format!("cargo test --test {} {}", game.id, case.name);
+            let test = f("reproduce it: {command}", &[("command", &test)]);
             Some(
                 match boardkit::judge::replay_command(program.trim_end(), stdin) {
-                    Some(play) => format!("{test}\nor play it: {play}"),
+                    Some(play) => format!(
+                        "{test}\n{}",
+                        f("or play it: {command}", &[("command", &play)])
+                    ),
                     None => test,
                 },
             )
         }
-        Runner::Program { command, .. } => boardkit::judge::replay_command(command, stdin),
+        Runner::Program { command, .. } => boardkit::judge::replay_command(command, stdin)
+            .map(|play| f("play it: {command}", &[("command", &play)])),
     }
 }
 
@@ -336,7 +342,7 @@ mod tests {
         };
         assert_eq!(
             reproduce(game, &case, b"A1\n50%\n", &program).as_deref(),
-            Some("printf 'A1\\n50%%\\n' | python3 programa.py")
+            Some("play it: printf 'A1\\n50%%\\n' | python3 programa.py")
         );
         // Too long to type: none.
         assert_eq!(reproduce(game, &case, &[b'A'; 401], &program), None);

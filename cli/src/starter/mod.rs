@@ -11,6 +11,7 @@
 //! Everything comes from the files embedded at build time (see
 //! [`crate::embedded`]), so a starter matches the binary that wrote it.
 
+pub(crate) mod pytest_check;
 pub(crate) mod python;
 
 use std::collections::BTreeSet;
@@ -136,7 +137,7 @@ pub(crate) fn starter_files(
     if locale.is_some_and(|l| l != "en") {
         files.push((
             boardkit::level::Words::FILE.into(),
-            texts.locale_toml().into_bytes(),
+            texts.locale_toml(game.id, false).into_bytes(),
         ));
     }
     files.push((
@@ -476,7 +477,44 @@ struct DevProfile {
 
 #[derive(Serialize)]
 struct PackageProfile {
-    debug: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    debug: Option<bool>,
+    #[serde(rename = "opt-level", skip_serializing_if = "Option::is_none")]
+    opt_level: Option<u8>,
+}
+
+/// The TOML reader a starter's tests read their fixtures with, and what
+/// it compiles: built unoptimised. Optimised, it cost a first `cargo test`
+/// 4 to 5 s of CPU (and 3 to 4 s on the wall) of Mastermind's 23 to 25 on
+/// 2 cores; unoptimised, it reads velha's megabyte of fixtures in 0.1 s
+/// more per run. A student's code never calls it.
+const UNOPTIMISED: [&str; 4] = ["toml", "toml_parser", "winnow", "serde_core"];
+
+/// A starter's `[profile.dev]`: see [`Profiles`]; the TOML reader at
+/// `opt-level = 0`, each of its packages the starter's lock (`lock`, its
+/// text) holds (Cargo warns of a profile for a package it has not).
+fn dev_profile(lock: &str) -> DevProfile {
+    let mut package: std::collections::BTreeMap<&'static str, PackageProfile> = [(
+        "*",
+        PackageProfile {
+            debug: Some(false),
+            opt_level: None,
+        },
+    )]
+    .into();
+    for name in UNOPTIMISED {
+        if lock.contains(&format!("\nname = \"{name}\"\n")) {
+            let profile = PackageProfile {
+                debug: None,
+                opt_level: Some(0),
+            };
+            package.insert(name, profile);
+        }
+    }
+    DevProfile {
+        opt_level: 1,
+        package,
+    }
 }
 
 #[derive(Serialize)]
@@ -583,7 +621,9 @@ fn starter_lints() -> Result<toml::Table, StarterError> {
 
 /// The kit's tests, then the student's own (`tests/mine.rs`, as
 /// `your_tests`), then the line that says which bugs those catch: Cargo
-/// runs test targets by name, so in that order for every game.
+/// runs test targets by name, so in that order for every game. Cargo
+/// stops at the first that fails: when the kit's do, they run the
+/// student's own (`tests/common/own.rs`) and print the line themselves.
 fn test_targets(game: &GameInfo) -> Vec<TestTarget> {
     let target = |name: &str, path: Option<&str>, harness| TestTarget {
         name: name.into(),
@@ -614,6 +654,8 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         .cloned()
         .unwrap_or_default();
     let manifest = exercise_data::manifest(game.id)?;
+    let lock = kit_file(&manifest.files.lock)?;
+    let profile = dev_profile(&String::from_utf8_lossy(lock));
     let dependencies = library_dependencies(game, &manifest, &kit, &versions)?;
     // The tests are the kit's files under `tests/`; the library's own code
     // never needs a dev-dependency.
@@ -656,12 +698,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
         dev_dependencies,
         test: test_targets(game),
         lints: starter_lints()?,
-        profile: Profiles {
-            dev: DevProfile {
-                opt_level: 1,
-                package: [("*", PackageProfile { debug: false })].into(),
-            },
-        },
+        profile: Profiles { dev: profile },
     };
     let body = toml::to_string(&manifest)
         .map_err(|e| malformed("Cargo.toml", e))?
@@ -1624,6 +1661,31 @@ mod tests {
             let text = std::fs::read_to_string(dir.path().join("Cargo.lock")).unwrap();
             let packages = text.matches("[[package]]").count();
             assert!(packages < 100, "{}: {packages} packages", game.id);
+        }
+    }
+
+    /// A starter's first `cargo test` leaves the TOML reader unoptimised
+    /// (about 5 s of CPU less), and names no package its lock lacks.
+    #[test]
+    fn a_starters_profile_leaves_the_toml_reader_unoptimised() {
+        for game in crate::registry::GAMES {
+            let manifest: toml::Table = cargo_toml(game).unwrap().parse().unwrap();
+            let packages = manifest["profile"]["dev"]["package"].as_table().unwrap();
+            assert_eq!(packages["*"]["debug"].as_bool(), Some(false), "{}", game.id);
+            assert_eq!(packages["*"].get("opt-level"), None, "{}", game.id);
+            let lock = exercise_data::manifest(game.id).unwrap().files.lock;
+            let lock = String::from_utf8_lossy(kit_file(&lock).unwrap()).into_owned();
+            for name in ["toml", "winnow", "toml_parser", "serde_core"] {
+                assert_eq!(
+                    packages[name]["opt-level"].as_integer(),
+                    Some(0),
+                    "{} {name}",
+                    game.id
+                );
+            }
+            for name in packages.keys().filter(|n| *n != "*") {
+                assert!(lock.contains(&format!("name = \"{name}\"")), "{name}");
+            }
         }
     }
 

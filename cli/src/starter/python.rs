@@ -7,10 +7,15 @@
 use crate::exercise_data::PythonVariant;
 use crate::graded_cases::{self, Grading};
 use crate::registry::GameInfo;
+use boardkit::catalogue::Catalogue;
 use boardkit::level::Level;
 use boardkit::session_fixture::Visibility;
 
 use super::{StarterError, kit_file};
+
+/// A virtual environment made in the folder (VS Code's `.venv`), and
+/// Python's caches: never the student's work.
+const GITIGNORE: &[u8] = b"/.venv/\n__pycache__/\n/.pytest_cache/\n/.boardkit/\n";
 
 /// Every file of `game`'s Python starter: (path in the starter, contents).
 pub(crate) fn starter_files(
@@ -37,13 +42,14 @@ pub(crate) fn starter_files(
         }
     }
     let levels: Vec<Level> = variant.levels.keys().copied().collect();
+    let said = crate::exercise_data::catalogue_of(locale.unwrap_or("en"));
     files.push((
         format!("tests/test_{}.py", game.id),
-        test_py(game, &levels).into_bytes(),
+        test_py(game, &levels, &said).into_bytes(),
     ));
     files.push((
         "tests/conftest.py".into(),
-        conftest_py(game, &levels).into_bytes(),
+        conftest_py(game, &levels, &said).into_bytes(),
     ));
     files.push((
         boardkit::watch::HINTS.into(),
@@ -53,7 +59,7 @@ pub(crate) fn starter_files(
         files.push((
             boardkit::level::Words::FILE.into(),
             crate::exercise_data::StarterTexts::of(locale)?
-                .locale_toml()
+                .locale_toml(game.id, true)
                 .into_bytes(),
         ));
     }
@@ -61,6 +67,7 @@ pub(crate) fn starter_files(
         "README.md".into(),
         readme_md(game, variant, locale)?.into_bytes(),
     ));
+    files.push((".gitignore".into(), GITIGNORE.to_vec()));
     // The public cases, to read: the program sessions the Python form runs,
     // and the function calls as the adapter asks them.
     let prefix = format!("fixtures/{}/", game.id);
@@ -151,12 +158,19 @@ fn readme_md(
     Ok(format!("{}{sections}", statement.trim_end()))
 }
 
-fn test_py(game: &GameInfo, levels: &[Level]) -> String {
+/// A Python string literal of `text` (JSON's escapes are Python's too).
+fn py(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
+
+fn test_py(game: &GameInfo, levels: &[Level], said: &Catalogue) -> String {
     let levels = levels
         .iter()
         .map(|l| format!("\"{l}\""))
         .collect::<Vec<_>>()
         .join(", ");
+    let missing =
+        said.text("boardkit is not installed: see README.md, where it says how to run the tests");
     format!(
         r#""""{title}, level by level: `python3 -m pytest -k basic` runs one level.
 
@@ -178,7 +192,7 @@ BOARDKIT = os.environ.get("BOARDKIT") or shutil.which("boardkit")
 @pytest.mark.parametrize("level", [{levels}])
 def test_level(level):
     if BOARDKIT is None:
-        pytest.fail("boardkit is not installed: see README.md, Running the tests")
+        pytest.fail({missing}, pytrace=False)
     run = subprocess.run(
         [BOARDKIT, "test", "{id}", str(FOLDER), "--language", "python", "--level", level],
         capture_output=True,
@@ -189,24 +203,69 @@ def test_level(level):
         pytest.fail(run.stdout + run.stderr, pytrace=False)
 "#,
         title = game.title,
-        id = game.id
+        id = game.id,
+        missing = py(missing),
     )
 }
 
-fn conftest_py(game: &GameInfo, levels: &[Level]) -> String {
-    let levels = levels
+/// Each way a student may type a level's name (`Básico`, `basico`,
+/// `basic`), plain, to its English name, as a Python dict's entries.
+fn level_aliases(levels: &[Level], said: &Catalogue) -> String {
+    let mut out = String::new();
+    for level in levels {
+        let english = level.name();
+        let own = said.level_name(english).unwrap_or(english);
+        for alias in
+            std::collections::BTreeSet::from([english.to_owned(), boardkit::catalogue::plain(own)])
+        {
+            out.push_str(&format!("{}: {}, ", py(&alias), py(english)));
+        }
+    }
+    out
+}
+
+fn conftest_py(game: &GameInfo, levels: &[Level], said: &Catalogue) -> String {
+    let names: Vec<String> = levels
         .iter()
-        .map(|l| format!("\"{l}\", "))
-        .collect::<String>();
+        .map(|l| boardkit::level::Words::of(said.clone()).name(l.name()))
+        .collect();
+    let unknown = said.fill(
+        "no level or test is named {filter}: the levels are {levels} (`python3 -m pytest -k basic` runs one)",
+        &[("levels", &names.join(", "))],
+    );
     format!(
-        r#""""After the tests, the levels: each one's count and the level reached."""
+        r#""""Level names in the starter's language, and after the tests, the
+levels: each one's count and the level reached."""
 
 import os
 import pathlib
 import shutil
 import subprocess
+import unicodedata
 
 FOLDER = pathlib.Path(__file__).resolve().parent.parent
+# Each spelling of a level's name a student may type after -k.
+LEVELS = {{{aliases}}}
+
+
+def plain(word):
+    word = unicodedata.normalize("NFD", word.strip().lower())
+    return "".join(c for c in word if not unicodedata.combining(c))
+
+
+def pytest_configure(config):
+    # `-k Básico`, `-k basico`: the level's English name, which its test's
+    # name holds.
+    keyword = config.option.keyword
+    if keyword and plain(keyword) in LEVELS:
+        config.option.keyword = LEVELS[plain(keyword)]
+
+
+def pytest_collection_finish(session):
+    keyword = session.config.option.keyword
+    if keyword and not session.items:
+        said = {unknown}.replace("{{filter}}", repr(keyword))
+        session.config.get_terminal_writer().line(said)
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -218,25 +277,29 @@ def pytest_terminal_summary(terminalreporter):
     # filter selects no level, and has no summary.
     keyword = terminalreporter.config.option.keyword
     if keyword:
-        if keyword not in ({levels}):
+        if keyword not in LEVELS.values():
             return
         command += ["--level", keyword]
     run = subprocess.run(command, capture_output=True, text=True)
     lines = run.stdout.splitlines()
-    if "levels:" in lines:
-        terminalreporter.write_sep("=", "levels")
-        for line in lines[lines.index("levels:") + 1 :]:
+    if {header} in lines:
+        terminalreporter.write_sep("=", {levels_title})
+        for line in lines[lines.index({header}) + 1 :]:
             terminalreporter.write_line(line)
     # Last, the public bugs the student's own tests catch.
     if keyword or os.environ.get("BOARDKIT_MINE") == "0":
         return
     mine = subprocess.run(command + ["--mine"], capture_output=True, text=True)
     if mine.stdout.strip():
-        terminalreporter.write_sep("=", "your own tests")
+        terminalreporter.write_sep("=", {own_title})
         terminalreporter.write_line(mine.stdout.strip().splitlines()[-1])
 "#,
         id = game.id,
-        levels = levels
+        aliases = level_aliases(levels, said),
+        unknown = py(&unknown),
+        header = py(said.text("levels:")),
+        levels_title = py(said.text("levels")),
+        own_title = py(said.text("your own tests")),
     )
 }
 

@@ -1,6 +1,6 @@
 //! Puissance 4 : votre code. Tout ce dossier est à vous ; écrivez les
-//! éléments ci-dessous (EXERCISE.md, « Puissance 4 »), et ajoutez les
-//! fonctions auxiliaires, types et modules que vous voulez.
+//! éléments ci-dessous (EXERCISE.md, « Puissance 4 ») et ajoutez les
+//! fonctions auxiliaires, les types et les modules que vous voulez.
 
 use std::io::{self, BufRead, Write};
 
@@ -17,26 +17,28 @@ impl Board {
         todo!("Board::new({rows}, {cols}) : voir EXERCISE.md, Puissance 4, Basique")
     }
 
-    /// Lâche `disc` dans la colonne `col` (à partir de 0) ; renvoie la ligne où il tombe.
+    /// Lâche `disc` dans la colonne `col` (numérotée à partir de 0) ; renvoie la
+    /// ligne où il s'arrête.
     pub fn drop_piece(&mut self, col: usize, disc: Disc) -> Result<usize, DropError> {
         todo!("Board::drop_piece({col}, {disc}) : voir EXERCISE.md, Puissance 4, Basique")
     }
 
-    /// Si le pion en (`row`, `col`) fait partie de quatre alignés.
+    /// Indique si le jeton de la case (`row`, `col`) fait partie d'un alignement
+    /// de quatre.
     pub fn connects_four(&self, row: usize, col: usize) -> bool {
         todo!("Board::connects_four({row}, {col}) : voir EXERCISE.md, Puissance 4, Basique")
     }
 
-    /// Si chaque case porte un pion.
+    /// Indique si toutes les cases sont occupées.
     pub fn is_full(&self) -> bool {
         todo!("Board::is_full : voir EXERCISE.md, Puissance 4, Basique")
     }
 }
 
-/// Une partie sur une grille de `rows` x `cols` : le joueur un lit ses
-/// colonnes dans `input` ; le joueur deux aussi, ou `computer` s'il est
-/// donné. Tout est affiché dans `output`. Une erreur quand l'entrée
-/// s'arrête avant la fin de la partie.
+/// Une partie sur une grille de `rows` x `cols` : les colonnes du premier
+/// joueur sont lues dans `input`, celles du second aussi, à moins que
+/// `computer` soit donné. Tout est affiché dans `output`. Renvoie une erreur
+/// si l'entrée s'arrête avant la fin de la partie.
 pub fn play(
     rows: usize,
     cols: usize,
@@ -48,8 +50,8 @@ pub fn play(
     todo!("play({rows}, {cols}, ..) : voir EXERCISE.md, Puissance 4, Confirmé")
 }
 
-/// Joue une colonne jouable tirée uniformément, d'un générateur initialisé
-/// avec la graine donnée à sa création.
+/// Joue une colonne jouable tirée uniformément au hasard, par un générateur
+/// initialisé avec la graine donnée à sa création.
 #[derive(Debug)]
 pub struct RandomPlayer {}
 
@@ -84,8 +86,8 @@ impl Strategy<Board, usize> for SmartPlayer {
     }
 }
 
-/// Une colonne (à partir de 0) de meilleur score exact pour le joueur au
-/// trait, sur 7 x 6.
+/// Une colonne (numérotée à partir de 0) de meilleur score exact pour le
+/// joueur dont c'est le tour, sur la grille standard de 6 x 7.
 pub fn best_move(board: &Board) -> usize {
     let _ = board;
     todo!("best_move : voir EXERCISE.md, Puissance 4, Expert")

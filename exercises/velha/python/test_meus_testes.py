@@ -1,5 +1,5 @@
-"""Seus próprios testes: seus, como funcoes.py. O pytest os roda com os do
-kit; `boardkit test velha --language python --mine` os roda contra versões
+"""Seus próprios testes: são seus, como funcoes.py. O pytest os roda junto
+com os do kit; `boardkit test velha --language python --mine` os roda contra versões
 corretas de funcoes.py e contra versões com defeitos, e diz quais defeitos
 eles deixam passar. Com `boardkit grade --test-points`, sua disciplina os
 avalia pelos defeitos que pegam.
@@ -17,4 +17,4 @@ def test_uma_diagonal_vence():
     assert funcoes.verifica_vencedor(tabuleiro) == "X"
 
 
-# Escreva mais abaixo: cada `def test_...():` é um teste.
+# Escreva outros abaixo: cada `def test_...():` é um teste.

@@ -7,7 +7,8 @@
 //! API promises, every correct version exports); a one-test suite of the
 //! statement's plainest example (`suites.hidden/example.rs`) is valid and
 //! catches a mutant. The same for the Python form where it has own
-//! tests. And each mutant differs from the reference
+//! tests, where tests of what the statement does not promise
+//! (`suites.hidden/test_unpromised.py`) are each reported as such. And each mutant differs from the reference
 //! on input the statement promises ([`super::public_cases`] in Rust,
 //! [`super::promised`] in Python).
 
@@ -36,6 +37,8 @@ enum Expect {
     Valid,
     /// Valid, and at least one mutant caught.
     Something,
+    /// Every test reported as testing what the statement does not promise.
+    Unpromised,
 }
 
 fn suite(path: &str) -> String {
@@ -46,7 +49,20 @@ fn suite(path: &str) -> String {
 fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
     let (caught, all) = verdict.caught();
     let valid = verdict.error.is_none() && verdict.invalid.is_empty();
+    let unpromised = boardkit::catalogue::t("it tests what the statement does not promise: {what}")
+        .split("{what}")
+        .next()
+        .unwrap_or_default();
     let ok = match expect {
+        Expect::Unpromised => {
+            !verdict.tests.is_empty()
+                && verdict.tests.iter().all(|test| {
+                    verdict
+                        .invalid
+                        .get(test)
+                        .is_some_and(|why| why.starts_with(unpromised))
+                })
+        }
         Expect::Everything => valid && caught == all && all > 0,
         Expect::Nothing => caught == 0,
         Expect::Valid => valid,
@@ -57,6 +73,9 @@ fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
         Expect::Nothing => "catches no mutant",
         Expect::Valid => "is valid",
         Expect::Something => "is valid and catches a mutant",
+        Expect::Unpromised => {
+            "has every test reported as testing what the statement does not promise"
+        }
     };
     (
         ok,
@@ -267,6 +286,11 @@ pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String>
             "the statement's plainest example alone",
             suite(&format!("{folder}/suites.hidden/test_example.py")),
             Expect::Something,
+        ),
+        (
+            "tests of what the statement does not promise",
+            suite(&format!("{folder}/suites.hidden/test_unpromised.py")),
+            Expect::Unpromised,
         ),
     ];
     for (index, (name, text, expect)) in suites.iter().enumerate() {

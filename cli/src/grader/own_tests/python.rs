@@ -121,6 +121,9 @@ pub(crate) struct PythonVersions {
     sources: Vec<(Version, String)>,
     /// The test file names the grader looks for, in a submission.
     pub file_names: Vec<String>,
+    /// The correct versions that take only some forms of a function of two,
+    /// with those forms.
+    pub forms_of: Vec<(Version, Vec<String>)>,
 }
 
 impl PythonVersions {
@@ -152,8 +155,15 @@ impl PythonVersions {
         };
         let mut versions = Versions::default();
         let mut sources = Vec::new();
+        let mut forms_of = Vec::new();
         for h in &mutations.harmless {
-            let version = Version::Harmless(h.why.clone());
+            let version = h
+                .unpromised
+                .clone()
+                .map_or_else(|| Version::Harmless(h.why.clone()), Version::Unpromised);
+            if let Some(forms) = &h.forms {
+                forms_of.push((version.clone(), forms.clone()));
+            }
             versions.correct.push(version.clone());
             sources.push((version, changed(&h.find, &h.replace)?));
         }
@@ -180,6 +190,7 @@ impl PythonVersions {
             reference,
             sources,
             file_names: own.examples.values().filter_map(|p| file(p)).collect(),
+            forms_of,
         })
     }
 

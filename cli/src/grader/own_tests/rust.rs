@@ -106,7 +106,10 @@ fn changes(id: &str, hidden: bool) -> Result<Vec<ChangeData>, BuildError> {
     }
     for h in &mutations.harmless {
         out.push(ChangeData {
-            version: Version::Harmless(h.why.clone()),
+            version: h
+                .unpromised
+                .clone()
+                .map_or_else(|| Version::Harmless(h.why.clone()), Version::Unpromised),
             mutant: None,
             text: [h.file.clone(), h.find.clone(), h.replace.clone()],
         });

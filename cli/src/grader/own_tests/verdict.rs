@@ -8,6 +8,8 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
+use boardkit::catalogue::{f, t};
+
 use crate::grader::sandbox::{Ending, Limits, Outcome};
 
 /// A version of the game the tests run against.
@@ -17,6 +19,9 @@ pub(crate) enum Version {
     Reference,
     /// A change the statement leaves free: why it must not matter.
     Harmless(String),
+    /// A correct version that answers only what the statement promises: what
+    /// a test that fails on it tests beyond that.
+    Unpromised(String),
     /// An independent solution, by its name.
     Solution(String),
     /// A mutant, by its index in [`Versions::mutants`].
@@ -71,7 +76,7 @@ impl Verdict {
         Verdict {
             public: public.map(|m| (m.breaks.clone(), false)).collect(),
             hidden: (hidden, 0),
-            error: Some(format!("no {file}")),
+            error: Some(f("no {file}", &[("file", &file)])),
             ..Verdict::default()
         }
     }
@@ -95,26 +100,27 @@ impl Verdict {
     /// hidden ones' count where there are any.
     pub(crate) fn line(&self) -> String {
         if let Some(error) = &self.error {
-            return format!("your tests did not run: {error}");
+            return f("your tests did not run: {error}", &[("error", error)]);
         }
         let caught = self.public.iter().filter(|(_, c)| *c).count();
-        let mut line = format!(
-            "your tests catch {caught} of {} public bugs",
-            self.public.len()
+        let mut line = f(
+            "your tests catch {caught} of {count} public bugs",
+            &[("caught", &caught), ("count", &self.public.len())],
         );
-        let uncaught: Vec<&str> = self
+        let uncaught: Vec<String> = self
             .public
             .iter()
             .filter(|(_, c)| !*c)
-            .map(|(b, _)| b.as_str())
+            .map(|(b, _)| boardkit::catalogue::description(b))
             .collect();
         if !uncaught.is_empty() {
-            line.push_str(&format!("; uncaught: {}", uncaught.join(", ")));
+            let list = uncaught.join(", ");
+            line.push_str(&f("; uncaught: {bugs}", &[("bugs", &list)]));
         }
         if self.hidden.0 > 0 {
-            line.push_str(&format!(
-                "; {} of {} hidden bugs",
-                self.hidden.1, self.hidden.0
+            line.push_str(&f(
+                "; {caught} of {count} hidden bugs",
+                &[("caught", &self.hidden.1), ("count", &self.hidden.0)],
             ));
         }
         line
@@ -143,9 +149,9 @@ pub(crate) fn charged(outcome: &Outcome, limits: &Limits) -> Duration {
 
 /// Why a student's tests that went over [`run_budget`] are not graded.
 pub(crate) fn over_budget(most: Duration) -> String {
-    format!(
-        "they used more than {} s of CPU time over all their runs: a suite must run in well under the time limit",
-        most.as_secs()
+    f(
+        "they used more than {seconds} s of CPU time over all their runs: a suite must run in well under the time limit",
+        &[("seconds", &most.as_secs())],
     )
 }
 
@@ -154,10 +160,16 @@ pub(crate) fn over_budget(most: Duration) -> String {
 pub(crate) fn report(verdict: &Verdict) -> String {
     let mut out = String::new();
     for test in &verdict.tests {
-        match verdict.invalid.get(test) {
-            Some(why) => out.push_str(&format!("INVALID {test}: {why}\n")),
-            None => out.push_str(&format!("valid   {test}\n")),
+        if !out.is_empty() {
+            out.push('\n');
         }
+        match verdict.invalid.get(test) {
+            Some(why) => out.push_str(&f("INVALID {test}: {why}", &[("test", test), ("why", why)])),
+            None => out.push_str(&f("valid   {test}", &[("test", test)])),
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
     }
     out.push_str(&verdict.line());
     out.push('\n');
@@ -166,12 +178,20 @@ pub(crate) fn report(verdict: &Verdict) -> String {
 
 fn describe(version: &Version) -> String {
     match version {
-        Version::Reference => "the reference".into(),
-        Version::Harmless(why) => format!("a correct version ({why})"),
-        Version::Solution(name) => {
-            format!("a correct solution written from EXERCISE.md by someone else ({name})")
-        }
-        Version::Mutant(_) => "a mutant".into(),
+        Version::Reference => t("the reference").into(),
+        Version::Harmless(why) => f(
+            "a correct version ({why})",
+            &[("why", &boardkit::catalogue::description(why))],
+        ),
+        Version::Solution(name) => f(
+            "a correct solution written from EXERCISE.md by someone else ({name})",
+            &[("name", name)],
+        ),
+        Version::Unpromised(what) => f(
+            "a correct version ({why})",
+            &[("why", &boardkit::catalogue::description(what))],
+        ),
+        Version::Mutant(_) => t("a mutant").into(),
     }
 }
 
@@ -239,11 +259,18 @@ pub(crate) fn run_versions(
                 Version::Reference if ok => *reference_passes.entry(test).or_default() += 1,
                 _ if !ok => {
                     let why = match (version, reference_passes.get(test.as_str())) {
-                        (Version::Reference, Some(n)) => format!(
-                            "flaky: it failed on the reference after passing {n} time{}",
-                            if *n == 1 { "" } else { "s" }
+                        (Version::Reference, Some(1)) => {
+                            t("flaky: it failed on the reference after passing once").to_owned()
+                        }
+                        (Version::Reference, Some(n)) => f(
+                            "flaky: it failed on the reference after passing {count} times",
+                            &[("count", n)],
                         ),
-                        _ => format!("it fails on {}", describe(version)),
+                        (Version::Unpromised(what), _) => f(
+                            "it tests what the statement does not promise: {what}",
+                            &[("what", &boardkit::catalogue::description(what))],
+                        ),
+                        _ => f("it fails on {version}", &[("version", &describe(version))]),
                     };
                     invalid.insert(test.clone(), why);
                 }
