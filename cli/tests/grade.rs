@@ -942,7 +942,10 @@ fn a_python_starter_runs_the_graders_public_cases_with_pytest() {
     assert_eq!(stubs.status.code(), Some(1), "{said}");
     assert!(!said.contains("\nok "), "{said}");
     // In the starter's language (its tests/locale.toml).
-    assert!(said.contains("ainda não implementada: extrai_linha"), "{said}");
+    assert!(
+        said.contains("ainda não implementada: extrai_linha"),
+        "{said}"
+    );
     assert!(!said.contains("not yet implemented"), "{said}");
     assert!(said.contains("nível alcançado: ainda nenhum"), "{said}");
     // An exam solution in place of the stubs: every level.
