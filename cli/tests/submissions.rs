@@ -557,6 +557,81 @@ fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instr
     assert_eq!(scores, [("caio".to_owned(), full)]);
 }
 
+/// A download is its assignment whole: grading another into the same
+/// `--out` writes LMS files of its students only; `--deadline`, which no
+/// download's file can be dated by, is refused with it; a misnamed
+/// `Programa.py` is said, on the terminal and in the feedback.
+#[test]
+fn a_download_is_its_own_assignment_and_a_misnamed_file_is_said() {
+    let scratch = tempfile::tempdir().unwrap();
+    let roster = scratch.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,4113\n",
+    )
+    .unwrap();
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    for (file, bytes) in exam("diego") {
+        first.push((
+            format!("Ana Souza_4112_assignsubmission_file_{file}"),
+            bytes.clone(),
+        ));
+        let misnamed = file.replace("programa.py", "Programa.py");
+        second.push((
+            format!("Bia Lima_4113_assignsubmission_file_{misnamed}"),
+            bytes,
+        ));
+    }
+    let (one, two) = (
+        scratch.path().join("one.zip"),
+        scratch.path().join("two.zip"),
+    );
+    zip_of(&one, &first);
+    zip_of(&two, &second);
+    let out = scratch.path().join("out");
+    grade_download("moodle", &one, &roster, &out);
+    let grade = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(["grade", "velha", "--language", "python", "--no-sandbox"])
+            .args(["--from", "moodle"])
+            .arg(&two)
+            .arg("--roster")
+            .arg(&roster)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let late = grade(&["--deadline", "2026-12-01T23:59:00-03:00"]);
+    let said = String::from_utf8_lossy(&late.stderr).into_owned();
+    assert_eq!(late.status.code(), Some(2), "{said}");
+    assert!(said.contains("--deadline dates git commits"), "{said}");
+    let run = grade(&[]);
+    let said = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("bia: no programa.py in the submission (Programa.py is there"),
+        "{said}"
+    );
+    assert!(
+        said.contains("not in this download, so in no LMS file"),
+        "{said}"
+    );
+    assert!(said.contains("points out of 30"), "{said}");
+    let moodle = std::fs::read_to_string(out.join("moodle.csv")).unwrap();
+    assert!(
+        moodle.contains("bia.lima") && !moodle.contains("ana.souza"),
+        "{moodle}"
+    );
+    let feedback = std::fs::read_to_string(out.join("students/bia/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("no programa.py in the submission"),
+        "{feedback}"
+    );
+}
+
 /// The class files in `out` (its top level, its folders aside).
 fn class_files(out: &Path) -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(out)

@@ -252,6 +252,8 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     let out = out_folder(merge.as_ref(), &args);
     let earlier_lms = lms_files(&out);
     let require = args.require;
+    // A download is the whole assignment: its LMS files hold no one else.
+    let from_download = merge.is_none() && !args.from.is_empty();
     let mut unmapped = Vec::new();
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
@@ -270,6 +272,10 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
             print!("{}", grader::report::table(&all));
             grader::report::write_unmapped(&out, &unmapped).map_err(Failure::failed)?;
             match lms {
+                Some(lms) if from_download => {
+                    lms.write(&in_this_run(&out, all.clone()))
+                        .map_err(Failure::failed)?;
+                }
                 Some(lms) => lms.write(&all).map_err(Failure::failed)?,
                 None if !earlier_lms.is_empty() => eprintln!(
                     "boardkit: deleted {} (an earlier run's grades): give --roster to write them again",
@@ -292,6 +298,25 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
         ) => Err(Failure::Refused(Box::new(e))),
         Err(e) => Err(Failure::failed(e)),
     }
+}
+
+/// The results of the submissions this run was given (`all` less those an
+/// earlier run graded into the same folder), each left out said: grades of
+/// another download of the folder are no grades of this one's assignment.
+fn in_this_run(out: &Path, all: BTreeMap<String, Results>) -> BTreeMap<String, Results> {
+    let Some(run) = crate::grader::report::read_run_info(out) else {
+        return all;
+    };
+    let (kept, earlier): (BTreeMap<_, _>, BTreeMap<_, _>) =
+        all.into_iter().partition(|(name, _)| !run.is_stale(name));
+    if !earlier.is_empty() {
+        eprintln!(
+            "boardkit: not in this download, so in no LMS file (an earlier run graded them into {}): {}",
+            out.display(),
+            earlier.keys().cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    kept
 }
 
 /// The LMS roster the run writes grades for, if `--roster` names one;
@@ -365,6 +390,15 @@ fn deadlines(
     let Some(when) = &args.deadline else {
         return Ok(None);
     };
+    // A download's files carry no commit to date: every student would be
+    // graded as handed in, a late one too, the policy unapplied.
+    if !args.from.is_empty() {
+        return Err(usage_error(
+            "--deadline dates git commits, and an LMS download (--from) has none: its \
+             files would all be graded as handed in, late ones too. Leave --deadline out \
+             and apply the late policy in the LMS, which marks late submissions itself",
+        ));
+    }
     let penalty = args.late_penalty;
     if !(0.0..=100.0).contains(&penalty) {
         return Err(usage_error(format_args!(
@@ -653,6 +687,14 @@ impl Lms {
                 gaps.unfinished.join(", ")
             );
         }
+        // Points as the run counts them: an LMS item of another maximum
+        // clamps them (Moodle) or reads them over it (Canvas).
+        let max = all.values().map(Results::max_score).fold(0.0, f64::max);
+        eprintln!(
+            "boardkit: the LMS files give points out of {max}: set the assignment's maximum \
+             grade to {max} in Moodle or Canvas (Moodle clamps a grade above its item's \
+             maximum; Canvas takes it as more than 100%)"
+        );
         eprintln!(
             "boardkit: wrote moodle.csv and canvas.csv ({} of {} students, assignment {:?}{})",
             self.students.len() - gaps.missing.len() - gaps.unfinished.len(),

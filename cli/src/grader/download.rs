@@ -191,6 +191,20 @@ fn match_one<'r>(
         .filter(|s| given(s) == Some(owner.id.as_str()))
         .collect();
     match by_participant.as_slice() {
+        // One roster for both LMSs: a Canvas user id that is one row's
+        // participant id (Moodle's) and another row's `id` names neither.
+        [one] if lms == Lms::Canvas => {
+            return match roster
+                .iter()
+                .find(|s| s.id == owner.id && !std::ptr::eq(*s, *one))
+            {
+                Some(other) => Err(format!(
+                    "{} is the roster's participant id of {:?} and the id of {:?}: one roster for both LMSs must not give one number to two students",
+                    owner.id, one.submission, other.submission
+                )),
+                None => Ok(one),
+            };
+        }
         [one] => return Ok(one),
         [_, ..] => {
             return Err(format!(
@@ -621,6 +635,17 @@ mod tests {
         assert_eq!(
             graded(Lms::Canvas, &canvas, &shared),
             ["?souzaana_340934", "ana"]
+        );
+        // One number, two students: João's participant id is Ana's user
+        // id. Neither is graded as the other.
+        let reused = [
+            student("ana", "5002", "Ana Souza", "4112"),
+            student("joao", "5003", "João Lima", "5002"),
+        ];
+        let canvas = [moodle("souzaana", "5002"), moodle("limajoao", "5003")];
+        assert_eq!(
+            graded(Lms::Canvas, &canvas, &reused),
+            ["?souzaana_5002", "?limajoao_5003"]
         );
         // An archive's name never takes a roster student's.
         let roster = [student("Bia_Lima_5", "S1", "Someone Else", "9")];

@@ -129,6 +129,12 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
         let record = record.map_err(malformed)?;
         let line = line_of(bytes, record.position());
         let mut student: Student = record.deserialize(Some(&headers)).map_err(malformed)?;
+        // The name its folder is graded under (`Ana Souza` as `Ana_Souza`,
+        // a decomposed `Lúcia` composed): two rows that read as one name
+        // are one folder, and refused as such.
+        if !student.submission.is_empty() {
+            student.submission = super::submission::safe_name(&student.submission);
+        }
         student.name = student.name.filter(|n| !n.is_empty());
         student.participant = student.participant.filter(|p| !p.is_empty());
         rows.push((line, student));
@@ -549,6 +555,18 @@ mod tests {
                 .to_string()
                 .contains(r#"lines 2 and 3: the same submission "ana""#),
             "{twice}"
+        );
+        // A submission is the folder it is graded under: a name with a
+        // space reads as that folder's, and two spellings of one name
+        // (Lúcia composed, and decomposed by a Mac) are one folder.
+        let spaced = roster("submission,id,login\nAna Souza 4112,1,a\n").unwrap();
+        assert_eq!(spaced[0].submission, "Ana_Souza_4112");
+        let forms = roster("submission,id,login\nL\u{fa}cia,1,a\nLu\u{301}cia,2,b\n").unwrap_err();
+        assert!(
+            forms
+                .to_string()
+                .contains("lines 2 and 3: the same submission \"L\u{fa}cia\""),
+            "{forms}"
         );
     }
 

@@ -276,6 +276,14 @@ fn grade_submission(
         fingerprint: planned.fingerprint.clone(),
         ..results
     };
+    if let (Ok(s), Some(python)) = (&planned.opened, &options.python) {
+        for said in missing_files(&s.root, &python.files) {
+            progress.say(format!("boardkit: warning: {}: {said}", planned.name));
+            for test in results.tests.iter_mut().filter(|t| t.status != "passed") {
+                test.output = format!("{said}\n{}", test.output);
+            }
+        }
+    }
     // Notes on a crate's code: its student folder, read here.
     if let (Ok(s), None) = (&planned.opened, &options.program) {
         let solution = &plan.solution;
@@ -396,6 +404,36 @@ impl Progress {
     }
 }
 
+/// Each file the exercise expects that `root` lacks, said with those that
+/// look like it (`Programa.py`): a case it fails fails for that, not for
+/// its first line.
+fn missing_files(root: &std::path::Path, expected: &[String]) -> Vec<String> {
+    let present: Vec<String> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut said = Vec::new();
+    for file in expected.iter().filter(|file| !root.join(file).is_file()) {
+        let stem = file.split('.').next().unwrap_or(file).to_lowercase();
+        let alike: Vec<&str> = present
+            .iter()
+            .filter(|p| p.to_lowercase().starts_with(&stem))
+            .map(String::as_str)
+            .collect();
+        said.push(if alike.is_empty() {
+            format!("no {file} in the submission")
+        } else {
+            format!(
+                "no {file} in the submission ({} is there: a file's name must be exactly {file})",
+                alike.join(", ")
+            )
+        });
+    }
+    said
+}
+
 /// The last step for the class: every submission's results in the output
 /// folder (earlier runs' too, said), its similarity, and the class reports.
 fn class_reports(
@@ -441,4 +479,29 @@ fn class_reports(
     report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A misnamed main file is said, with the file that looks like it.
+    #[test]
+    fn a_missing_expected_file_is_said_with_its_look_alikes() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("funcoes.py"), "").unwrap();
+        std::fs::write(dir.path().join("Programa.py"), "").unwrap();
+        let expected = [
+            "funcoes.py".to_owned(),
+            "programa.py".to_owned(),
+            "extra.py".to_owned(),
+        ];
+        assert_eq!(
+            missing_files(dir.path(), &expected),
+            [
+                "no programa.py in the submission (Programa.py is there: a file's name must be exactly programa.py)",
+                "no extra.py in the submission",
+            ]
+        );
+    }
 }
