@@ -124,12 +124,14 @@ fn owner(lms: Lms, entry: &str) -> Option<(Owner, String)> {
     }
 }
 
-/// A name compared as people write it: case, spacing and Unicode's two
+/// A name compared as people write it: case, spacing, Unicode's two
 /// forms of an accented letter (macOS's decomposed, the others' composed)
-/// aside.
+/// and apostrophes (Moodle's download drops them: `Maria DÁvila` is the
+/// roster's `Maria D'Ávila`) aside.
 fn same_name(a: &str, b: &str) -> bool {
     let words = |s: &str| {
         unicode_normalization::UnicodeNormalization::nfc(s)
+            .filter(|c| !matches!(c, '\'' | '\u{2019}'))
             .collect::<String>()
             .split_whitespace()
             .map(str::to_lowercase)
@@ -584,6 +586,8 @@ mod tests {
     fn a_name_decomposed_by_macos_is_the_rosters_composed_one() {
         assert!(same_name("Lu\u{301}cia  Sa\u{301}", "lúcia sá"));
         assert!(!same_name("Lúcia", "Lucia"));
+        assert!(same_name("Maria DÁvila", "Maria D'Ávila"));
+        assert!(same_name("Maria D\u{2019}Ávila", "maria dávila"));
     }
 
     #[test]

@@ -110,6 +110,9 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .trim(csv::Trim::All)
+        // A row of separators alone is skipped whatever its length; any
+        // other row of another length than the header's is refused below.
+        .flexible(true)
         .from_reader(bytes);
     // Headers in any case: `Submission,ID,Login` as a spreadsheet writes them.
     let headers: csv::StringRecord = reader
@@ -124,10 +127,23 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
         }
     }
     let mut rows: Vec<(u64, Student)> = Vec::new();
+    let mut uneven = Vec::new();
     for record in reader.records() {
         let malformed = |e| RosterError::Malformed(path.to_owned(), e);
         let record = record.map_err(malformed)?;
+        // A spreadsheet's row of separators alone (`;;;;`): no student.
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
         let line = line_of(bytes, record.position());
+        if record.len() != headers.len() {
+            uneven.push(format!(
+                "line {line}: {} fields, where the header has {}",
+                record.len(),
+                headers.len()
+            ));
+            continue;
+        }
         let mut student: Student = record.deserialize(Some(&headers)).map_err(malformed)?;
         // The name its folder is graded under (`Ana Souza` as `Ana_Souza`,
         // a decomposed `Lúcia` composed): two rows that read as one name
@@ -139,7 +155,8 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
         student.participant = student.participant.filter(|p| !p.is_empty());
         rows.push((line, student));
     }
-    let problems = roster_problems(&rows);
+    let mut problems = uneven;
+    problems.extend(roster_problems(&rows));
     if !problems.is_empty() {
         return Err(RosterError::Rows {
             path: path.to_owned(),
@@ -559,7 +576,15 @@ mod tests {
         // A submission is the folder it is graded under: a name with a
         // space reads as that folder's, and two spellings of one name
         // (Lúcia composed, and decomposed by a Mac) are one folder.
-        let spaced = roster("submission,id,login\nAna Souza 4112,1,a\n").unwrap();
+        let spaced = roster("submission,id,login\nAna Souza 4112,1,a\n,,,,\n,,\n").unwrap();
+        assert_eq!(spaced.len(), 1);
+        let short = roster("submission,id,login\nana,1\n").unwrap_err();
+        assert!(
+            short
+                .to_string()
+                .contains("line 2: 2 fields, where the header has 3"),
+            "{short}"
+        );
         assert_eq!(spaced[0].submission, "Ana_Souza_4112");
         let forms = roster("submission,id,login\nL\u{fa}cia,1,a\nLu\u{301}cia,2,b\n").unwrap_err();
         assert!(
