@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::catalogue::{f, t};
+use crate::catalogue::{f, message, t};
 use crate::compare::{Difference, Reads};
 use crate::level::EventsFn;
 
@@ -278,7 +278,7 @@ pub fn judge_calls(calls: &Calls<'_>, run: &Run<'_>) -> (Verdict, String) {
         Err(judged) => return judged,
     };
     let stdout = String::from_utf8_lossy(run.stdout);
-    let answers: Vec<String> = stdout.lines().map(str::to_owned).collect();
+    let answers: Vec<String> = stdout.lines().map(worded).collect();
     // The call that broke: the driver's panicked answer, or the first one
     // left unanswered when the adapter stopped.
     if let Some(i) = answers.iter().position(|a| a.starts_with("panicked")) {
@@ -371,6 +371,55 @@ impl Session<'_> {
             clip(&difference.to_string(), STREAM_KEPT)
         ))
     }
+}
+
+/// The Python adapter's words (its `said: {template = ..., ...}` answers),
+/// said through the catalogue: the templates it may send.
+pub const ADAPTER_WORDS: [&str; 4] = [
+    message(
+        "wrong type: {call} returned {value}, a {type}: the statement asks for a whole number from 0 to 2",
+    ),
+    message(
+        "wrong type: {call} returned {value}, a {type}: the statement asks for 'X', 'O', 'E' or 'N'",
+    ),
+    message(
+        "wrong type: {call} returned {value}: the statement asks for (linha, coluna), two whole numbers",
+    ),
+    message(
+        "verifica_vencedor takes nine strings; this level needs the form that takes one list of three lists",
+    ),
+];
+
+/// An answer as the student reads it: the adapter's `said:` line, one of
+/// [`ADAPTER_WORDS`] with its values, in the active catalogue's words;
+/// any other answer as it came.
+fn worded(answer: &str) -> String {
+    let Some(table) = answer.strip_prefix("said: ") else {
+        return answer.to_owned();
+    };
+    let Ok(mut said) = toml::from_str::<toml::Table>(&format!("said = {table}")) else {
+        return answer.to_owned();
+    };
+    let Some(toml::Value::Table(fields)) = said.remove("said") else {
+        return answer.to_owned();
+    };
+    let text = |key: &str| fields.get(key).and_then(toml::Value::as_str);
+    let Some(template) = ADAPTER_WORDS
+        .into_iter()
+        .find(|w| Some(*w) == text("template"))
+    else {
+        return answer.to_owned();
+    };
+    let values: Vec<(&str, String)> = fields
+        .iter()
+        .filter(|(key, _)| key.as_str() != "template")
+        .filter_map(|(key, value)| Some((key.as_str(), value.as_str()?.to_owned())))
+        .collect();
+    let arguments: Vec<(&str, &dyn std::fmt::Display)> = values
+        .iter()
+        .map(|(key, value)| (*key, value as &dyn std::fmt::Display))
+        .collect();
+    f(template, &arguments)
 }
 
 /// A function case's crash: "not yet implemented: <function>" first when
@@ -486,6 +535,26 @@ fn shorten(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The adapter's words come through the catalogue; a line that only
+    /// looks like them, or names no template of the kit's, as it came.
+    #[test]
+    fn the_adapters_words_are_the_catalogues() {
+        let line = r#"said: {template = "wrong type: {call} returned {value}, a {type}: the statement asks for a whole number from 0 to 2", call = "extrai_linha('A1')", type = "NoneType", value = "None"}"#;
+        assert_eq!(
+            worded(line),
+            "wrong type: extrai_linha('A1') returned None, a NoneType: the statement asks for a whole number from 0 to 2"
+        );
+        let nine = r#"said: {template = "verifica_vencedor takes nine strings; this level needs the form that takes one list of three lists"}"#;
+        assert!(worded(nine).starts_with("verifica_vencedor takes nine strings"));
+        for other in [
+            "said: {template = \"{call}\", call = \"x\"}",
+            "said: {",
+            "X",
+        ] {
+            assert_eq!(worded(other), other);
+        }
+    }
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(str::to_owned).collect()

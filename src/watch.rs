@@ -563,7 +563,10 @@ impl Progress {
                 let first = f("first failure: {name}", &[("name", name)]);
                 out.push_str(&format!("\n{first}\n{}\n", clipped(message)));
             }
-            None => out.push_str(&format!("\n{}\n", t("every test passed"))),
+            None => out.push_str(&format!(
+                "\n{}\n",
+                t("every case of the kit passed (your own tests are not among them)")
+            )),
         }
         out
     }
@@ -659,23 +662,16 @@ fn open_hint(
         .map(|(name, message)| (name.as_str(), message.as_str()));
     let hint = level.and_then(|level| hints.open(level, failure));
     match (level, hint) {
-        (Some(level), Some((n, of, hint))) => {
-            let about = if hint.about.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", hint.about.join(", "))
-            };
-            f(
-                "hint {number} of {count} for {level}{about}: {text}",
-                &[
-                    ("number", &n),
-                    ("count", &of),
-                    ("level", &words.name(level)),
-                    ("about", &about),
-                    ("text", &hint.text),
-                ],
-            )
-        }
+        // What a hint is about chose it; the student reads its text.
+        (Some(level), Some((n, of, hint))) => f(
+            "hint {number} of {count} for {level}: {text}",
+            &[
+                ("number", &n),
+                ("count", &of),
+                ("level", &words.name(level)),
+                ("text", &hint.text),
+            ],
+        ),
         (Some(level), None) => f(
             "no more hints for {level}: {file} says the rest",
             &[

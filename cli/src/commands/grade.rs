@@ -237,6 +237,24 @@ pub(crate) enum Language {
     Python,
 }
 
+impl Language {
+    /// A starter's language, told by its files: Python when it has no
+    /// Cargo.toml and has Python files (a student who forgets
+    /// `--language python` in their Python starter gets what they meant).
+    pub(crate) fn of_folder(dir: &std::path::Path) -> Language {
+        let python = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|entry| entry.path().extension().is_some_and(|e| e == "py"));
+        if !dir.join("Cargo.toml").exists() && (python || dir.join("tests/conftest.py").exists()) {
+            Language::Python
+        } else {
+            Language::Rust
+        }
+    }
+}
+
 /// `--require`'s failure.
 #[derive(Debug, thiserror::Error)]
 #[error("not every submission reaches {0}")]

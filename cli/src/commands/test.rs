@@ -18,8 +18,9 @@ pub(crate) struct TestArgs {
     dir: std::path::PathBuf,
     /// The language the folder is written in (a Rust starter runs its
     /// cases with `cargo test`; this command runs them for Python).
-    #[arg(long, value_enum, default_value_t = super::grade::Language::Rust)]
-    language: super::grade::Language,
+    /// Default: Python for a folder with Python files and no Cargo.toml.
+    #[arg(long, value_enum)]
+    language: Option<super::grade::Language>,
     /// Run your own tests (a Rust starter's tests/mine.rs; with
     /// --language python, its test_mine.py or test_meus_testes.py) against
     /// the correct versions and the public bugs: which tests are valid, and
@@ -63,13 +64,16 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
     boardkit::catalogue::use_folder(&args.dir);
     let game = crate::registry::find(&args.game)
         .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
-    if args.mine && args.language == super::grade::Language::Python {
+    let language = args
+        .language
+        .unwrap_or_else(|| super::grade::Language::of_folder(&args.dir));
+    if args.mine && language == super::grade::Language::Python {
         return own_python_tests(game, &args);
     }
     if args.mine {
         return own_tests(game, &args);
     }
-    if args.language == super::grade::Language::Rust {
+    if language == super::grade::Language::Rust {
         return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
     }
     let python = crate::exercise_data::manifest(game.id)

@@ -16,9 +16,10 @@ pub(crate) struct WatchArgs {
     /// The starter's folder (default: this one).
     #[arg(default_value = ".")]
     dir: std::path::PathBuf,
-    /// The language the starter is written in.
-    #[arg(long, value_enum, default_value_t = Language::Rust)]
-    language: Language,
+    /// The language the starter is written in (default: Python for a
+    /// folder with Python files and no Cargo.toml).
+    #[arg(long, value_enum)]
+    language: Option<Language>,
 }
 
 pub(crate) fn run(args: WatchArgs) -> Outcome {
@@ -27,7 +28,10 @@ pub(crate) fn run(args: WatchArgs) -> Outcome {
     if !args.dir.is_dir() {
         return Err(usage_error(format_args!("{} is not a folder", args.dir.display())).into());
     }
-    let watch = match args.language {
+    let language = args
+        .language
+        .unwrap_or_else(|| Language::of_folder(&args.dir));
+    let watch = match language {
         Language::Rust => boardkit::watch::Watch {
             folder: args.dir,
             test: ["cargo", "test", "--test", game.id]

@@ -343,8 +343,9 @@ pub(crate) fn write_starter(
 }
 
 /// The locale `id`'s statement is written in that `locale` names, in any
-/// case and with `-` or `_` (`pt-br`, `pt_BR` are `pt-BR`); refuses one it
-/// is not written in.
+/// case and with `-` or `_` (`pt-br`, `pt_BR` are `pt-BR`), or by its
+/// language alone when one locale has it (`pt`, `pt-PT`: `pt-BR`, said);
+/// refuses one it is not written in.
 fn check_locale(
     id: &str,
     python: Option<&exercise_data::PythonVariant>,
@@ -355,9 +356,26 @@ fn check_locale(
     };
     let locales = exercise_data::locales(id, python);
     let same = |known: &str| known.eq_ignore_ascii_case(&asked.replace('_', "-"));
-    match locales.iter().find(|known| same(known)) {
-        Some(known) => Ok(Some(known.clone())),
-        None => Err(StarterError::NoLocale(
+    let language = |tag: &str| {
+        tag.split(['-', '_'])
+            .next()
+            .unwrap_or_default()
+            .to_lowercase()
+    };
+    let of_language: Vec<&String> = locales
+        .iter()
+        .filter(|known| language(known) == language(asked))
+        .collect();
+    match (
+        locales.iter().find(|known| same(known)),
+        of_language.as_slice(),
+    ) {
+        (Some(known), _) => Ok(Some(known.clone())),
+        (None, [known]) => {
+            eprintln!("boardkit: --locale {asked}: the statement's {known}");
+            Ok(Some((*known).clone()))
+        }
+        (None, _) => Err(StarterError::NoLocale(
             id.to_owned(),
             asked.to_owned(),
             locales.join(", "),
@@ -1023,6 +1041,19 @@ mod tests {
         );
         assert_eq!(
             check_locale("connect4", None, Some("FR"))
+                .unwrap()
+                .as_deref(),
+            Some("fr")
+        );
+        // The language alone, or another country's: the one locale of it.
+        for asked in ["pt", "pt-PT"] {
+            assert_eq!(
+                check_locale("velha", None, Some(asked)).unwrap().as_deref(),
+                Some("pt-BR")
+            );
+        }
+        assert_eq!(
+            check_locale("connect4", None, Some("fr-CH"))
                 .unwrap()
                 .as_deref(),
             Some("fr")

@@ -12,7 +12,10 @@ the driver's requests, one a line on stdin, one answer a line on stdout:
     melhor_jogada <9 cells>          -> "<row> <column>" of a best move
 
 Cells go row by row from A1 to C3, "." for an empty one. An answer of the
-wrong type is answered with a line that says so (a wrong answer). An
+wrong type is answered with a line that says so (a wrong answer), as
+`said: ` and a TOML inline table of an English template and its values,
+which the kit words in the starter's language
+(`boardkit::judge::ADAPTER_WORDS`). An
 exception stops the adapter with its traceback on stderr (the case crashed);
 `NotImplementedError` says the function is not yet implemented. What the
 student's code prints, or reads from stdin, never mixes with the answers.
@@ -24,12 +27,29 @@ python3, and in a starter with the student's.
 import contextlib
 import inspect
 import io
+import json
 import sys
 import traceback
 
 
 class WrongType(Exception):
-    """An answer of a type the statement does not give."""
+    """An answer of a type the statement does not give: a template of the
+    kit's words and its values."""
+
+    def __init__(self, template, **values):
+        super().__init__(template)
+        self.template = template
+        self.values = values
+
+
+def said(template, **values):
+    """An answer line the kit words: `template` (English, its catalogue's
+    key) and the values of its placeholders."""
+    # A JSON string is a TOML basic string (its escapes are TOML's too).
+    fields = [("template", template)] + sorted(values.items())
+    return "said: {%s}" % ", ".join(
+        "%s = %s" % (key, json.dumps(value, ensure_ascii=False)) for key, value in fields
+    )
 
 
 def board_lists(cells):
@@ -66,8 +86,10 @@ def binds(function, arguments):
 def index(name, argument, value):
     if type(value) is not int:
         raise WrongType(
-            "%s(%r) returned %r, a %s: the statement asks for a whole number from 0 to 2"
-            % (name, argument, value, type(value).__name__)
+            "wrong type: {call} returned {value}, a {type}: the statement asks for a whole number from 0 to 2",
+            call="%s(%r)" % (name, argument),
+            value=repr(value),
+            type=type(value).__name__,
         )
     return str(value)
 
@@ -90,7 +112,7 @@ def verifica(function, board, request):
     usable = [form for form in forms if binds(function, form[1])]
     if not usable:
         if request == "verifica_vencedor_lista":
-            return (
+            return said(
                 "verifica_vencedor takes nine strings; this level needs the "
                 "form that takes one list of three lists"
             )
@@ -109,8 +131,10 @@ def verifica(function, board, request):
         if isinstance(value, str):
             return value
         first = first or WrongType(
-            "%s returned %r, a %s: the statement asks for 'X', 'O', 'E' or 'N'"
-            % (shown, value, type(value).__name__)
+            "wrong type: {call} returned {value}, a {type}: the statement asks for 'X', 'O', 'E' or 'N'",
+            call=shown,
+            value=repr(value),
+            type=type(value).__name__,
         )
     raise first
 
@@ -129,8 +153,9 @@ def answer(funcoes, function, argument):
             or any(type(v) is not int for v in move)
         ):
             raise WrongType(
-                "melhor_jogada(%r) returned %r: the statement asks for (linha, coluna), two whole numbers"
-                % (board, move)
+                "wrong type: {call} returned {value}: the statement asks for (linha, coluna), two whole numbers",
+                call="melhor_jogada(%r)" % (board,),
+                value=repr(move),
             )
         return "%d %d" % (move[0], move[1])
     return "bad request: %s %s" % (function, argument)
@@ -153,7 +178,7 @@ def main():
             try:
                 line = answer(funcoes, function, argument)
             except WrongType as wrong:
-                line = "wrong type: %s" % wrong
+                line = said(wrong.template, **wrong.values)
             except NotImplementedError as missing:
                 # The stub's message names its function already.
                 said = str(missing)

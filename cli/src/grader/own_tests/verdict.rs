@@ -123,6 +123,15 @@ impl Verdict {
                 &[("caught", &self.hidden.1), ("count", &self.hidden.0)],
             ));
         }
+        // A summary line alone (pytest's last) still says which tests
+        // count for nothing.
+        if !self.invalid.is_empty() {
+            let tests: Vec<&str> = self.invalid.keys().map(String::as_str).collect();
+            line.push_str(&f(
+                "; not counted: {tests}",
+                &[("tests", &tests.join(", "))],
+            ));
+        }
         line
     }
 }
@@ -407,7 +416,7 @@ mod tests {
             assert!((verdict.points(3.0) - 2.0).abs() < 1e-9);
             assert_eq!(
                 verdict.line(),
-                "your tests catch 1 of 2 public bugs; uncaught: a draw first; 1 of 1 hidden bugs"
+                "your tests catch 1 of 2 public bugs; uncaught: a draw first; 1 of 1 hidden bugs; not counted: counter, wrong"
             );
         }
     }
