@@ -181,10 +181,10 @@ def main():
                 line = said(wrong.template, **wrong.values)
             except NotImplementedError as missing:
                 # The stub's message names its function already.
-                said = str(missing)
-                if not said.startswith(function):
-                    said = function + (": " + said if said else "")
-                sys.stderr.write("not yet implemented: %s\n" % said)
+                what = str(missing)
+                if not what.startswith(function):
+                    what = function + (": " + what if what else "")
+                sys.stderr.write("not yet implemented: %s\n" % what)
                 return 1
             except AttributeError as missing:
                 if getattr(missing, "obj", None) is funcoes or "funcoes" in str(missing):
