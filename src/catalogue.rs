@@ -198,15 +198,12 @@ fn fill(template: &str, arguments: &[(&str, &dyn Display)]) -> String {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| (end, v))
         });
-        match value {
-            Some((end, value)) => {
-                out.push_str(&value.to_string());
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
+        if let Some((end, value)) = value {
+            out.push_str(&value.to_string());
+            rest = &after[end + 1..];
+        } else {
+            out.push('{');
+            rest = after;
         }
     }
     out.push_str(rest);

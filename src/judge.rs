@@ -212,7 +212,7 @@ pub fn judge_session(session: &Session<'_>, run: &Run<'_>) -> (Verdict, String) 
     if let Some(crash) = crash {
         let mut message = f("exit status {code}", &[("code", &code)]);
         message.push('\n');
-        message.push_str(&clip(&crash, STREAM_KEPT));
+        message.push_str(&clip(&unimplemented_said(&crash), STREAM_KEPT));
         if let Some(difference) = difference {
             message.push_str(&format!("\n{difference}"));
         }
@@ -436,7 +436,13 @@ pub fn call_crash(
     let unimplemented =
         said.contains("not yet implemented") || said.contains("NotImplementedError");
     if let (true, Some(request)) = (unimplemented, request) {
-        let function = request.split(' ').next().unwrap_or_default();
+        // The function as the call shows it (`Board::new(6, 7), then ...`),
+        // not the case file's name the request starts with.
+        let call = shown(request);
+        let function = match call.split_once('(') {
+            Some((name, _)) if !name.contains(' ') => name.to_owned(),
+            _ => request.split(' ').next().unwrap_or_default().to_owned(),
+        };
         message.push_str(&f(
             "not yet implemented: {function}",
             &[("function", &function)],

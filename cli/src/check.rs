@@ -157,6 +157,8 @@ impl<'a> Starter<'a> {
         if !name.is_empty() {
             args.push(name);
         }
+        // Every failure, not one screen's: the checks read them all.
+        args.extend(["--", "--nocapture"]);
         let (_, text) = self.cargo(&args)?;
         let mut levels = Levels::default();
         for line in text.lines() {
