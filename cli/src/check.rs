@@ -943,6 +943,7 @@ fn grade(
         reveal_hidden: Default::default(),
         deadlines: None,
         similarity: Default::default(),
+        download: None,
         isolation: crate::grader::sandbox::Isolation::bubblewrap()
             .unwrap_or(crate::grader::sandbox::Isolation::None),
     };

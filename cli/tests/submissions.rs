@@ -3,7 +3,7 @@
 //! the working tree, late by the commit's date, and read so that nothing in
 //! a student's `.git` runs.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const DEADLINE: &str = "2026-12-01T23:59:00-03:00";
@@ -437,11 +437,21 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
             Vec::new(),
         ));
     }
+    // Caio's archive is no zip: scored 0, and in no LMS file.
+    moodle.push((
+        "Caio Reis_4115_assignsubmission_file_entrega.zip".to_owned(),
+        b"not a zip".to_vec(),
+    ));
     let archive = scratch.path().join("moodle.zip");
     zip_of(&archive, &moodle);
     let (scores, unmapped) = grade_download("moodle", &archive, &roster, &scratch.path().join("m"));
     let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["Duda_Alves_4114", "ana", "bia"], "{scores:?}");
+    assert_eq!(
+        names,
+        ["Duda_Alves_4114", "ana", "bia", "caio"],
+        "{scores:?}"
+    );
+    assert_eq!(scores[3].1, 0.0, "{scores:?}");
     assert!(scores[1].1 > scores[2].1, "{scores:?}");
     assert!(
         unmapped.contains("Duda Alves (id 4114): not in the roster"),
@@ -458,6 +468,7 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         moodle_csv.contains("Level reached: expert. 30 / 30 points. Every public case passed."),
         "{moodle_csv}"
     );
+    assert!(!moodle_csv.contains("caio.r"), "{moodle_csv}");
     let feedback = std::fs::File::open(scratch.path().join("m/moodle-feedback.zip")).unwrap();
     let feedback = zip::ZipArchive::new(feedback).unwrap();
     let entries: Vec<&str> = feedback.file_names().collect();
@@ -564,31 +575,7 @@ fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instr
 #[test]
 fn a_download_is_its_own_assignment_and_a_misnamed_file_is_said() {
     let scratch = tempfile::tempdir().unwrap();
-    let roster = scratch.path().join("roster.csv");
-    std::fs::write(
-        &roster,
-        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,4113\n",
-    )
-    .unwrap();
-    let mut first = Vec::new();
-    let mut second = Vec::new();
-    for (file, bytes) in exam("diego") {
-        first.push((
-            format!("Ana Souza_4112_assignsubmission_file_{file}"),
-            bytes.clone(),
-        ));
-        let misnamed = file.replace("programa.py", "Programa.py");
-        second.push((
-            format!("Bia Lima_4113_assignsubmission_file_{misnamed}"),
-            bytes,
-        ));
-    }
-    let (one, two) = (
-        scratch.path().join("one.zip"),
-        scratch.path().join("two.zip"),
-    );
-    zip_of(&one, &first);
-    zip_of(&two, &second);
+    let (roster, one, two) = two_downloads(scratch.path());
     let out = scratch.path().join("out");
     grade_download("moodle", &one, &roster, &out);
     let grade = |extra: &[&str]| {
@@ -630,6 +617,96 @@ fn a_download_is_its_own_assignment_and_a_misnamed_file_is_said() {
         feedback.contains("no programa.py in the submission"),
         "{feedback}"
     );
+    // Taking this download's one student out leaves no LMS file row: the
+    // earlier download's grades stay out of its files.
+    let removed = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+        .args(["grade", "remove"])
+        .arg(&out)
+        .args(["bia", "--roster"])
+        .arg(&roster)
+        .output()
+        .unwrap();
+    assert!(removed.status.success(), "{removed:?}");
+    let moodle = std::fs::read_to_string(out.join("moodle.csv")).unwrap_or_default();
+    assert!(!moodle.contains("ana.souza"), "{moodle}");
+}
+
+/// Shards of two downloads are no shards of one run: a merge refuses them.
+#[test]
+fn shards_of_two_downloads_are_not_merged() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (_, one, two) = two_downloads(scratch.path());
+    // One download by two paths is one: its shards merge.
+    let copy = scratch.path().join("copy/one.zip");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&one, &copy).unwrap();
+    let merge = |archives: [&PathBuf; 2], name: &str| {
+        let shards = shards_of(scratch.path(), archives, name);
+        Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(["grade", "merge"])
+            .args(&shards)
+            .arg("--out")
+            .arg(scratch.path().join(format!("{name}-merged")))
+            .output()
+            .unwrap()
+    };
+    let same = merge([&one, &copy], "same");
+    assert!(same.status.success(), "{same:?}");
+    let merged = merge([&one, &two], "two");
+    let said = String::from_utf8_lossy(&merged.stderr);
+    assert_eq!(merged.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("not a shard of the same run: it grades moodle: two.zip (sha256 "),
+        "{said}"
+    );
+}
+
+/// Shards 1/2 and 2/2 of `archives`' downloads, graded into `dir`.
+fn shards_of(dir: &Path, archives: [&PathBuf; 2], name: &str) -> Vec<PathBuf> {
+    [(archives[0], "1/2"), (archives[1], "2/2")]
+        .iter()
+        .map(|(archive, shard)| {
+            let dir = dir.join(format!("{name}{}", &shard[..1]));
+            let graded = Command::new(env!("CARGO_BIN_EXE_boardkit"))
+                .args(["grade", "velha", "--language", "python", "--no-sandbox"])
+                .args(["--from", "moodle"])
+                .arg(archive)
+                .args(["--shard", shard, "--out"])
+                .arg(&dir)
+                .output()
+                .unwrap();
+            assert!(graded.status.success(), "{graded:?}");
+            dir
+        })
+        .collect()
+}
+
+/// Two Moodle downloads of one student each (Bia's `Programa.py` misnamed),
+/// and their roster: (roster, one, two).
+fn two_downloads(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let roster = dir.join("roster.csv");
+    std::fs::write(
+        &roster,
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,4113\n",
+    )
+    .unwrap();
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    for (file, bytes) in exam("diego") {
+        first.push((
+            format!("Ana Souza_4112_assignsubmission_file_{file}"),
+            bytes.clone(),
+        ));
+        let misnamed = file.replace("programa.py", "Programa.py");
+        second.push((
+            format!("Bia Lima_4113_assignsubmission_file_{misnamed}"),
+            bytes,
+        ));
+    }
+    let (one, two) = (dir.join("one.zip"), dir.join("two.zip"));
+    zip_of(&one, &first);
+    zip_of(&two, &second);
+    (roster, one, two)
 }
 
 /// The class files in `out` (its top level, its folders aside).

@@ -270,8 +270,6 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     let out = out_folder(merge.as_ref(), &args);
     let earlier_lms = lms_files(&out);
     let require = args.require;
-    // A download is the whole assignment: its LMS files hold no one else.
-    let from_download = merge.is_none() && !args.from.is_empty();
     let mut unmapped = Vec::new();
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
@@ -289,6 +287,10 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
         Ok(all) => {
             print!("{}", grader::report::table(&all));
             grader::report::write_unmapped(&out, &unmapped).map_err(Failure::failed)?;
+            // A download is the whole assignment: its LMS files hold no
+            // one else, after a merge or a removal too.
+            let from_download =
+                grader::report::read_run_info(&out).is_some_and(|run| run.download.is_some());
             match lms {
                 Some(lms) if from_download => {
                     lms.write(&in_this_run(&out, all.clone()))
@@ -325,8 +327,11 @@ fn in_this_run(out: &Path, all: BTreeMap<String, Results>) -> BTreeMap<String, R
     let Some(run) = crate::grader::report::read_run_info(out) else {
         return all;
     };
-    let (kept, earlier): (BTreeMap<_, _>, BTreeMap<_, _>) =
-        all.into_iter().partition(|(name, _)| !run.is_stale(name));
+    // Not `is_stale`: a folder whose download's students were all removed
+    // has an empty `latest`, and holds none of the download's.
+    let (kept, earlier): (BTreeMap<_, _>, BTreeMap<_, _>) = all
+        .into_iter()
+        .partition(|(name, _)| run.latest.contains(name));
     if !earlier.is_empty() {
         eprintln!(
             "boardkit: not in this download, so in no LMS file (an earlier run graded them into {}): {}",
@@ -398,6 +403,30 @@ fn downloaded(
         eprintln!("boardkit: {line}");
     }
     Ok((unpacked.submissions, unpacked.unmapped))
+}
+
+/// `--from LMS ARCHIVE` as run.json records it: the LMS, the archive's
+/// file name and its content's digest (`moodle: dl.zip (sha256 3fa2…)`),
+/// so shards given one download by other paths are of one run.
+fn download_said(from: &[String]) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let [lms, archive] = from else {
+        return None;
+    };
+    let path = Path::new(archive);
+    let digest = std::fs::read(path).map_or_else(
+        |_| "unread".to_owned(),
+        |bytes| {
+            Sha256::digest(bytes)[..8]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
+    );
+    let name = path
+        .file_name()
+        .map_or_else(|| archive.clone(), |n| n.to_string_lossy().into_owned());
+    Some(format!("{}: {name} (sha256 {digest})", lms.to_lowercase()))
 }
 
 /// `--deadline` and its policy, read.
@@ -521,6 +550,7 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     )?;
     submissions.extend(downloads);
     let options = grader::Options {
+        download: download_said(&args.from),
         submissions,
         out: args.out.unwrap_or_default(),
         program,
@@ -679,8 +709,15 @@ impl Lms {
         let (zip, left_out) =
             lms::moodle_feedback_zip(&self.students, all, &self.out, self.moodle_zip)
                 .map_err(|e| LmsError::Write(self.out.join("moodle-feedback.zip"), e))?;
-        write("moodle-feedback.zip", &zip)?;
-        if !left_out.is_empty() {
+        // An archive of no page would only look like one Moodle can take.
+        if left_out.len() < self.students.len() {
+            write("moodle-feedback.zip", &zip)?;
+        } else {
+            eprintln!(
+                "boardkit: no moodle-feedback.zip: no student of the roster has both a graded submission and a participant id of digits and name"
+            );
+        }
+        if !left_out.is_empty() && left_out.len() < self.students.len() {
             eprintln!(
                 "boardkit: not in moodle-feedback.zip (no graded submission, or the roster gives no participant id of digits and name): {}",
                 left_out.join(", ")
@@ -697,6 +734,12 @@ impl Lms {
             eprintln!(
                 "boardkit: in the roster with no graded submission (left out of the LMS files, so their grades there stay as they are): {}",
                 gaps.missing.join(", ")
+            );
+        }
+        if !gaps.unread.is_empty() {
+            eprintln!(
+                "boardkit: warning: submission unread (an archive refused or empty; see each one's feedback), so left out of the LMS files, never 0: {}",
+                gaps.unread.join(", ")
             );
         }
         if !gaps.unfinished.is_empty() {

@@ -204,10 +204,10 @@ fn match_one<'r>(
                     "{} is the roster's participant id of {:?} and the id of {:?}: one roster for both LMSs must not give one number to two students",
                     owner.id, one.submission, other.submission
                 )),
-                None => Ok(one),
+                None => agreeing(owner, one),
             };
         }
-        [one] => return Ok(one),
+        [one] => return agreeing(owner, one),
         [_, ..] => {
             return Err(format!(
                 "the roster gives participant id {} to {} students",
@@ -252,6 +252,47 @@ fn match_one<'r>(
         )),
         [row] => Ok(row),
     }
+}
+
+/// `row`, unless its name contradicts the download's: a participant
+/// column shifted by one row would otherwise grade each student's
+/// neighbour, silently. Names agree when they hold the same letters
+/// (Moodle's `First Last` or Canvas's `lastfirst` against the roster's
+/// own order, accents and apostrophes aside); a row without a name
+/// contradicts nothing.
+fn agreeing<'r>(owner: &Owner, row: &'r Student) -> Result<&'r Student, String> {
+    match row.name.as_deref().filter(|n| !n.trim().is_empty()) {
+        Some(name) if !same_letters(&owner.name, name) => Err(format!(
+            "the roster's {:?} has its participant id {} but is named {name:?}: is the participant column shifted?",
+            row.submission, owner.id
+        )),
+        _ => Ok(row),
+    }
+}
+
+/// Whether the download's `download` name and the roster's `roster` name
+/// hold the same letters, in any order: Canvas drops what is not an ASCII
+/// letter or digit (`joaogoncalves` or `joogonalves` for `João
+/// Gonçalves`), Moodle keeps the name but for its apostrophes.
+fn same_letters(download: &str, roster: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    let sorted = |s: String| {
+        let mut letters: Vec<char> = s
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect();
+        letters.sort_unstable();
+        letters
+    };
+    let plain = |s: &str| {
+        s.nfd()
+            .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+            .collect::<String>()
+    };
+    let ascii = |s: &str| s.chars().filter(char::is_ascii).collect::<String>();
+    let theirs = sorted(plain(download));
+    theirs == sorted(plain(roster)) || theirs == sorted(ascii(roster))
 }
 
 /// The file a Canvas download's `file` stands for: Canvas renames a file
@@ -639,7 +680,7 @@ mod tests {
         // entry's, and its `id` maps no one else.
         let canvas = [moodle("limabia", "340935"), moodle("souzaana", "4112")];
         assert_eq!(graded(Lms::Canvas, &canvas, &shared), ["bia", "ana"]);
-        let canvas = [moodle("souzaana", "340934"), moodle("other", "4112")];
+        let canvas = [moodle("souzaana", "340934"), moodle("souzaana", "4112")];
         assert_eq!(
             graded(Lms::Canvas, &canvas, &shared),
             ["?souzaana_340934", "ana"]
@@ -661,6 +702,43 @@ mod tests {
             graded(Lms::Moodle, &[moodle("Bia Lima", "5")], &roster),
             ["?Bia_Lima_5-2"]
         );
+    }
+
+    #[test]
+    fn a_participant_id_on_another_name_is_refused() {
+        // The participant column shifted by one row: each id is on the
+        // neighbour's row. No one is graded as their neighbour.
+        let shifted = [
+            student("ana", "S1", "Ana Souza", "4113"),
+            student("bia", "S2", "Bia Lima", "4114"),
+        ];
+        let download = [moodle("Ana Souza", "4112"), moodle("Bia Lima", "4113")];
+        assert_eq!(
+            graded(Lms::Moodle, &download, &shifted),
+            ["?Ana_Souza_4112", "?Bia_Lima_4113"]
+        );
+        // Names agree in any order, accents and apostrophes aside, and as
+        // Canvas writes them, whether it drops or plainly spells accents.
+        let roster = [
+            student("joao", "S1", "João Gonçalves", "7"),
+            student("maria", "S2", "Maria D'Ávila", "8"),
+            student("sem", "S3", "", "9"),
+        ];
+        let moodle_names = [
+            moodle("Gonçalves João", "7"),
+            moodle("Maria DÁvila", "8"),
+            moodle("Anyone", "9"),
+        ];
+        assert_eq!(
+            graded(Lms::Moodle, &moodle_names, &roster),
+            ["joao", "maria", "sem"]
+        );
+        for canvas in ["goncalvesjoao", "gonalvesjoo"] {
+            let download = [moodle(canvas, "7")];
+            assert_eq!(graded(Lms::Canvas, &download, &roster), ["joao"]);
+        }
+        let download = [moodle("davilamaria", "7")];
+        assert_eq!(graded(Lms::Canvas, &download, &roster), ["?davilamaria_7"]);
     }
 
     #[test]

@@ -360,6 +360,7 @@ mod tests {
                 ),
                 case("advanced::z", Level::Advanced, true, false, ""),
             ],
+            unread: None,
             incomplete: false,
             unsandboxed: false,
             fingerprint: String::new(),

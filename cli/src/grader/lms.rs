@@ -38,7 +38,7 @@
 //! would open as a formula. No LMS is reached from here: the files are
 //! what their sources above read.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
 use super::report::{Results, points};
@@ -83,20 +83,17 @@ pub(crate) enum RosterError {
         path: std::path::PathBuf,
         problems: Vec<String>,
     },
+    #[error(
+        "the roster {0} mixes two encodings: UTF-8 on line {1}, another (Windows-1252?) on line {2}; its names cannot all be read. Save it again as \"CSV UTF-8\""
+    )]
+    Mixed(std::path::PathBuf, usize, usize),
 }
 
 /// Reads a roster file; refuses one with an empty or repeated
 /// submission, id, login or participant id.
 pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
     let raw = std::fs::read(path).map_err(|e| RosterError::Read(path.to_owned(), e))?;
-    // A spreadsheet's byte order mark is no part of the first column's name.
-    let raw = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&raw);
-    // Excel's plain "CSV" is Windows-1252 where Windows is in Portuguese,
-    // French or English: `João` as 0xE3. Text that is not UTF-8 is read so.
-    let text = match std::str::from_utf8(raw) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw).0,
-    };
+    let text = roster_text(path, &raw)?;
     let bytes = text.as_bytes();
     // Spreadsheets save "CSV" with the separator of their locale: `;` in
     // Portuguese and French, a tab as "Unicode text". The header says which.
@@ -164,6 +161,54 @@ pub(crate) fn read_roster(path: &Path) -> Result<Vec<Student>, RosterError> {
         });
     }
     Ok(rows.into_iter().map(|(_, student)| student).collect())
+}
+
+/// A roster's bytes as text: UTF-8 (a byte order mark aside), UTF-16 by
+/// its byte order mark (Excel's "Unicode text"), else Windows-1252, the
+/// plain "CSV" of Excel in Portuguese, French or English (`João` as
+/// 0xE3), said. A file of UTF-8 lines and others is refused: whichever
+/// way it is read, some names would be wrong.
+fn roster_text<'a>(path: &Path, raw: &'a [u8]) -> Result<std::borrow::Cow<'a, str>, RosterError> {
+    if let Some((encoding, _)) = encoding_rs::Encoding::for_bom(raw) {
+        let (text, _) = encoding.decode_with_bom_removal(raw);
+        if encoding != encoding_rs::UTF_8 {
+            say_once(format!(
+                "boardkit: the roster {} is {}: read as such",
+                path.display(),
+                encoding.name()
+            ));
+        }
+        return Ok(text);
+    }
+    if let Ok(text) = std::str::from_utf8(raw) {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
+    let lines: Vec<&[u8]> = raw.split(|&b| b == b'\n').collect();
+    let utf8 = lines
+        .iter()
+        .position(|l| !l.is_ascii() && std::str::from_utf8(l).is_ok());
+    let other = lines.iter().position(|l| std::str::from_utf8(l).is_err());
+    if let (Some(utf8), Some(other)) = (utf8, other) {
+        return Err(RosterError::Mixed(path.to_owned(), utf8 + 1, other + 1));
+    }
+    say_once(format!(
+        "boardkit: warning: the roster {} is not UTF-8: read as Windows-1252 (Excel's \"CSV\"); \
+         if its names look wrong, save it again as \"CSV UTF-8\"",
+        path.display()
+    ));
+    Ok(encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw).0)
+}
+
+/// Prints `line` on the terminal once in the run: a roster is read once
+/// to check it, once to grade.
+fn say_once(line: String) {
+    static SAID: std::sync::Mutex<BTreeSet<String>> = std::sync::Mutex::new(BTreeSet::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if said.insert(line.clone()) {
+        eprintln!("{line}");
+    }
 }
 
 /// The line a record starts on, as a text editor shows it and a
@@ -355,6 +400,9 @@ pub(crate) struct Gaps {
     /// Students whose grading did not finish (a build that ran out of
     /// time: graded again by the next run): left out likewise, never 0.
     pub unfinished: Vec<String>,
+    /// Students whose submission could not be read (an archive refused
+    /// or empty): their 0 is no grade of their code, so left out too.
+    pub unread: Vec<String>,
 }
 
 /// A student's feedback in a line: the level, the points, the first failure.
@@ -403,7 +451,7 @@ pub(crate) fn moodle_feedback_zip(
             .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
         let bytes = all
             .get(&student.submission)
-            .is_some_and(|r| !r.incomplete)
+            .is_some_and(|r| !r.incomplete && r.unread.is_none())
             .then(|| std::fs::read(&page).ok())
             .flatten();
         let (Some(participant), Some(name), Some(bytes)) =
@@ -477,6 +525,10 @@ pub(crate) fn imports(
                 gaps.unfinished.push(student.submission.clone());
                 continue;
             }
+            Some(results) if results.unread.is_some() => {
+                gaps.unread.push(student.submission.clone());
+                continue;
+            }
             Some(results) => results,
             None => {
                 gaps.missing.push(student.submission.clone());
@@ -488,8 +540,10 @@ pub(crate) fn imports(
         // A name a spreadsheet would run as a formula is shown as text.
         let name = super::shown::formula_safe(name);
         canvas_csv.push_str(&row(&[&name, &student.id, "", &student.login, "", &score]));
+        // Moodle keeps usernames in lower case (`Ana.S` is `ana.s`), and
+        // its import matches them exactly on PostgreSQL.
         moodle_csv.push_str(&row(&[
-            &student.login,
+            &student.login.to_lowercase(),
             &student.id,
             &name,
             &score,
@@ -668,6 +722,22 @@ mod tests {
             roster_bytes(b"Submission;ID;Login;Name\r\njoao;101;joao.s;Jo\xe3o Gon\xe7alves\r\n")
                 .unwrap();
         assert_eq!(students[0].name.as_deref(), Some("João Gonçalves"));
+        // Excel's "Unicode text": UTF-16 with its byte order mark, tabs.
+        let text = "Submission\tID\tLogin\tName\r\njoao\t101\tjoao.s\tJoão Gonçalves\r\n";
+        let mut utf16 = vec![0xff, 0xfe];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let students = roster_bytes(&utf16).unwrap();
+        assert_eq!(students[0].name.as_deref(), Some("João Gonçalves"));
+        // A file of UTF-8 rows and Windows-1252 ones: no reading is right.
+        let error =
+            roster_bytes(b"submission,id,login,name\nana,1,a,Ana Jos\xc3\xa9\njoao,2,j,Jo\xe3o\n")
+                .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("UTF-8 on line 2, another (Windows-1252?) on line 3"),
+            "{error}"
+        );
         // A header that names no submission is refused, saying what it found.
         let error = roster("Aluno;Matricula;Email\nana;101;a@x\n").unwrap_err();
         assert!(
@@ -683,12 +753,17 @@ mod tests {
     #[test]
     fn a_student_with_no_grade_is_left_out_of_both_imports() {
         let students = [
-            student("ana", "101", "ana.s", "Silva, Ana"),
+            // Moodle's usernames are in lower case; Canvas's as given.
+            student("ana", "101", "Ana.s", "Silva, Ana"),
             student("joao", "1010", "joao.pinto", "João Pinto"),
             student("rui", "1011", "rui", "Rui"),
+            student("eva", "1012", "eva", "Eva"),
         ];
         let mut all = graded(&[("ana", 30.0), ("zeca", 10.0)]);
         unfinished(&mut all, "rui");
+        // An archive that could not be read: its 0 grades no code.
+        let json = r#"{"score": 0, "tests": [], "unread": "the archive is refused: empty"}"#;
+        all.insert("eva".to_owned(), serde_json::from_str(json).unwrap());
         let column = CanvasColumn::parse("Jogo da velha (4567)").unwrap();
         let imports = imports(&students, &all, "velha", Some(&column));
         assert_eq!(
@@ -699,7 +774,7 @@ mod tests {
         assert_eq!(
             imports.canvas,
             "Student,ID,SIS User ID,SIS Login ID,Section,Jogo da velha (4567)\n    \
-             Points Possible,,,,,0\n\"Silva, Ana\",101,,ana.s,,30\n"
+             Points Possible,,,,,0\n\"Silva, Ana\",101,,Ana.s,,30\n"
         );
         assert_eq!(
             imports.gaps,
@@ -707,6 +782,7 @@ mod tests {
                 unlisted: vec!["zeca".into()],
                 missing: vec!["joao".into()],
                 unfinished: vec!["rui".into()],
+                unread: vec!["eva".into()],
             }
         );
         // Without Canvas's column of an existing assignment, the bare

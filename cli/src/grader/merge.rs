@@ -18,6 +18,7 @@ pub(crate) fn merge(
     // Checked before anything is written: a typo, an empty folder or a
     // class's folder merged would give an empty or a mixed grade book.
     let infos = shard_runs(shards, out)?;
+    graded_twice(shards)?;
     std::fs::create_dir_all(out).map_err(out_error)?;
     for shard in shards {
         for (name, results) in report::read_results(shard).map_err(out_error)? {
@@ -96,26 +97,7 @@ fn shard_runs(shards: &[PathBuf], out: &Path) -> Result<Vec<report::RunInfo>, Gr
             )));
         };
         if let Some(first) = runs.first() {
-            let theirs = shards[0].display();
-            let differs = if run.game != first.game {
-                Some(format!(
-                    "grades {}, where {theirs} grades {}",
-                    run.title, first.title
-                ))
-            } else if run.submissions != first.submissions {
-                Some(format!(
-                    "grades {}, where {theirs} grades {}",
-                    run.submissions, first.submissions
-                ))
-            } else if run.grading != first.grading {
-                Some(format!(
-                    "graded with other options ({}) or another kit than {theirs} ({})",
-                    run.limits, first.limits
-                ))
-            } else {
-                None
-            };
-            if let Some(differs) = differs {
+            if let Some(differs) = differs(&run, first, &shards[0].display().to_string()) {
                 return Err(refuse(format!("not a shard of the same run: it {differs}")));
             }
         }
@@ -147,6 +129,80 @@ fn shard_runs(shards: &[PathBuf], out: &Path) -> Result<Vec<report::RunInfo>, Gr
         }
     }
     Ok(runs)
+}
+
+/// How the shard `run` differs from `first`, the header of `theirs`: its
+/// game, mode, options and kit, its download, its class.
+fn differs(run: &report::RunInfo, first: &report::RunInfo, theirs: &str) -> Option<String> {
+    if run.game != first.game {
+        Some(format!(
+            "grades {}, where {theirs} grades {}",
+            run.title, first.title
+        ))
+    } else if run.submissions != first.submissions {
+        Some(format!(
+            "grades {}, where {theirs} grades {}",
+            run.submissions, first.submissions
+        ))
+    } else if run.grading != first.grading {
+        Some(format!(
+            "graded with other options ({}) or another kit than {theirs} ({})",
+            run.limits, first.limits
+        ))
+    } else if run.download != first.download {
+        let said = |d: &Option<String>| d.clone().unwrap_or_else(|| "no download".into());
+        Some(format!(
+            "grades {}, where {theirs} grades {}",
+            said(&run.download),
+            said(&first.download)
+        ))
+    } else if run.latest != first.latest {
+        Some(other_class(&run.latest, &first.latest, theirs))
+    } else {
+        None
+    }
+}
+
+/// How a shard given `given` differs from `theirs`, given `others`: the
+/// shards of one run are each given the whole class, and grade a slice.
+fn other_class(given: &[String], others: &[String], theirs: &str) -> String {
+    let only = |a: &[String], b: &[String]| {
+        a.iter()
+            .filter(|n| !b.contains(n))
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "was given other submissions than {theirs} ({} and {}; only here: {}; only there: {})",
+        given.len(),
+        others.len(),
+        only(given, others),
+        only(others, given)
+    )
+}
+
+/// The submissions two shards both hold results of: each is graded by one
+/// shard of a run, so a name in two is two runs' (the later would
+/// silently replace the earlier).
+fn graded_twice(shards: &[PathBuf]) -> Result<(), GradeError> {
+    let mut seen: BTreeMap<String, &Path> = BTreeMap::new();
+    for shard in shards {
+        let names = report::read_results(shard)
+            .map_err(|e| GradeError::Out(shard.clone(), e))?
+            .into_keys();
+        for name in names {
+            if let Some(other) = seen.insert(name.clone(), shard) {
+                return Err(GradeError::NotShards(format!(
+                    "{name} is graded in both {} and {}: the shards of one run grade each submission once (take it out of one with `boardkit grade remove`)",
+                    other.display(),
+                    shard.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Takes the submissions `names` out of the output folder `out` (their

@@ -91,6 +91,9 @@ pub(crate) struct Options {
     pub deadlines: Option<deadline::Deadlines>,
     /// `--similarity-common`, `--similarity-corpus`, `--similarity-top`.
     pub similarity: similarity::Options,
+    /// `--from LMS ARCHIVE`, as the header says it (`moodle: dl.zip`): the
+    /// run grades one download, the whole of one assignment.
+    pub download: Option<String>,
 }
 
 /// Why grading could not run.
@@ -274,8 +277,10 @@ fn grade_submission(
     let mut results = Results {
         unsandboxed: options.isolation == Isolation::None,
         fingerprint: planned.fingerprint.clone(),
+        unread: planned.opened.as_ref().err().map(ToString::to_string),
         ..results
     };
+    say_unread(planned, progress);
     if let (Ok(s), Some(python)) = (&planned.opened, &options.python) {
         for said in missing_files(&s.root, &python.files) {
             progress.say(format!("boardkit: warning: {}: {said}", planned.name));
@@ -432,6 +437,20 @@ fn missing_files(root: &std::path::Path, expected: &[String]) -> Vec<String> {
         });
     }
     said
+}
+
+/// Warns of a submission that could not be read (a repository not
+/// cloned is said as the plan opens it).
+fn say_unread(planned: &Planned, progress: &Progress) {
+    if let Err(e) = &planned.opened {
+        if !matches!(e, submission::SubmissionError::Git(_)) {
+            let said = format!(
+                "{}: scored 0, its submission unread ({e}): left out of the LMS files",
+                planned.name
+            );
+            progress.say(format!("boardkit: warning: {}", shown::printable(&said)));
+        }
+    }
 }
 
 /// The last step for the class: every submission's results in the output

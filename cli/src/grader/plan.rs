@@ -505,6 +505,7 @@ pub(super) fn run_info(
         reveal_hidden: options.reveal_hidden,
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
+        download: options.download.clone(),
     }
 }
 
@@ -557,6 +558,7 @@ mod tests {
             reveal_hidden: Default::default(),
             deadlines: None,
             similarity: Default::default(),
+            download: None,
         }
     }
 

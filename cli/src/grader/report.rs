@@ -120,6 +120,11 @@ pub(crate) struct Results {
     /// Not final (a build that timed out): graded again by the next run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// Why the submission could not be read (an archive refused or empty,
+    /// a repository not cloned): its 0 is no grade of the code, and it is
+    /// left out of the LMS files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unread: Option<String>,
     /// Graded with `--no-sandbox`: without isolation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unsandboxed: bool,
@@ -225,6 +230,7 @@ impl Results {
             score: tests.iter().map(|t| t.score).sum::<f64>() + style.map_or(0.0, |s| s.score),
             tests,
             incomplete: false,
+            unread: None,
             unsandboxed: false,
             fingerprint: String::new(),
             notes: Vec::new(),
@@ -346,6 +352,10 @@ pub(crate) struct RunInfo {
     /// How the class is compared for similarity.
     #[serde(default)]
     pub similarity: super::similarity::Options,
+    /// The LMS download the run graded (`moodle: dl.zip`): its LMS files
+    /// hold its students alone, after a merge or a removal too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download: Option<String>,
 }
 
 /// One case's time limits, as `run.json` reports them.

@@ -438,6 +438,23 @@ pub(crate) fn unzip_class(archive: &Path, target: &Path) -> Result<(), Submissio
     unzip_bounded(archive, target, MAX_UNPACKED_BYTES * 64, MAX_ENTRIES * 50)
 }
 
+/// An entry's name as UTF-8 when its bytes are, though the archive does
+/// not flag it so (macOS's and Windows's own zips, Moodle's download):
+/// the zip crate reads an unflagged name as DOS's CP437, `JoÃ£o` for
+/// `João`. None when the name is ASCII, not UTF-8, or not plainly a
+/// relative path (the checked CP437 reading is kept then).
+fn utf8_name(raw: &[u8]) -> Option<PathBuf> {
+    if raw.is_ascii() {
+        return None;
+    }
+    let name = std::str::from_utf8(raw).ok()?;
+    let parts: Vec<&str> = name.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    let plain = !name.starts_with(['/', '\\'])
+        && !name.contains(['\0', ':'])
+        && parts.iter().all(|p| *p != "." && *p != "..");
+    plain.then(|| parts.iter().collect())
+}
+
 fn unzip_bounded(
     archive: &Path,
     target: &Path,
@@ -467,6 +484,7 @@ fn unzip_bounded(
                 "{shown:?} would be written outside the submission's folder"
             )));
         };
+        let relative = utf8_name(entry.name_raw()).unwrap_or(relative);
         let path = target.join(relative);
         if entry.is_dir() {
             std::fs::create_dir_all(&path)?;
@@ -538,6 +556,33 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let s = open(zip.path(), "ana", &[], scratch.path(), None).unwrap();
         assert!(s.root.join("Cargo.toml").is_file(), "{:?}", s.root);
+    }
+
+    #[test]
+    fn an_unflagged_utf8_name_is_read_as_utf8() {
+        let zip = archive(&[("João Gonçalves_4112_assignsubmission_file_a.py", b"x")]);
+        // Moodle's and macOS's zips leave the UTF-8 flag (bit 11) unset.
+        let mut bytes = std::fs::read(zip.path()).unwrap();
+        for (signature, at) in [(b"PK\x03\x04", 6), (b"PK\x01\x02", 8)] {
+            let start = bytes.windows(4).position(|w| w == signature).unwrap();
+            bytes[start + at + 1] &= !0x08;
+        }
+        let scratch = tempfile::tempdir().unwrap();
+        let unflagged = scratch.path().join("unflagged.zip");
+        std::fs::write(&unflagged, bytes).unwrap();
+        unzip_class(&unflagged, &scratch.path().join("out")).unwrap();
+        let name = scratch
+            .path()
+            .join("out/João Gonçalves_4112_assignsubmission_file_a.py");
+        assert!(
+            name.is_file(),
+            "{:?}",
+            std::fs::read_dir(scratch.path().join("out"))
+        );
+        // What is not plainly a relative path keeps the checked reading.
+        assert_eq!(utf8_name("é/../x".as_bytes()), None);
+        assert_eq!(utf8_name(b"plain"), None);
+        assert_eq!(utf8_name(b"\xe9"), None);
     }
 
     #[test]
