@@ -1007,6 +1007,7 @@ fn watch(
     let mut starved = false;
     let mut polls = 0u32;
     let mut backstop = limits.timeout;
+    let mut probe = None;
     let (status, cpu) = loop {
         if let Some(ended) = reap(pid)? {
             break ended;
@@ -1016,14 +1017,11 @@ fn watch(
             ending = Some(Ending::OutputLimit);
             kill();
         } else if started.elapsed() >= backstop {
-            let wall = started.elapsed();
-            let used = tree_cpu::tree_cpu(pid);
-            match backstop_after(used, wall, limits) {
-                Some(later) => backstop = later,
-                None => {
+            match at_backstop(pid, started.elapsed(), &mut probe, limits) {
+                Ok(later) => backstop = later,
+                Err(was_starved) => {
                     ending = Some(Ending::TimedOut);
-                    let limit = Duration::from_secs(limits.cpu_seconds);
-                    starved = used.is_some_and(|used| used * 10 >= limit || used * 20 >= wall);
+                    starved = was_starved;
                     kill();
                 }
             }
@@ -1077,17 +1075,59 @@ fn reap(pid: libc::pid_t) -> std::io::Result<Option<(std::process::ExitStatus, D
 /// a program that waits.
 const LOADED_WALL: u32 = 4;
 
+/// A look at a run's tree: when (its wall time), and its CPU time and
+/// time waited for a processor so far.
+type Probe = (Duration, Duration, Duration);
+
+/// How long the backstop watches a run before it judges it: long enough
+/// to tell one that wants a processor from one that sleeps or reads.
+const PROBE: Duration = Duration::from_millis(200);
+
+/// A run at its backstop, `wall` after its start: `Ok(when)` to look
+/// again then, or `Err(starved)` to stop it now, `starved` when it was
+/// computing all the same (its case runs again). The first look only
+/// starts a [`PROBE`]; each later one judges the tree by what it did since
+/// the last ([`backstop_after`]).
+fn at_backstop(
+    pid: libc::pid_t,
+    wall: Duration,
+    probe: &mut Option<Probe>,
+    limits: &Limits,
+) -> Result<Duration, bool> {
+    let Some(used) = tree_cpu::tree_cpu(pid) else {
+        return Err(false);
+    };
+    let waited = tree_cpu::tree_waited(pid).unwrap_or_default();
+    let Some((at, used_then, waited_then)) = probe.replace((wall, used, waited)) else {
+        return Ok(wall + PROBE);
+    };
+    let span = wall.saturating_sub(at).as_secs_f64().max(1e-3);
+    let rate = |now: Duration, then: Duration| now.saturating_sub(then).as_secs_f64() / span;
+    let demand = rate(used + waited, used_then + waited_then);
+    backstop_after(used, demand, wall, limits).ok_or_else(|| {
+        used * 10 >= Duration::from_secs(limits.cpu_seconds) || used * 20 >= wall || demand >= 0.5
+    })
+}
+
 /// When the backstop looks again at a run that reached it `wall` after its
-/// start, having used `used` of CPU: half a second on while it computes (a
-/// twentieth of the wall or more: a machine too loaded to give it its CPU
-/// time, whose work the same run on an idle machine does in time), up to
-/// [`LOADED_WALL`] times the backstop; `None` to stop it now (it waits).
-/// A build's compilers have no tree CPU limit to bound them, so a build
-/// waits on only while starved, under half a core: an idle machine gives
-/// even a const-eval bomb a whole one, and stops it at its limit.
-fn backstop_after(used: Option<Duration>, wall: Duration, limits: &Limits) -> Option<Duration> {
-    let computing =
-        used.is_some_and(|used| used * 20 >= wall && (limits.whole_tree || used * 2 < wall));
+/// start, having used `used` of CPU and wanted a processor at `demand`
+/// since the last look (its CPU time and its time waiting for one, per
+/// second on the wall): half a second on while it computes (a twentieth
+/// of the wall in CPU time, or runnable half the time of late: a machine
+/// too loaded to give it its CPU time, whose work the same run on an idle
+/// machine does in time, even one that got almost none of it), up to
+/// [`LOADED_WALL`] times the backstop; `None` to stop it now (it waits,
+/// sleeps or reads). A build's compilers have no tree CPU limit to bound
+/// them, so a build waits on only while starved, under half a core: an
+/// idle machine gives even a const-eval bomb a whole one, and stops it at
+/// its limit.
+fn backstop_after(
+    used: Duration,
+    demand: f64,
+    wall: Duration,
+    limits: &Limits,
+) -> Option<Duration> {
+    let computing = (used * 20 >= wall || demand >= 0.5) && (limits.whole_tree || used * 2 < wall);
     (computing && wall < limits.timeout * LOADED_WALL).then(|| wall + Duration::from_millis(500))
 }
 
@@ -1594,14 +1634,20 @@ mod tests {
             ..build
         };
         // A third of a core: a loaded machine.
-        assert!(backstop_after(Some(secs(14)), secs(41), &build).is_some());
+        assert!(backstop_after(secs(14), 0.0, secs(41), &build).is_some());
         // A whole core (a const-eval bomb on an idle machine), or none.
-        assert_eq!(backstop_after(Some(secs(41)), secs(41), &build), None);
-        assert_eq!(backstop_after(Some(secs(1)), secs(41), &build), None);
-        assert_eq!(backstop_after(None, secs(41), &build), None);
-        assert!(backstop_after(Some(secs(41)), secs(41), &case).is_some());
-        assert_eq!(backstop_after(Some(secs(50)), secs(160), &build), None);
-        assert_eq!(backstop_after(Some(secs(160)), secs(160), &case), None);
+        assert_eq!(backstop_after(secs(41), 1.0, secs(41), &build), None);
+        assert_eq!(backstop_after(secs(1), 0.02, secs(41), &build), None);
+        assert!(backstop_after(secs(41), 1.0, secs(41), &case).is_some());
+        // Past four backstops, neither.
+        assert_eq!(backstop_after(secs(50), 1.0, secs(160), &build), None);
+        assert_eq!(backstop_after(secs(160), 1.0, secs(160), &case), None);
+        // Almost no CPU time, but runnable all along: starved, not waiting.
+        let ms = Duration::from_millis;
+        assert!(backstop_after(ms(50), 0.99, secs(41), &case).is_some());
+        assert!(backstop_after(ms(50), 0.99, secs(41), &build).is_some());
+        // Neither computing nor runnable: it waits, and is stopped.
+        assert_eq!(backstop_after(ms(50), 0.0, secs(41), &case), None);
     }
 
     /// A run's CPU time is counted, through the sandbox, for what its

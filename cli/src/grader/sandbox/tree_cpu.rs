@@ -61,6 +61,35 @@ pub(super) fn tree_cpu(root: libc::pid_t) -> Option<Duration> {
     )
 }
 
+/// How long `root` and its living descendants have waited, runnable, for
+/// a processor (`/proc/<pid>/schedstat`'s second field): the time a
+/// loaded machine kept from a run that computes, which a run that sleeps
+/// or reads does not accrue. `None` when `root`'s cannot be read.
+pub(super) fn tree_waited(root: libc::pid_t) -> Option<Duration> {
+    let waited = |pid: libc::pid_t| -> Option<u64> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
+        text.split_whitespace().nth(1)?.parse().ok()
+    };
+    let mut nanos = waited(root)?;
+    let mut parents: HashMap<libc::pid_t, Vec<libc::pid_t>> = HashMap::new();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        if let Some((parent, _)) = stat_of(pid).filter(|_| pid != root) {
+            parents.entry(parent).or_default().push(pid);
+        }
+    }
+    let mut pending = vec![root];
+    while let Some(parent) = pending.pop() {
+        for &pid in parents.get(&parent).into_iter().flatten() {
+            nanos += waited(pid).unwrap_or(0);
+            pending.push(pid);
+        }
+    }
+    Some(Duration::from_nanos(nanos))
+}
+
 /// Whether a tree that has run `elapsed` on the wall may have used
 /// `limit` of CPU: it cannot have used more than every processor for all
 /// that time, so a short case never pays for reading `/proc`.
@@ -96,5 +125,33 @@ mod tests {
         let _ = child.wait();
         assert!(used >= Duration::from_millis(100), "{used:?}");
         assert!(tree_cpu(pid).is_none());
+    }
+
+    #[test]
+    fn busy_children_wait_for_a_processor_and_sleeping_ones_do_not() {
+        // More busy loops than processors: each waits its turn, runnable.
+        let processors = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let loops = "while :; do :; done & ".repeat(processors * 2);
+        let group = |script: &str| {
+            use std::os::unix::process::CommandExt;
+            std::process::Command::new("/bin/sh")
+                .args(["-c", script])
+                .process_group(0)
+                .spawn()
+                .unwrap()
+        };
+        let mut busy = group(&format!("{loops} wait"));
+        let mut sleeping = group("sleep 5 & wait");
+        std::thread::sleep(Duration::from_millis(800));
+        let waited = tree_waited(busy.id() as libc::pid_t).unwrap();
+        let slept = tree_waited(sleeping.id() as libc::pid_t).unwrap();
+        for child in [&mut busy, &mut sleeping] {
+            // The whole group, the shell's loops with it.
+            // SAFETY: kill has no memory preconditions.
+            unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+            let _ = child.wait();
+        }
+        assert!(waited >= Duration::from_millis(200), "{waited:?}");
+        assert!(slept < Duration::from_millis(100), "{slept:?}");
     }
 }
