@@ -50,6 +50,11 @@ pub(crate) struct Manifest {
     /// The game's name in each translation.
     #[serde(default)]
     pub titles: std::collections::BTreeMap<String, String>,
+    /// How the statement's introduction, written for every game, reads in
+    /// this game's English starter: each `[text, as this game says it]`
+    /// (a text the introduction no longer holds refuses the starter).
+    #[serde(default)]
+    pub intro: Vec<[String; 2]>,
 }
 
 /// Per locale, per level, a line.
@@ -205,14 +210,33 @@ pub(crate) fn hints_toml(hints: &Hints, locale: Option<&str>) -> String {
         .or_else(|| hints.get("en"))
         .cloned()
         .unwrap_or_default();
-    let mut out = String::from(
-        "# Hints, one at a time for the first level not yet reached: run the\n\
-         # tests in watch mode, then h and Enter. The kit's: editing it changes nothing.\n",
+    let said = catalogue_of(locale.unwrap_or("en"));
+    let header = said.text(
+        "Hints, one at a time for the first level not yet reached: run the tests in watch mode, then h and Enter. The kit's: editing it changes nothing.",
     );
+    let mut out = comment(header);
     for (level, hints) in levels {
         let quoted: Vec<String> = hints.iter().map(Hint::to_toml).collect();
         out.push_str(&format!("{level} = [\n  {},\n]\n", quoted.join(",\n  ")));
     }
+    out
+}
+
+/// `text` as TOML comment lines of at most 76 characters.
+fn comment(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() + 1 + word.len() > 76 && line.len() > 1 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
     out
 }
 

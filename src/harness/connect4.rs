@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, Write};
 
+use crate::catalogue::{f, t};
 use crate::connect4::{self, Board, Disc, DropError};
 use crate::given::connect4::{MAX_SIDE, MIN_SIDE};
 use crate::level::{Graded, Level, LevelInfo};
@@ -378,33 +379,10 @@ pub fn shown_call(request: &str, _python: bool) -> String {
             })
             .unwrap_or_default()
     };
+    let seed = words.get(1).copied().unwrap_or_default();
     match words.first().copied().unwrap_or_default() {
-        "game" => {
-            let n = numbers(1);
-            let (rows, cols, drops) = (
-                n.first().copied().unwrap_or(0),
-                n.get(1).copied().unwrap_or(0),
-                n.get(2..).unwrap_or_default(),
-            );
-            format!(
-                "Board::new({rows}, {cols}), then drop_piece(col, disc) in columns {drops:?} (0-based), \
-                 Disc::One first, then in turn; after each drop, connects_four of its cell and is_full()\n{}",
-                drawn(rows, cols, drops)
-            )
-        }
-        "four" => {
-            let n = numbers(1);
-            let (rows, cols, drops) = (
-                n.first().copied().unwrap_or(0),
-                n.get(1).copied().unwrap_or(0),
-                n.get(2..).unwrap_or_default(),
-            );
-            format!(
-                "Board::new({rows}, {cols}), drop_piece in columns {drops:?} (0-based, Disc::One first), \
-                 then connects_four(row, col) of every cell holding a disc\n{}",
-                drawn(rows, cols, drops)
-            )
-        }
+        "game" => shown_game(&numbers(1)),
+        "four" => shown_four(&numbers(1)),
         kind @ ("smart" | "random") => {
             let player = if kind == "smart" {
                 "SmartPlayer"
@@ -413,13 +391,17 @@ pub fn shown_call(request: &str, _python: bool) -> String {
             };
             let drops = played(words.get(2));
             format!(
-                "{player}::new({}).choose(&board), on this 6 x 7 board:\n{}",
-                words.get(1).copied().unwrap_or_default(),
+                "{}\n{}",
+                f(
+                    "{player}::new({seed}).choose(&board), on this 6 x 7 board:",
+                    &[("player", &player), ("seed", &seed)]
+                ),
                 drawn(6, 7, &drops)
             )
         }
         "best_move" => format!(
-            "best_move(&board), on this 6 x 7 board:\n{}",
+            "{}\n{}",
+            t("best_move(&board), on this 6 x 7 board:"),
             drawn(6, 7, &played(words.get(1)))
         ),
         kind @ ("random_uniform" | "smart_uniform") => {
@@ -429,43 +411,109 @@ pub fn shown_call(request: &str, _python: bool) -> String {
                 "RandomPlayer"
             };
             format!(
-                "{player}::choose(&board), drawn many times: each column it may play equally often, on:\n{}",
+                "{}\n{}",
+                f(
+                    "{player}::choose(&board), drawn many times: each column it may play equally often, on:",
+                    &[("player", &player)]
+                ),
                 drawn(6, 7, &played(words.get(1)))
             )
         }
-        "random_replay" => format!(
-            "RandomPlayer::new({}) playing a whole game twice: the same seed plays the same game",
-            words.get(1).copied().unwrap_or_default()
+        "random_replay" => f(
+            "RandomPlayer::new({seed}) playing a whole game twice: the same seed plays the same game",
+            &[("seed", &seed)],
         ),
         _ => crate::function_fixture::call_text(request),
     }
 }
 
+/// The rows, columns and drops of a request's numbers.
+fn sized(n: &[usize]) -> (usize, usize, Vec<usize>) {
+    (
+        n.first().copied().unwrap_or(0),
+        n.get(1).copied().unwrap_or(0),
+        n.get(2..).unwrap_or_default().to_vec(),
+    )
+}
+
+/// A `game` request as the student's code is called, what its answers
+/// mean, and its board.
+fn shown_game(numbers: &[usize]) -> String {
+    let (rows, cols, drops) = sized(numbers);
+    format!(
+        "{}\n{}\n{}",
+        f(
+            "Board::new({rows}, {cols}), then drop_piece(col, disc) in columns {drops} (0-based), Disc::One first, then in turn; after each drop, connects_four of its cell and is_full()",
+            &[
+                ("rows", &rows),
+                ("cols", &cols),
+                ("drops", &format!("{drops:?}"))
+            ]
+        ),
+        t(
+            "Answers, one per drop: rN, the row the disc lands in (0 at the bottom), then +4 if connects_four and +full if is_full(); full or out, drop_piece's Err for a full column or one out of range (no turn: the same disc plays next); new:err, Board::new's Err for a size out of range"
+        ),
+        drawn(rows, cols, &drops)
+    )
+}
+
+/// A `four` request as the student's code is called, what its answer
+/// means, and its board.
+fn shown_four(numbers: &[usize]) -> String {
+    let (rows, cols, drops) = sized(numbers);
+    format!(
+        "{}\n{}\n{}",
+        f(
+            "Board::new({rows}, {cols}), drop_piece in columns {drops} (0-based, Disc::One first), then connects_four(row, col) of every cell holding a disc",
+            &[
+                ("rows", &rows),
+                ("cols", &cols),
+                ("drops", &format!("{drops:?}"))
+            ]
+        ),
+        t(
+            "The answer, row by row from the bottom, split by /: 4, a disc for which connects_four is true; -, one for which it is false; ., an empty cell"
+        ),
+        drawn(rows, cols, &drops)
+    )
+}
+
 /// A board after drops in `columns` (0-based), `X` (Disc::One) first, as
-/// rows from the top and the column numbers (from 1) under them.
+/// rows from the top and the column numbers (from 1) under them. A drop
+/// refused (a full column, one out of range) is no turn: the same disc
+/// comes next, as the driver plays it.
 fn drawn(rows: usize, cols: usize, columns: &[usize]) -> String {
     let (rows, cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
     let mut cells = vec![vec!['.'; cols]; rows];
     let mut heights = vec![0; cols];
-    for (i, &col) in columns.iter().enumerate() {
+    let mut disc = 'X';
+    for &col in columns {
         if col < cols && heights[col] < rows {
-            cells[heights[col]][col] = if i % 2 == 0 { 'X' } else { 'O' };
+            cells[heights[col]][col] = disc;
             heights[col] += 1;
+            disc = if disc == 'X' { 'O' } else { 'X' };
         }
     }
+    // Columns 10 and over take two digits: every cell is then three wide,
+    // so that `9 10 11` never reads as `91011`.
+    let width = if cols > 9 { 3 } else { 2 };
     let mut out: Vec<String> = cells
         .iter()
         .rev()
         .map(|row| {
             format!(
                 "  {}",
-                row.iter().map(|c| format!("{c:>2}")).collect::<String>()
+                row.iter()
+                    .map(|c| format!("{c:>width$}"))
+                    .collect::<String>()
             )
         })
         .collect();
     out.push(format!(
         "  {}",
-        (1..=cols).map(|c| format!("{c:>2}")).collect::<String>()
+        (1..=cols)
+            .map(|c| format!("{c:>width$}"))
+            .collect::<String>()
     ));
     out.join("\n")
 }
@@ -584,6 +632,16 @@ mod tests {
         assert_eq!(events(&reference), events(&python));
         let silent = format!("┌─┐\n{PROMPT}\n{PROMPT}\n┌─┐\n");
         assert_ne!(events(&reference), events(&silent));
+    }
+
+    #[test]
+    fn a_refused_drop_is_no_turn_in_the_board_drawn() {
+        // Column 1 of a 2-row board: X, O, then refused; X plays column 2.
+        assert_eq!(drawn(2, 2, &[0, 0, 0, 1]), "   O .\n   X X\n   1 2");
+        // Past nine columns, each cell is three wide.
+        let wide = drawn(1, 10, &[9]);
+        assert!(wide.ends_with("  9 10"), "{wide}");
+        assert!(wide.starts_with("    .  ."), "{wide}");
     }
 
     #[test]

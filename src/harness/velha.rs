@@ -143,8 +143,19 @@ pub fn shown_call(request: &str, python: bool) -> String {
         .zip(['A', 'B', 'C'])
         .map(|(row, letter)| format!("  {letter} {}", row.map(String::from).join(" | ")))
         .collect();
+    // The driver's answer is two numbers: say which tuple they stand for.
+    let answer = if function == "melhor_jogada" {
+        format!(
+            "\n{}",
+            crate::catalogue::t(
+                "melhor_jogada's answer is shown as the row then the column: 1 2 stands for (1, 2)"
+            )
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{call}\n    1   2   3\n{}",
+        "{call}\n    1   2   3\n{}{answer}",
         drawn.join("\n   ---+---+---\n")
     )
 }
@@ -271,7 +282,9 @@ mod tests {
             shown_call("verifica_vencedor_9 X........", false)
                 .starts_with("verifica_vencedor_9('X', ' ', ")
         );
-        assert!(shown_call("melhor_jogada X........", true).starts_with("melhor_jogada([[\"X\""));
+        let best = shown_call("melhor_jogada X........", true);
+        assert!(best.starts_with("melhor_jogada([[\"X\""), "{best}");
+        assert!(best.ends_with("1 2 stands for (1, 2)"), "{best}");
     }
 
     #[test]

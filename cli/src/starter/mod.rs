@@ -746,8 +746,33 @@ fn exercise_md(game: &GameInfo, locale: Option<&str>) -> Result<String, StarterE
         .iter()
         .find(|s| s.trim_start().starts_with(&heading))
         .ok_or_else(|| malformed("EXERCISE.md", format!("no section {heading:?}")))?;
+    let manifest = exercise_data::manifest(game.id)?;
+    let intro = of_one_game(sections[0].trim_end(), game.id, &manifest.intro)?;
     // A blank line before the rule, so that it is not read as a heading.
-    Ok(format!("{}\n\n---\n{}", sections[0].trim_end(), section))
+    Ok(format!("{intro}\n\n---\n{section}"))
+}
+
+/// The statement's introduction, written for every game, as a starter of
+/// `game` says it: its folder and commands (`src/connect4/`, not
+/// `src/<game>/`), and each of the exercise's own readings of it
+/// (`intro` in its manifest: velha's `entrada`, Mastermind's graded
+/// fragments in Mastermind's alone). Refused when the introduction no
+/// longer holds a text to read so.
+fn of_one_game(intro: &str, game: &str, own: &[[String; 2]]) -> Result<String, StarterError> {
+    let mut text = intro.to_owned();
+    let generic = [String::from("<game>"), game.to_owned()];
+    for [written, said] in own.iter().chain([&generic]) {
+        if !text.contains(written.as_str()) {
+            return Err(StarterError::Kit(malformed(
+                "EXERCISE.md",
+                format!(
+                    "its introduction no longer holds {written:?}, which the exercise's `intro` reads"
+                ),
+            )));
+        }
+        text = text.replace(written.as_str(), said);
+    }
+    Ok(text)
 }
 
 /// Each level's points.
@@ -1090,6 +1115,28 @@ mod tests {
         assert_eq!(without_unit_tests(not_last), not_last.to_vec());
         let last = b"fn a() {}\n\n#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n";
         assert_eq!(without_unit_tests(last), b"fn a() {}\n".to_vec());
+    }
+
+    #[test]
+    fn a_starters_statement_speaks_of_its_own_game() {
+        for game in crate::registry::GAMES {
+            let text = exercise_md(game, None).unwrap();
+            let intro = text.split("\n---\n").next().unwrap();
+            assert!(!intro.contains("<game>"), "{}", game.id);
+            assert!(intro.contains(&format!("`src/{}/`", game.id)), "{intro}");
+            assert_eq!(intro.contains("entrada"), game.id == "velha", "{intro}");
+            assert_eq!(
+                intro.contains("`Secret: `"),
+                game.id == "mastermind",
+                "{intro}"
+            );
+            assert!(!intro.contains("Connect four"), "{intro}");
+            assert_eq!(
+                intro.contains("its only free text"),
+                game.id == "connect4",
+                "{intro}"
+            );
+        }
     }
 
     #[test]
@@ -1446,10 +1493,14 @@ mod tests {
                 .unwrap();
                 for g in &graded {
                     let name = texts.level_name(g.level.name());
+                    let command = format!("`cargo test {}`", g.level);
+                    let line = readme.lines().find(|l| l.contains(&command));
                     assert!(
-                        readme
-                            .contains(&format!("`cargo test {}` ({name}; {} ", g.level, g.public)),
-                        "{} {locale}: {readme}",
+                        line.is_some_and(|l| l.contains(&name)
+                            && l.contains(&format!(" {} ", g.public))
+                            // `Basique (basic)` in no other parentheses.
+                            && (locale == "en" || !l.contains(&format!("({name}")))),
+                        "{} {locale}: {line:?}",
                         game.id
                     );
                 }
