@@ -154,6 +154,34 @@ fn every_message_a_student_reads_has_its_translation() {
     }
 }
 
+/// The descriptions of `game`'s hidden cases that no public case shares:
+/// their translations are in `<locale>.hidden.toml`, out of a student's
+/// build and of every starter.
+fn hidden_texts(game: &str) -> BTreeSet<String> {
+    let (mut hidden, mut public) = (BTreeSet::new(), BTreeSet::new());
+    let mut stack = vec![root().join("fixtures").join(game)];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let Ok(table) = std::fs::read_to_string(&path)
+                .map(|t| toml::from_str::<toml::Table>(&t).unwrap_or_default())
+            else {
+                continue;
+            };
+            let Some(description) = table.get("description").and_then(|d| d.as_str()) else {
+                continue;
+            };
+            let is_hidden = table.get("visibility").and_then(|v| v.as_str()) == Some("hidden");
+            if is_hidden { &mut hidden } else { &mut public }.insert(description.to_owned());
+        }
+    }
+    hidden.difference(&public).cloned().collect()
+}
+
 /// Each text of `game` a student reads from its data: its cases'
 /// descriptions, and its bugs' and correct variants' names.
 fn game_texts(game: &str) -> BTreeSet<String> {
@@ -219,7 +247,17 @@ fn game_texts(game: &str) -> BTreeSet<String> {
 fn every_case_and_bug_of_a_translated_game_has_its_translation() {
     for (locale, game) in translations() {
         let table = catalogue(locale);
-        let own = table["descriptions"][game].as_table().unwrap();
+        let mut own = table["descriptions"][game].as_table().unwrap().clone();
+        // The hidden cases' are apart: a student's build holds none.
+        let hidden = hidden_texts(game);
+        let leaked: Vec<&String> = own.keys().filter(|k| hidden.contains(*k)).collect();
+        assert!(
+            leaked.is_empty(),
+            "{locale}.toml holds hidden cases' descriptions (move them to {locale}.hidden.toml): {leaked:?}"
+        );
+        let path = root().join(format!("exercises/locales/{locale}.hidden.toml"));
+        let apart: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        own.extend(apart["descriptions"][game].as_table().unwrap().clone());
         let texts = game_texts(game);
         assert!(texts.len() > 40, "{game}: {texts:?}");
         let missing: Vec<&String> = texts.iter().filter(|t| !own.contains_key(*t)).collect();

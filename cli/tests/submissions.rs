@@ -417,41 +417,18 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
     let roster = scratch.path().join("roster.csv");
     std::fs::write(
         &roster,
-        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,\ncaio,340934,caio.r,Caio Reis,\n",
+        "submission,id,login,name,participant\nana,S1,ana.souza,Ana Souza,4112\nbia,S2,bia.lima,Bia Lima,\ncaio,340934,caio.r,Caio Reis,\neli,S5,eli.d,Eli Dias,4116\n",
     )
     .unwrap();
-    // Moodle: Ana in a folder ("Download submissions in folders"), mapped
-    // by participant id; Bia's files flat, mapped by full name; Duda in
-    // no roster.
-    let mut moodle = Vec::new();
-    for (file, bytes) in exam("diego") {
-        moodle.push((
-            format!("Ana Souza_4112_assignsubmission_file/{file}"),
-            bytes,
-        ));
-    }
-    for (file, bytes) in exam("bruno") {
-        moodle.push((format!("Bia Lima_4113_assignsubmission_file_{file}"), bytes));
-        moodle.push((
-            format!("Duda Alves_4114_assignsubmission_file_{file}"),
-            Vec::new(),
-        ));
-    }
-    // Caio's archive is no zip: scored 0, and in no LMS file.
-    moodle.push((
-        "Caio Reis_4115_assignsubmission_file_entrega.zip".to_owned(),
-        b"not a zip".to_vec(),
-    ));
-    let archive = scratch.path().join("moodle.zip");
-    zip_of(&archive, &moodle);
+    let archive = moodle_download(scratch.path());
     let (scores, unmapped) = grade_download("moodle", &archive, &roster, &scratch.path().join("m"));
     let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,
-        ["Duda_Alves_4114", "ana", "bia", "caio"],
+        ["Duda_Alves_4114", "ana", "bia", "caio", "eli"],
         "{scores:?}"
     );
-    assert_eq!(scores[3].1, 0.0, "{scores:?}");
+    assert_eq!((scores[3].1, scores[4].1), (0.0, 0.0), "{scores:?}");
     assert!(scores[1].1 > scores[2].1, "{scores:?}");
     assert!(
         unmapped.contains("Duda Alves (id 4114): not in the roster"),
@@ -468,7 +445,10 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         moodle_csv.contains("Level reached: expert. 30 / 30 points. Every public case passed."),
         "{moodle_csv}"
     );
-    assert!(!moodle_csv.contains("caio.r"), "{moodle_csv}");
+    assert!(
+        !moodle_csv.contains("caio.r") && !moodle_csv.contains("eli.d"),
+        "{moodle_csv}"
+    );
     let feedback = std::fs::File::open(scratch.path().join("m/moodle-feedback.zip")).unwrap();
     let feedback = zip::ZipArchive::new(feedback).unwrap();
     let entries: Vec<&str> = feedback.file_names().collect();
@@ -490,6 +470,49 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
         scores[0].1 > 0.0 && unmapped.is_empty(),
         "{scores:?} {unmapped}"
     );
+}
+
+/// A Moodle download: Ana in a folder, Bia flat, Duda in no roster,
+/// Caio's archive no zip, Eli's zip beside a report.
+fn moodle_download(dir: &Path) -> PathBuf {
+    // Moodle: Ana in a folder ("Download submissions in folders"), mapped
+    // by participant id; Bia's files flat, mapped by full name; Duda in
+    // no roster.
+    let mut moodle = Vec::new();
+    for (file, bytes) in exam("diego") {
+        moodle.push((
+            format!("Ana Souza_4112_assignsubmission_file/{file}"),
+            bytes,
+        ));
+    }
+    for (file, bytes) in exam("bruno") {
+        moodle.push((format!("Bia Lima_4113_assignsubmission_file_{file}"), bytes));
+        moodle.push((
+            format!("Duda Alves_4114_assignsubmission_file_{file}"),
+            Vec::new(),
+        ));
+    }
+    // Caio's archive is no zip: scored 0, and in no LMS file. Eli's files
+    // are in a zip handed in beside a report: the same.
+    moodle.push((
+        "Caio Reis_4115_assignsubmission_file_entrega.zip".to_owned(),
+        b"not a zip".to_vec(),
+    ));
+    let inner = dir.join("inner.zip");
+    let files: Vec<(String, Vec<u8>)> = exam("diego")
+        .into_iter()
+        .map(|(f, b)| (f.to_owned(), b))
+        .collect();
+    zip_of(&inner, &files);
+    for (file, bytes) in [
+        ("trabalho.zip", std::fs::read(&inner).unwrap()),
+        ("relatorio.pdf", b"%PDF".to_vec()),
+    ] {
+        moodle.push((format!("Eli Dias_4116_assignsubmission_file_{file}"), bytes));
+    }
+    let archive = dir.join("moodle.zip");
+    zip_of(&archive, &moodle);
+    archive
 }
 
 /// Homonyms in a Moodle download are never merged: `Ana Souza_4112` is the

@@ -758,7 +758,7 @@ impl Lms {
         );
         eprintln!(
             "boardkit: wrote moodle.csv and canvas.csv ({} of {} students, assignment {:?}{})",
-            self.students.len() - gaps.missing.len() - gaps.unfinished.len(),
+            self.students.len() - gaps.missing.len() - gaps.unfinished.len() - gaps.unread.len(),
             self.students.len(),
             self.assignment,
             self.canvas

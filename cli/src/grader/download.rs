@@ -188,6 +188,14 @@ fn match_one<'r>(
     fn given(s: &Student) -> Option<&str> {
         s.participant.as_deref().filter(|p| !p.is_empty())
     }
+    // One number on entries of two names: neither is taken for the other.
+    let bearers = owners.iter().filter(|o| o.id == owner.id).count();
+    if bearers > 1 {
+        return Err(format!(
+            "{bearers} entries of the download, of other names, bear the id {}",
+            owner.id
+        ));
+    }
     let by_participant: Vec<&Student> = roster
         .iter()
         .filter(|s| given(s) == Some(owner.id.as_str()))
@@ -203,6 +211,12 @@ fn match_one<'r>(
                 Some(other) => Err(format!(
                     "{} is the roster's participant id of {:?} and the id of {:?}: one roster for both LMSs must not give one number to two students",
                     owner.id, one.submission, other.submission
+                )),
+                // canvas.csv gives Canvas the row's `id` as the student's
+                // user id: another number would grade another student.
+                None if one.id != owner.id => Err(format!(
+                    "the roster's {:?} has this download's user id {} as its participant id, but {} as its id, which canvas.csv gives Canvas: give Canvas's user id as `id`",
+                    one.submission, owner.id, one.id
                 )),
                 None => agreeing(owner, one),
             };
@@ -250,7 +264,7 @@ fn match_one<'r>(
             "{namesakes} entries of the download are named {:?}: the roster's participant ids tell them apart",
             owner.name
         )),
-        [row] => Ok(row),
+        [row] => agreeing(owner, row),
     }
 }
 
@@ -261,9 +275,13 @@ fn match_one<'r>(
 /// own order, accents and apostrophes aside); a row without a name
 /// contradicts nothing.
 fn agreeing<'r>(owner: &Owner, row: &'r Student) -> Result<&'r Student, String> {
+    // Moodle's blind marking names every entry `Participant`.
+    if owner.name.eq_ignore_ascii_case("participant") {
+        return Ok(row);
+    }
     match row.name.as_deref().filter(|n| !n.trim().is_empty()) {
         Some(name) if !same_letters(&owner.name, name) => Err(format!(
-            "the roster's {:?} has its participant id {} but is named {name:?}: is the participant column shifted?",
+            "the roster's {:?} has its id {} but is named {name:?}: is the id or participant column shifted?",
             row.submission, owner.id
         )),
         _ => Ok(row),
@@ -295,13 +313,13 @@ fn same_letters(download: &str, roster: &str) -> bool {
     theirs == sorted(plain(roster)) || theirs == sorted(ascii(roster))
 }
 
-/// The file a Canvas download's `file` stands for: Canvas renames a file
-/// handed in again `name-1.ext` (`-2`, ...: before the last dot, or the
-/// first in names of several), so a name the exercise expects comes back
-/// with the numbers Canvas gave it (none for the name itself; `-1-1` for
-/// a `programa-1.py` handed in again). None when `file` is no expected
-/// name, suffixed or not.
-fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, Vec<u32>)> {
+/// The file a download's `file` stands for: Canvas renames a file handed
+/// in again `name-1.ext` (`-2`, ...: before the last dot, or the first in
+/// names of several), Moodle's file picker `name (1).ext`, so a name the
+/// exercise expects comes back with the numbers the LMS gave it (none for
+/// the name itself; `-1-1` for a `programa-1.py` handed in again). None
+/// when `file` is no expected name, numbered or not.
+fn expected_name<'e>(lms: Lms, file: &str, expected: &'e [String]) -> Option<(&'e str, Vec<u32>)> {
     for name in expected {
         if file == name {
             return Some((name, Vec::new()));
@@ -313,10 +331,15 @@ fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, Vec
             .chain([name.len()]);
         for cut in cuts {
             let (stem, ext) = name.split_at(cut);
-            let number = file
+            let rest = file
                 .strip_prefix(stem)
-                .and_then(|rest| rest.strip_prefix('-'))
                 .and_then(|rest| rest.strip_suffix(ext));
+            let number = match lms {
+                Lms::Canvas => rest.and_then(|rest| rest.strip_prefix('-')),
+                Lms::Moodle => rest
+                    .and_then(|rest| rest.strip_prefix(" ("))
+                    .and_then(|rest| rest.strip_suffix(')')),
+            };
             let numbers: Option<Vec<u32>> = number.and_then(|n| {
                 n.split('-')
                     .map(|part| {
@@ -333,11 +356,13 @@ fn expected_name<'e>(file: &str, expected: &'e [String]) -> Option<(&'e str, Vec
     None
 }
 
-/// A Canvas student's files under the names the exercise expects: each
-/// resubmitted `programa-1.py` taken as `programa.py`, the newest (highest
-/// number) when several versions came; every renaming and every version
-/// left out is returned to be said.
+/// A student's files under the names the exercise expects: each
+/// resubmitted `programa-1.py` (Canvas) or `programa (1).py` (Moodle)
+/// taken as `programa.py`, the newest (highest number) when several
+/// versions came; every renaming and every version left out is returned
+/// to be said.
 fn resubmissions(
+    lms: Lms,
     files: Vec<(PathBuf, String)>,
     expected: &[String],
 ) -> (Vec<(PathBuf, String)>, Vec<String>) {
@@ -346,7 +371,7 @@ fn resubmissions(
     type Versions = Vec<(Vec<u32>, PathBuf, String)>;
     let mut versions: BTreeMap<&str, Versions> = BTreeMap::new();
     for (path, file) in files {
-        match expected_name(&file, expected) {
+        match expected_name(lms, &file, expected) {
             Some((name, n)) => versions.entry(name).or_default().push((n, path, file)),
             None => kept.push((path, file)),
         }
@@ -354,7 +379,7 @@ fn resubmissions(
     let mut said = Vec::new();
     // With no file the run expects (crates, `--program`), a numbered name
     // cannot be mapped back: said, not guessed.
-    if expected.is_empty() {
+    if expected.is_empty() && lms == Lms::Canvas {
         for (_, file) in &kept {
             let stem = file.split('.').next().unwrap_or_default();
             let numbered = stem
@@ -376,12 +401,12 @@ fn resubmissions(
         if !all.is_empty() {
             let older: Vec<&str> = all.iter().map(|(_, _, f)| f.as_str()).collect();
             said.push(format!(
-                "{file} taken as {name}, Canvas's latest version; left out: {}",
+                "{file} taken as {name}, {lms:?}'s latest version; left out: {}",
                 older.join(", ")
             ));
         } else if !n.is_empty() {
             said.push(format!(
-                "{file} taken as {name} (Canvas's name for a file handed in again)"
+                "{file} taken as {name} ({lms:?}'s name for a file handed in again)"
             ));
         }
         kept.push((path, name.to_owned()));
@@ -445,6 +470,7 @@ pub(crate) fn unpack(
     }
     let owners: Vec<&Owner> = students.values().map(|(who, _)| who).collect();
     let names = graded_names(lms, &owners, roster);
+    say_unchecked(&names, roster);
     let mut unpacked = Unpacked {
         submissions: Vec::new(),
         unmapped: Vec::new(),
@@ -459,20 +485,37 @@ pub(crate) fn unpack(
         if who.late {
             eprintln!("boardkit: {name}: Canvas marks this submission late");
         }
-        let files = match lms {
-            Lms::Canvas => {
-                let (files, said) = resubmissions(files, expected);
-                for line in said {
-                    eprintln!("boardkit: {name}: {line}");
-                }
-                files
-            }
-            Lms::Moodle => files,
-        };
+        let (files, said) = resubmissions(lms, files, expected);
+        for line in said {
+            eprintln!("boardkit: {name}: {line}");
+        }
         unpacked.submissions.push(place(&name, files, into)?);
     }
     let _ = std::fs::remove_dir_all(&raw);
     Ok(unpacked)
+}
+
+/// Warns of the students mapped by a number alone: a roster row with no
+/// `name` has nothing to tell a shifted id or participant column by.
+fn say_unchecked(names: &[(String, Option<String>)], roster: &[Student]) {
+    let unchecked: Vec<&str> = names
+        .iter()
+        .filter(|(_, why)| why.is_none())
+        .filter_map(|(name, _)| {
+            roster
+                .iter()
+                .find(|s| super::submission::safe_name(&s.submission) == *name)
+        })
+        .filter(|s| s.name.is_none())
+        .map(|s| s.submission.as_str())
+        .collect();
+    if !unchecked.is_empty() {
+        eprintln!(
+            "boardkit: warning: {} mapped by number alone, the roster giving no name to check them against (a shifted column would go unseen): {}; add a `name` column",
+            unchecked.len(),
+            unchecked.join(", ")
+        );
+    }
 }
 
 /// The error of writing `path`.
@@ -676,15 +719,21 @@ mod tests {
         ];
         let canvas = [moodle("limabia", "340935"), moodle("souzaana", "340934")];
         assert_eq!(graded(Lms::Canvas, &canvas, &shared), ["bia", "ana"]);
-        // A participant id an entry bears is Canvas's: the row is that
-        // entry's, and its `id` maps no one else.
+        // A participant id an entry bears, on a row of another `id`:
+        // canvas.csv would give Canvas that other number. Neither maps.
         let canvas = [moodle("limabia", "340935"), moodle("souzaana", "4112")];
-        assert_eq!(graded(Lms::Canvas, &canvas, &shared), ["bia", "ana"]);
+        assert_eq!(
+            graded(Lms::Canvas, &canvas, &shared),
+            ["bia", "?souzaana_4112"]
+        );
         let canvas = [moodle("souzaana", "340934"), moodle("souzaana", "4112")];
         assert_eq!(
             graded(Lms::Canvas, &canvas, &shared),
-            ["?souzaana_340934", "ana"]
+            ["?souzaana_340934", "?souzaana_4112"]
         );
+        // Moodle's blind marking: every entry is `Participant`.
+        let blind = [moodle("Participant", "4112")];
+        assert_eq!(graded(Lms::Moodle, &blind, &shared), ["ana"]);
         // One number, two students: João's participant id is Ana's user
         // id. Neither is graded as the other.
         let reused = [
@@ -733,6 +782,8 @@ mod tests {
             graded(Lms::Moodle, &moodle_names, &roster),
             ["joao", "maria", "sem"]
         );
+        // Canvas maps by `id`, its user id: a shifted one is refused too.
+        let roster = [student("joao", "7", "João Gonçalves", "")];
         for canvas in ["goncalvesjoao", "gonalvesjoo"] {
             let download = [moodle(canvas, "7")];
             assert_eq!(graded(Lms::Canvas, &download, &roster), ["joao"]);
@@ -742,23 +793,52 @@ mod tests {
     }
 
     #[test]
+    fn moodle_numbers_a_name_handed_in_again_in_parentheses() {
+        let expected = python_files();
+        assert_eq!(
+            expected_name(Lms::Moodle, "funcoes (1).py", &expected),
+            Some(("funcoes.py", vec![1]))
+        );
+        assert_eq!(expected_name(Lms::Moodle, "funcoes-1.py", &expected), None);
+        // The stub first, the version handed in again after it: the latter.
+        let (kept, said) = resubmissions(
+            Lms::Moodle,
+            files(&["funcoes.py", "funcoes (1).py", "programa.py"]),
+            &expected,
+        );
+        let kept: Vec<(String, String)> = kept
+            .into_iter()
+            .map(|(p, f)| (p.to_string_lossy().into_owned(), f))
+            .collect();
+        assert!(
+            kept.contains(&("funcoes (1).py".to_owned(), "funcoes.py".to_owned())),
+            "{kept:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|l| l.contains("Moodle's latest version; left out: funcoes.py")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
     fn canvas_numbers_a_name_handed_in_again_before_its_extension() {
         let expected = python_files();
         assert_eq!(
-            expected_name("programa-1.py", &expected),
+            expected_name(Lms::Canvas, "programa-1.py", &expected),
             Some(("programa.py", vec![1]))
         );
         assert_eq!(
-            expected_name("funcoes-12.py", &expected),
+            expected_name(Lms::Canvas, "funcoes-12.py", &expected),
             Some(("funcoes.py", vec![12]))
         );
         assert_eq!(
-            expected_name("programa.py", &expected),
+            expected_name(Lms::Canvas, "programa.py", &expected),
             Some(("programa.py", vec![]))
         );
         // A programa-1.py handed in again.
         assert_eq!(
-            expected_name("programa-1-1.py", &expected),
+            expected_name(Lms::Canvas, "programa-1-1.py", &expected),
             Some(("programa.py", vec![1, 1]))
         );
         // A student's own file, and names that are not Canvas's numbering.
@@ -770,16 +850,16 @@ mod tests {
             "programa-1-.py",
             "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py",
         ] {
-            assert_eq!(expected_name(file, &expected), None, "{file}");
+            assert_eq!(expected_name(Lms::Canvas, file, &expected), None, "{file}");
         }
         // Several dots: Canvas has numbered before the last and the first.
         let tar = ["entrega.tar.gz".to_owned()];
         assert_eq!(
-            expected_name("entrega.tar-1.gz", &tar),
+            expected_name(Lms::Canvas, "entrega.tar-1.gz", &tar),
             Some(("entrega.tar.gz", vec![1]))
         );
         assert_eq!(
-            expected_name("entrega-2.tar.gz", &tar),
+            expected_name(Lms::Canvas, "entrega-2.tar.gz", &tar),
             Some(("entrega.tar.gz", vec![2]))
         );
     }
@@ -801,6 +881,7 @@ mod tests {
     fn canvas_resubmissions_come_back_to_the_names_the_exercise_expects() {
         let expected = python_files();
         let (kept, said) = resubmissions(
+            Lms::Canvas,
             files(&[
                 "funcoes.py",
                 "programa-1.py",
@@ -830,14 +911,18 @@ mod tests {
                 "programa-2.py taken as programa.py, Canvas's latest version; left out: programa.py, programa-1.py, programa-1-1.py"
             ]
         );
-        let (kept, said) = resubmissions(files(&["mod-1.rs", "lib.rs"]), &[]);
+        let (kept, said) = resubmissions(Lms::Canvas, files(&["mod-1.rs", "lib.rs"]), &[]);
         assert_eq!(kept.len(), 2);
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(
             said[0].starts_with("mod-1.rs kept under that name"),
             "{said:?}"
         );
-        let (_, said) = resubmissions(files(&["programa-1.py", "funcoes.py"]), &expected);
+        let (_, said) = resubmissions(
+            Lms::Canvas,
+            files(&["programa-1.py", "funcoes.py"]),
+            &expected,
+        );
         assert_eq!(
             said,
             ["programa-1.py taken as programa.py (Canvas's name for a file handed in again)"]
@@ -849,7 +934,7 @@ mod tests {
     fn a_missing_file_is_said_with_its_look_alikes() {
         let expected = python_files();
         let uuid = "programa-0f3a9c2e-1b4d-4e8a-9c1d-2b3e4f5a6b7c.py";
-        let (kept, said) = resubmissions(files(&[uuid]), &expected);
+        let (kept, said) = resubmissions(Lms::Canvas, files(&[uuid]), &expected);
         assert_eq!(kept.len(), 1);
         assert_eq!(
             said,
@@ -862,7 +947,7 @@ mod tests {
             ]
         );
         // One archive handed in holds the files: nothing is said missing.
-        let (_, said) = resubmissions(files(&["exame.zip"]), &expected);
+        let (_, said) = resubmissions(Lms::Canvas, files(&["exame.zip"]), &expected);
         assert!(said.is_empty(), "{said:?}");
     }
 }

@@ -282,12 +282,13 @@ fn grade_submission(
     };
     say_unread(planned, progress);
     if let (Ok(s), Some(python)) = (&planned.opened, &options.python) {
-        for said in missing_files(&s.root, &python.files) {
-            progress.say(format!("boardkit: warning: {}: {said}", planned.name));
-            for test in results.tests.iter_mut().filter(|t| t.status != "passed") {
-                test.output = format!("{said}\n{}", test.output);
-            }
-        }
+        say_missing(
+            &planned.name,
+            &s.root,
+            &python.files,
+            &mut results,
+            progress,
+        );
     }
     // Notes on a crate's code: its student folder, read here.
     if let (Ok(s), None) = (&planned.opened, &options.program) {
@@ -437,6 +438,58 @@ fn missing_files(root: &std::path::Path, expected: &[String]) -> Vec<String> {
         });
     }
     said
+}
+
+/// Says each file of `expected` a submission in `root` lacks, on the
+/// terminal and atop each failed case; one whose files may be in an
+/// archive it holds is unread (its 0 grades no code).
+fn say_missing(
+    name: &str,
+    root: &std::path::Path,
+    expected: &[String],
+    results: &mut Results,
+    progress: &Progress,
+) {
+    let missing = missing_files(root, expected);
+    for said in &missing {
+        progress.say(format!("boardkit: warning: {}: {said}", name));
+        for test in results.tests.iter_mut().filter(|t| t.status != "passed") {
+            test.output = format!("{said}\n{}", test.output);
+        }
+    }
+    // The files may be in an archive handed in beside others, or not
+    // a .zip: its 0 would grade no code.
+    let archives = archives_in(root);
+    if !missing.is_empty() && !archives.is_empty() {
+        let why = format!(
+            "the expected files may be in {}, an archive the grader does not unpack (only a .zip handed in alone is): unpack it and grade its folder",
+            archives.join(", ")
+        );
+        progress.say(format!(
+            "boardkit: warning: {}: {why}; left out of the LMS files",
+            name
+        ));
+        results.unread = Some(why);
+    }
+}
+
+/// The archives at the top of a submission's folder, by their names.
+fn archives_in(root: &std::path::Path) -> Vec<String> {
+    const ARCHIVES: [&str; 8] = [
+        ".zip", ".tar", ".tar.gz", ".tgz", ".rar", ".7z", ".gz", ".xz",
+    ];
+    let mut found: Vec<String> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            let lower = name.to_lowercase();
+            ARCHIVES.iter().any(|ext| lower.ends_with(ext))
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 /// Warns of a submission that could not be read (a repository not

@@ -1103,9 +1103,19 @@ fn at_backstop(
     };
     let span = wall.saturating_sub(at).as_secs_f64().max(1e-3);
     let rate = |now: Duration, then: Duration| now.saturating_sub(then).as_secs_f64() / span;
-    let demand = rate(used + waited, used_then + waited_then);
+    // Runnable now counts as wanting a processor all along: the kernel
+    // adds a wait to `waited` only once it ends.
+    let demand = if tree_cpu::tree_runnable(pid) {
+        1.0
+    } else {
+        rate(used + waited, used_then + waited_then)
+    };
+    // Stopped at the last backstop, it was computing at every look before.
     backstop_after(used, demand, wall, limits).ok_or_else(|| {
-        used * 10 >= Duration::from_secs(limits.cpu_seconds) || used * 20 >= wall || demand >= 0.5
+        wall >= limits.timeout * LOADED_WALL
+            || used * 10 >= Duration::from_secs(limits.cpu_seconds)
+            || used * 20 >= wall
+            || demand >= 0.5
     })
 }
 

@@ -70,9 +70,34 @@ pub(super) fn tree_waited(root: libc::pid_t) -> Option<Duration> {
         let text = std::fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
         text.split_whitespace().nth(1)?.parse().ok()
     };
-    let mut nanos = waited(root)?;
+    let nanos = waited(root)?
+        + descendants(root)
+            .into_iter()
+            .map(|pid| waited(pid).unwrap_or(0))
+            .sum::<u64>();
+    Some(Duration::from_nanos(nanos))
+}
+
+/// Whether `root` or a living descendant is running or runnable now
+/// (`R` in `/proc/<pid>/stat`): a run a loaded machine starves is, one
+/// that sleeps or reads is not. The kernel counts a wait for a processor
+/// only once the wait ends, so a run kept off every processor for a
+/// whole look shows it here alone.
+pub(super) fn tree_runnable(root: libc::pid_t) -> bool {
+    let running = |pid: libc::pid_t| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|text| {
+            text.rfind(')')
+                .and_then(|at| text[at + 1..].split_whitespace().next())
+                == Some("R")
+        })
+    };
+    running(root) || descendants(root).into_iter().any(running)
+}
+
+/// Every living process under `root`.
+fn descendants(root: libc::pid_t) -> Vec<libc::pid_t> {
     let mut parents: HashMap<libc::pid_t, Vec<libc::pid_t>> = HashMap::new();
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
             continue;
         };
@@ -80,14 +105,15 @@ pub(super) fn tree_waited(root: libc::pid_t) -> Option<Duration> {
             parents.entry(parent).or_default().push(pid);
         }
     }
+    let mut found = Vec::new();
     let mut pending = vec![root];
     while let Some(parent) = pending.pop() {
         for &pid in parents.get(&parent).into_iter().flatten() {
-            nanos += waited(pid).unwrap_or(0);
+            found.push(pid);
             pending.push(pid);
         }
     }
-    Some(Duration::from_nanos(nanos))
+    found
 }
 
 /// Whether a tree that has run `elapsed` on the wall may have used
