@@ -154,38 +154,8 @@ fn every_message_a_student_reads_has_its_translation() {
     }
 }
 
-/// The descriptions of `game`'s hidden cases that no public case shares:
-/// their translations are in `<locale>.hidden.toml`, out of a student's
-/// build and of every starter.
-fn hidden_texts(game: &str) -> BTreeSet<String> {
-    let (mut hidden, mut public) = (BTreeSet::new(), BTreeSet::new());
-    let mut stack = vec![root().join("fixtures").join(game)];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let Ok(table) = std::fs::read_to_string(&path)
-                .map(|t| toml::from_str::<toml::Table>(&t).unwrap_or_default())
-            else {
-                continue;
-            };
-            let Some(description) = table.get("description").and_then(|d| d.as_str()) else {
-                continue;
-            };
-            let is_hidden = table.get("visibility").and_then(|v| v.as_str()) == Some("hidden");
-            if is_hidden { &mut hidden } else { &mut public }.insert(description.to_owned());
-        }
-    }
-    hidden.difference(&public).cloned().collect()
-}
-
-/// Each text of `game` a student reads from its data: its cases'
-/// descriptions, and its bugs' and correct variants' names.
-fn game_texts(game: &str) -> BTreeSet<String> {
-    let mut texts = BTreeSet::new();
+/// Every fixture file of `game` (`fixtures/<game>/`, its folders too).
+fn fixture_files(game: &str) -> Vec<PathBuf> {
     let mut fixtures = Vec::new();
     let mut stack = vec![root().join("fixtures").join(game)];
     while let Some(dir) = stack.pop() {
@@ -198,7 +168,30 @@ fn game_texts(game: &str) -> BTreeSet<String> {
             }
         }
     }
-    for path in fixtures {
+    fixtures
+}
+
+/// The descriptions of `game`'s hidden cases that no public case shares:
+/// their translations are in `<locale>.hidden.toml`, out of a student's
+/// build and of every starter.
+fn hidden_texts(game: &str) -> BTreeSet<String> {
+    let (mut hidden, mut public) = (BTreeSet::new(), BTreeSet::new());
+    for path in fixture_files(game) {
+        let table: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let Some(description) = table.get("description").and_then(|d| d.as_str()) else {
+            continue;
+        };
+        let is_hidden = table.get("visibility").and_then(|v| v.as_str()) == Some("hidden");
+        if is_hidden { &mut hidden } else { &mut public }.insert(description.to_owned());
+    }
+    hidden.difference(&public).cloned().collect()
+}
+
+/// Each text of `game` a student reads from its data: its cases'
+/// descriptions, and its bugs' and correct variants' names.
+fn game_texts(game: &str) -> BTreeSet<String> {
+    let mut texts = BTreeSet::new();
+    for path in fixture_files(game) {
         let table: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         if let Some(description) = table.get("description").and_then(|d| d.as_str()) {
             texts.insert(description.to_owned());

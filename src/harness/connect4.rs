@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, Write};
 
-use crate::catalogue::{f, t};
+use crate::catalogue::{f, message, t};
 use crate::connect4::{self, Board, Disc, DropError};
 use crate::given::connect4::{MAX_SIDE, MIN_SIDE};
 use crate::level::{Graded, Level, LevelInfo};
@@ -439,41 +439,43 @@ fn sized(n: &[usize]) -> (usize, usize, Vec<usize>) {
 /// A `game` request as the student's code is called, what its answers
 /// mean, and its board.
 fn shown_game(numbers: &[usize]) -> String {
-    let (rows, cols, drops) = sized(numbers);
-    format!(
-        "{}\n{}\n{}",
-        f(
+    shown_drops(
+        message(
             "Board::new({rows}, {cols}), then drop_piece(col, disc) in columns {drops} (0-based), Disc::One first, then in turn; after each drop, connects_four of its cell and is_full()",
-            &[
-                ("rows", &rows),
-                ("cols", &cols),
-                ("drops", &format!("{drops:?}"))
-            ]
         ),
-        t(
-            "Answers, one per drop: rN, the row the disc lands in (0 at the bottom), then +4 if connects_four and +full if is_full(); full or out, drop_piece's Err for a full column or one out of range (no turn: the same disc plays next); new:err, Board::new's Err for a size out of range"
+        message(
+            "Answers, one per drop: rN, the row the disc lands in (0 at the bottom), then +4 if connects_four and +full if is_full(); full or out, drop_piece's Err for a full column or one out of range (no turn: the same disc plays next); new:err, Board::new's Err for a size out of range",
         ),
-        drawn(rows, cols, &drops)
+        numbers,
     )
 }
 
 /// A `four` request as the student's code is called, what its answer
 /// means, and its board.
 fn shown_four(numbers: &[usize]) -> String {
+    shown_drops(
+        message(
+            "Board::new({rows}, {cols}), drop_piece in columns {drops} (0-based, Disc::One first), then connects_four(row, col) of every cell holding a disc",
+        ),
+        message(
+            "The answer, row by row from the bottom, split by /: 4, a disc for which connects_four is true; -, one for which it is false; ., an empty cell",
+        ),
+        numbers,
+    )
+}
+
+/// A request of drops (rows, columns, then the columns dropped in) said
+/// as `call` fills it, then `answers`, then its board.
+fn shown_drops(call: &'static str, answers: &'static str, numbers: &[usize]) -> String {
     let (rows, cols, drops) = sized(numbers);
+    let drops_said = format!("{drops:?}");
     format!(
         "{}\n{}\n{}",
         f(
-            "Board::new({rows}, {cols}), drop_piece in columns {drops} (0-based, Disc::One first), then connects_four(row, col) of every cell holding a disc",
-            &[
-                ("rows", &rows),
-                ("cols", &cols),
-                ("drops", &format!("{drops:?}"))
-            ]
+            call,
+            &[("rows", &rows), ("cols", &cols), ("drops", &drops_said)]
         ),
-        t(
-            "The answer, row by row from the bottom, split by /: 4, a disc for which connects_four is true; -, one for which it is false; ., an empty cell"
-        ),
+        t(answers),
         drawn(rows, cols, &drops)
     )
 }

@@ -91,10 +91,12 @@ pub(crate) struct GradeArgs {
     /// ("Download all submissions") or `canvas` ("Download Submissions"),
     /// then the archive. One submission per student, named through
     /// --roster (Moodle: its optional `participant` column, else `name`;
-    /// Canvas: `participant`, else `id`; a name or id only when it points
-    /// to one student both ways); one it cannot map is graded under the
-    /// archive's name and listed in unmapped.txt. Canvas's `programa-1.py`
-    /// (a file handed in again) is graded as the expected `programa.py`.
+    /// Canvas: `id`, its user id; a name or id only when it points to one
+    /// student both ways, and a number never on a row of another name);
+    /// one it cannot map is graded under the archive's name and listed in
+    /// unmapped.txt. Canvas's `programa-1.py` and Moodle's `programa
+    /// (1).py` (a file handed in again) are graded as the expected
+    /// `programa.py`.
     #[arg(long, num_args = 2, value_names = ["LMS", "ARCHIVE"])]
     from: Vec<String>,
     /// The output folder. A submission graded there before whose files,

@@ -33,26 +33,11 @@ fn stat_of(pid: libc::pid_t) -> Option<(libc::pid_t, u64)> {
 /// `root` cannot be read.
 pub(super) fn tree_cpu(root: libc::pid_t) -> Option<Duration> {
     let (_, root_ticks) = stat_of(root)?;
-    let mut children: HashMap<libc::pid_t, Vec<(libc::pid_t, u64)>> = HashMap::new();
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
-            continue;
-        };
-        if pid == root {
-            continue;
-        }
-        if let Some((parent, ticks)) = stat_of(pid) {
-            children.entry(parent).or_default().push((pid, ticks));
-        }
-    }
-    let mut ticks = root_ticks;
-    let mut pending = vec![root];
-    while let Some(parent) = pending.pop() {
-        for &(pid, own) in children.get(&parent).into_iter().flatten() {
-            ticks += own;
-            pending.push(pid);
-        }
-    }
+    let ticks = root_ticks
+        + descendants(root)
+            .into_iter()
+            .filter_map(|pid| stat_of(pid).map(|(_, ticks)| ticks))
+            .sum::<u64>();
     // SAFETY: sysconf has no preconditions.
     let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     Some(
