@@ -25,6 +25,7 @@ mod graded_cases;
 mod grader;
 mod net;
 mod opponents;
+mod package;
 mod play;
 pub mod registry;
 mod starter;

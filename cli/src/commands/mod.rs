@@ -14,6 +14,7 @@
 pub(crate) mod book;
 pub(crate) mod dev;
 pub(crate) mod grade;
+pub(crate) mod package;
 pub(crate) mod play;
 pub(crate) mod scores;
 pub(crate) mod solve;
@@ -173,11 +174,15 @@ pub(crate) enum Command {
     /// Write a student starter crate for a game: stubs, public fixtures and
     /// their tests, the statement, and a CI workflow with one job per level.
     Starter {
-        /// The game.
-        #[arg(value_parser = crate::registry::names_parser())]
+        /// The game (velha, connect4, mastermind); with --exercise, the
+        /// folder to write into.
         game: String,
         /// A new (or empty) folder.
-        dir: std::path::PathBuf,
+        dir: Option<std::path::PathBuf>,
+        /// An exercise package's folder (docs/authors.md) instead of a
+        /// game of the kit: `boardkit starter --exercise PACKAGE DIR`.
+        #[arg(long, value_name = "PACKAGE")]
+        exercise: Option<std::path::PathBuf>,
         /// rust (a crate), or python (the exercise's Python files, with
         /// pytest tests).
         #[arg(long, value_enum, default_value_t = grade::Language::Rust)]
@@ -215,6 +220,22 @@ pub(crate) enum Command {
         #[command(subcommand)]
         game: book::BookGame,
     },
+    /// Write a new exercise package that `boardkit verify` passes as it
+    /// stands: one function, one session, references in Rust and Python,
+    /// a wrong submission (docs/authors.md).
+    New {
+        /// The exercise's name: the student's folder `src/<NAME>/`, the
+        /// module `<NAME>.py`.
+        name: String,
+        /// A new (or empty) folder.
+        dir: std::path::PathBuf,
+    },
+    /// Check an exercise package: its schema, its reference on every case,
+    /// its submissions' and mutants' levels, its stubs, its rules, its
+    /// starters (docs/authors.md).
+    Verify(package::PackageArgs),
+    /// Write a package's expected answers by running its reference.
+    Bless(package::PackageArgs),
     /// The kit's own tools, for its developers and its CI.
     Dev {
         #[command(subcommand)]
@@ -260,9 +281,26 @@ fn dispatch(command: Command) -> Outcome {
         Command::Starter {
             game,
             dir,
+            exercise,
             language,
             locale,
-        } => starter(&game, &dir, language, locale.as_deref()),
+        } => match (exercise, dir) {
+            (Some(package), None) => package::starter(
+                &package,
+                std::path::Path::new(&game),
+                language == grade::Language::Python,
+                locale.as_deref(),
+            ),
+            (Some(_), Some(_)) => Err(usage_error(
+                "with --exercise, give only the folder to write into: boardkit starter --exercise PACKAGE DIR",
+            )
+            .into()),
+            (None, Some(dir)) => starter(&known_game(&game)?, &dir, language, locale.as_deref()),
+            (None, None) => Err(usage_error("expected a game and a folder: boardkit starter GAME DIR").into()),
+        },
+        Command::New { name, dir } => package::new(&name, &dir),
+        Command::Verify(args) => package::verify(&args),
+        Command::Bless(args) => package::bless(&args),
         Command::Grade { merge, args } => grade::run(merge, *args),
         Command::Test(args) => test::run(args),
         Command::Watch(args) => watch::run(args),
@@ -270,6 +308,43 @@ fn dispatch(command: Command) -> Outcome {
         Command::Book { game } => book::run(game),
         Command::Solve { game } => Ok(solve::run(game)?),
     }
+}
+
+/// `game` if the kit has it; otherwise a usage error naming the games,
+/// as clap names a value it refuses.
+fn known_game(game: &str) -> Result<String, UsageError> {
+    if crate::registry::find(game).is_some() {
+        return Ok(game.to_owned());
+    }
+    let nearest = crate::registry::GAMES
+        .iter()
+        .map(|g| (distance(game, g.id), g.id))
+        .min()
+        .filter(|(d, _)| *d <= 3)
+        .map(|(_, id)| format!("\n\n  tip: a similar value exists: '{id}'"))
+        .unwrap_or_default();
+    Err(usage_error(format!(
+        "invalid value '{game}' for '<GAME>'\n  [possible values: {}]{nearest}",
+        crate::registry::names()
+    )))
+}
+
+/// The edit distance between two words (Levenshtein's).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            previous = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// `boardkit starter`: a student's crate, or Python files, for one game.

@@ -1,0 +1,115 @@
+//! `boardkit new`, `boardkit verify` and `boardkit bless`: an exercise
+//! package written, checked, and its answers blessed by its reference
+//! (docs/authors.md).
+
+use std::path::PathBuf;
+
+use super::{Failure, Outcome, usage_error};
+use crate::package;
+
+/// `boardkit verify` and `boardkit bless`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct PackageArgs {
+    /// The package's folder (it holds exercise.toml).
+    pub dir: PathBuf,
+    /// Run the reference and the submissions without the sandbox
+    /// (bubblewrap): only for packages you trust.
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+fn loaded(dir: &std::path::Path) -> Result<package::Package, Failure> {
+    if !dir.join(package::load::MANIFEST).is_file() {
+        return Err(usage_error(format!(
+            "{} holds no exercise.toml: not a package",
+            dir.display()
+        ))
+        .into());
+    }
+    package::load(dir).map_err(Failure::failed)
+}
+
+fn sandbox(no_sandbox: bool) -> Result<crate::grader::sandbox::Sandbox, Failure> {
+    package::run::sandbox(no_sandbox).map_err(|e| Failure::Refused(e.into()))
+}
+
+/// `boardkit new NAME DIR`.
+pub(crate) fn new(name: &str, dir: &std::path::Path) -> Outcome {
+    let files = package::scaffold::write(name, dir).map_err(usage_error)?;
+    println!("wrote {} files into {}", files.len(), dir.display());
+    println!("next: boardkit verify {}", dir.display());
+    Ok(())
+}
+
+/// `boardkit verify DIR`: every check, then exit 1 if one failed.
+pub(crate) fn verify(args: &PackageArgs) -> Outcome {
+    let package = loaded(&args.dir)?;
+    println!(
+        "ok: {} reads as format 1 ({} cases, {} submissions and mutants)",
+        args.dir.display(),
+        package.cases.len(),
+        package.submissions.len()
+    );
+    let sandbox = sandbox(args.no_sandbox)?;
+    let scratch = tempfile::tempdir().map_err(Failure::failed)?;
+    let checks = package::verify::verify(&package, &sandbox, scratch.path());
+    let mut failed = 0;
+    for check in &checks {
+        if check.problems.is_empty() {
+            println!("ok: {}", check.what);
+        } else {
+            failed += 1;
+            println!("FAILED: {}", check.what);
+            for problem in &check.problems {
+                println!("  {problem}");
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(Failure::failed(std::io::Error::other(format!(
+            "{failed} of {} checks failed",
+            checks.len()
+        ))));
+    }
+    println!(
+        "{} verified: {} checks passed",
+        package.name,
+        checks.len() + 1
+    );
+    Ok(())
+}
+
+/// `boardkit bless DIR`.
+pub(crate) fn bless(args: &PackageArgs) -> Outcome {
+    let package = loaded(&args.dir)?;
+    let sandbox = sandbox(args.no_sandbox)?;
+    let scratch = tempfile::tempdir().map_err(Failure::failed)?;
+    let changed = package::bless::bless(&package, &sandbox, scratch.path())
+        .map_err(|e| Failure::failed(std::io::Error::other(e)))?;
+    println!("blessed {}: {changed} case files written", package.name);
+    Ok(())
+}
+
+/// `boardkit starter --exercise DIR OUT`.
+pub(crate) fn starter(
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    python: bool,
+    locale: Option<&str>,
+) -> Outcome {
+    let package = loaded(dir)?;
+    let language = if python {
+        package::Language::Python
+    } else {
+        package::Language::Rust
+    };
+    let files = package::starter::write(&package, out, language, locale).map_err(usage_error)?;
+    println!("wrote {} files into {}", files.len(), out.display());
+    let next = if python {
+        "python3 -m pytest"
+    } else {
+        "cargo test"
+    };
+    println!("next: cd {} && {next}", out.display());
+    Ok(())
+}

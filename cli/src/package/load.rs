@@ -1,0 +1,471 @@
+//! Reading a package: its manifest, cases and submissions, each checked as
+//! it is read, every error naming its file and line.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use super::manifest::{self, CaseFile, Manifest, SubmissionFile, line_of};
+use super::types::Type;
+use super::{
+    Call, Case, CaseKind, Function, Language, Package, PackageError, Program, Reference, Submission,
+};
+
+/// The manifest's file name.
+pub(crate) const MANIFEST: &str = "exercise.toml";
+
+/// Reads and checks the package in `root`.
+pub(crate) fn load(root: &Path) -> Result<Package, PackageError> {
+    let file = Path::new(MANIFEST);
+    let (manifest, text): (Manifest, String) = manifest::read(root, file)?;
+    let at = |span: std::ops::Range<usize>, message: String| {
+        PackageError::at(root, file, line_of(&text, span.start), message)
+    };
+    if *manifest.format.get_ref() != manifest::FORMAT {
+        return Err(at(
+            manifest.format.span(),
+            format!(
+                "format {} is not one this kit reads: expected format = {}",
+                manifest.format.get_ref(),
+                manifest::FORMAT
+            ),
+        ));
+    }
+    let name = identifier(&manifest.name).map_err(|m| at(manifest.name.span(), m))?;
+    let statements = statements(root, &manifest).map_err(|m| at(manifest.statement.span(), m))?;
+    let language = match &manifest.language {
+        Some(l) if !statements.iter().any(|(s, _)| s == l.get_ref()) => {
+            return Err(at(
+                l.span(),
+                format!(
+                    "`{}` has no statement: expected one of `[statement]`'s locales",
+                    l.get_ref()
+                ),
+            ));
+        }
+        Some(l) => l.get_ref().clone(),
+        None => statements[0].0.clone(),
+    };
+    let levels = levels(&manifest.levels).map_err(|m| at(manifest.levels.span(), m))?;
+    let functions = functions(&manifest).map_err(|(span, m)| at(span, m))?;
+    let reference =
+        reference(root, &manifest, &name).map_err(|m| at(manifest.reference.span(), m))?;
+    if manifest.program.is_some() && !manifest.messages.contains_key(&language) {
+        return Err(PackageError::file(
+            root,
+            file,
+            format!("a program prints lines: expected `[messages.{language}]`"),
+        ));
+    }
+    let mut package = Package {
+        root: root.to_path_buf(),
+        name,
+        title: manifest.title.clone(),
+        statements,
+        language,
+        levels,
+        messages: manifest.messages.clone(),
+        functions,
+        program: manifest.program.as_ref().map(|p| Program {
+            function: p.function.clone(),
+            doc: p.doc.clone(),
+        }),
+        reference,
+        hints: manifest.hints.clone(),
+        cases: Vec::new(),
+        submissions: Vec::new(),
+    };
+    package.cases = cases(&package, Path::new("cases"), false)?;
+    let hidden = cases(&package, Path::new("hidden/cases"), true)?;
+    package.cases.extend(hidden);
+    package.submissions = submissions(&package, Path::new("submissions"), false)?;
+    let mutants = submissions(&package, Path::new("hidden/mutants"), true)?;
+    package.submissions.extend(mutants);
+    Ok(package)
+}
+
+/// A name a Rust and a Python program can both use.
+fn identifier(name: &Spanned<String>) -> Result<String, String> {
+    let text = name.get_ref();
+    let mut chars = text.chars();
+    let good = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    const RESERVED: &[&str] = &[
+        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+        "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+        "where", "while", "async", "await", "dyn", "and", "or", "not", "is", "def", "class",
+        "import", "from", "pass", "lambda", "global", "with", "yield", "try", "del", "raise",
+        "none", "main", "tests", "std", "core",
+    ];
+    if !good || RESERVED.contains(&text.as_str()) {
+        return Err(format!(
+            "`{text}` is not a name: expected lower-case letters, digits and `_`, starting with a letter, and not a keyword of Rust or Python"
+        ));
+    }
+    Ok(text.clone())
+}
+
+fn statements(root: &Path, manifest: &Manifest) -> Result<Vec<(String, PathBuf)>, String> {
+    if manifest.statement.get_ref().is_empty() {
+        return Err("expected a statement: `en = \"statement/en.md\"`".into());
+    }
+    let mut statements = Vec::new();
+    for (locale, path) in manifest.statement.get_ref() {
+        let full = super::confined(root, Path::new(path)).map_err(|e| e.to_string())?;
+        if !full.is_file() {
+            return Err(format!(
+                "the statement `{path}` ({locale}) is not a file of the package"
+            ));
+        }
+        statements.push((locale.clone(), PathBuf::from(path)));
+    }
+    // The default locale first: English when there is one.
+    statements.sort_by_key(|(locale, _)| locale != "en");
+    Ok(statements)
+}
+
+fn levels(levels: &Spanned<Vec<String>>) -> Result<Vec<String>, String> {
+    let list = levels.get_ref();
+    if list.is_empty() {
+        return Err("expected at least one level: `levels = [\"basic\"]`".into());
+    }
+    let mut seen = BTreeSet::new();
+    for level in list {
+        if level == "none" || !seen.insert(level) {
+            return Err(format!("the level `{level}` is reserved or named twice"));
+        }
+        identifier(&Spanned::new(0..0, level.clone()))?;
+    }
+    Ok(list.clone())
+}
+
+type Spot = (std::ops::Range<usize>, String);
+
+fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
+    let mut functions: Vec<Function> = Vec::new();
+    for spec in &manifest.functions {
+        let name = identifier(&spec.name).map_err(|m| (spec.name.span(), m))?;
+        if functions.iter().any(|f| f.name == name)
+            || manifest
+                .program
+                .as_ref()
+                .is_some_and(|p| p.function == name)
+        {
+            return Err((spec.name.span(), format!("`{name}` is named twice")));
+        }
+        let mut args = Vec::new();
+        for arg in &spec.args {
+            let arg_name = identifier(&arg.name).map_err(|m| (arg.name.span(), m))?;
+            let kind: Type = arg
+                .kind
+                .get_ref()
+                .parse()
+                .map_err(|m| (arg.kind.span(), m))?;
+            if kind.holds_result() {
+                return Err((
+                    arg.kind.span(),
+                    "an argument cannot be a result: expected it as `returns` only".into(),
+                ));
+            }
+            args.push((arg_name, kind));
+        }
+        let returns = spec
+            .returns
+            .get_ref()
+            .parse()
+            .map_err(|m| (spec.returns.span(), m))?;
+        functions.push(Function {
+            name,
+            doc: spec.doc.clone(),
+            args,
+            returns,
+        });
+    }
+    if functions.is_empty() && manifest.program.is_none() {
+        return Err((
+            0..0,
+            "expected a `[[function]]` or a `[program]`: the package grades nothing".into(),
+        ));
+    }
+    Ok(functions)
+}
+
+fn reference(root: &Path, manifest: &Manifest, name: &str) -> Result<Reference, String> {
+    let spec = manifest.reference.get_ref();
+    let folder = |path: &Option<String>, file: &str| -> Result<Option<PathBuf>, String> {
+        let Some(path) = path else { return Ok(None) };
+        let full = super::confined(root, Path::new(path)).map_err(|e| e.to_string())?;
+        if !full.join(file).is_file() {
+            return Err(format!("the reference's folder `{path}` holds no `{file}`"));
+        }
+        Ok(Some(PathBuf::from(path)))
+    };
+    let reference = Reference {
+        rust: folder(&spec.rust, "mod.rs")?,
+        python: folder(&spec.python, &format!("{name}.py"))?,
+    };
+    if reference.rust.is_none() && reference.python.is_none() {
+        return Err(
+            "expected `rust = \"reference/rust\"`, `python = \"reference/python\"`, or both".into(),
+        );
+    }
+    Ok(reference)
+}
+
+/// The case files in `folder`.
+fn cases(package: &Package, folder: &Path, hidden: bool) -> Result<Vec<Case>, PackageError> {
+    let mut cases = Vec::new();
+    for entry in super::entries(&package.root, folder)? {
+        let file = folder.join(&entry);
+        let Some(name) = entry.strip_suffix(".toml") else {
+            return Err(PackageError::file(
+                &package.root,
+                &file,
+                "a case file is expected to be `<name>.toml`",
+            ));
+        };
+        let (spec, text): (CaseFile, String) = manifest::read(&package.root, &file)?;
+        let at = |span: std::ops::Range<usize>, m: String| {
+            PackageError::at(&package.root, &file, line_of(&text, span.start), m)
+        };
+        cases.push(case(package, name, &file, hidden, &spec, &at, &text)?);
+    }
+    if hidden {
+        check_variations(package, &cases)?;
+    }
+    Ok(cases)
+}
+
+fn case(
+    package: &Package,
+    name: &str,
+    file: &Path,
+    hidden: bool,
+    spec: &CaseFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+    text: &str,
+) -> Result<Case, PackageError> {
+    identifier(&Spanned::new(0..0, name.to_owned()))
+        .map_err(|m| PackageError::file(&package.root, file, m))?;
+    let level = package
+        .levels
+        .iter()
+        .position(|l| l == spec.level.get_ref())
+        .ok_or_else(|| {
+            at(
+                spec.level.span(),
+                format!(
+                    "`{}` is not a level: expected one of {}",
+                    spec.level.get_ref(),
+                    package.levels.join(", ")
+                ),
+            )
+        })?;
+    let kind = match (&spec.function, &spec.input) {
+        (Some(function), None) => calls(package, function, spec, at, text)?,
+        (None, Some(input)) if package.program.is_some() => {
+            if !spec.calls.is_empty() {
+                return Err(at(0..0, "a session case has no `[[call]]`".into()));
+            }
+            CaseKind::Session {
+                input: input.clone(),
+                expect: spec.expect.clone(),
+            }
+        }
+        (None, Some(_)) => {
+            return Err(at(
+                0..0,
+                "a session case needs the manifest's `[program]`".into(),
+            ));
+        }
+        _ => {
+            return Err(at(
+                0..0,
+                "expected either `function` and its `[[call]]`s, or `input` (a session)".into(),
+            ));
+        }
+    };
+    if hidden != spec.varies.is_some() {
+        let m = match hidden {
+            true => {
+                "a hidden case says which public case it varies: expected `varies = \"<public case>\"`"
+            }
+            false => "`varies` is for hidden cases, in hidden/cases/",
+        };
+        return Err(at(
+            spec.varies.as_ref().map_or(0..0, Spanned::span),
+            m.into(),
+        ));
+    }
+    Ok(Case {
+        name: name.to_owned(),
+        file: file.to_path_buf(),
+        hidden,
+        level,
+        points: spec.points,
+        rule: *spec.rule.get_ref(),
+        description: spec.description.clone(),
+        varies: spec.varies.as_ref().map(|v| v.get_ref().clone()),
+        kind,
+    })
+}
+
+fn calls(
+    package: &Package,
+    function: &Spanned<String>,
+    spec: &CaseFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+    text: &str,
+) -> Result<CaseKind, PackageError> {
+    let index = package
+        .functions
+        .iter()
+        .position(|f| &f.name == function.get_ref())
+        .ok_or_else(|| {
+            at(
+                function.span(),
+                format!("`{}` is not a function of the manifest", function.get_ref()),
+            )
+        })?;
+    let f = &package.functions[index];
+    if spec.calls.is_empty() || spec.input.is_some() || spec.expect.is_some() {
+        return Err(at(
+            function.span(),
+            "a function case has `[[call]]`s, and no `input` or `expect` of its own".into(),
+        ));
+    }
+    let mut calls = Vec::new();
+    for call in &spec.calls {
+        let args = call.args.get_ref();
+        if args.len() != f.args.len() {
+            return Err(at(
+                call.args.span(),
+                format!(
+                    "`{}` takes {} arguments, not {}",
+                    f.name,
+                    f.args.len(),
+                    args.len()
+                ),
+            ));
+        }
+        for ((name, kind), value) in f.args.iter().zip(args) {
+            kind.check(value)
+                .map_err(|m| at(call.args.span(), format!("argument `{name}`: {m}")))?;
+        }
+        if let Some(expect) = &call.expect {
+            f.returns
+                .check(expect.get_ref())
+                .map_err(|m| at(expect.span(), format!("`expect`: {m}")))?;
+        }
+        if let Some(accept) = &call.accept {
+            for value in accept.get_ref() {
+                f.returns
+                    .check(value)
+                    .map_err(|m| at(accept.span(), format!("`accept`: {m}")))?;
+            }
+        }
+        calls.push(Call {
+            args: args.clone(),
+            expect: call.expect.as_ref().map(|e| e.get_ref().clone()),
+            accept: call.accept.as_ref().map(|a| a.get_ref().clone()),
+            line: line_of(text, call.args.span().start),
+        });
+    }
+    Ok(CaseKind::Calls {
+        function: index,
+        calls,
+    })
+}
+
+/// Each hidden case varies a public case of its kind and level.
+fn check_variations(package: &Package, hidden: &[Case]) -> Result<(), PackageError> {
+    for case in hidden {
+        let Some(varies) = &case.varies else { continue };
+        let public = package.cases.iter().find(|c| &c.name == varies);
+        let same = public.is_some_and(|p| {
+            p.level == case.level
+                && match (&p.kind, &case.kind) {
+                    (CaseKind::Calls { function: a, .. }, CaseKind::Calls { function: b, .. }) => {
+                        a == b
+                    }
+                    (CaseKind::Session { .. }, CaseKind::Session { .. }) => true,
+                    _ => false,
+                }
+        });
+        if !same {
+            return Err(PackageError::file(
+                &package.root,
+                &case.file,
+                format!(
+                    "varies `{varies}`: expected a public case (cases/{varies}.toml) of the same level and the same function, or a session as it is"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The submissions (or mutants) in `folder`.
+fn submissions(
+    package: &Package,
+    folder: &Path,
+    mutant: bool,
+) -> Result<Vec<Submission>, PackageError> {
+    let mut found = Vec::new();
+    for entry in super::entries(&package.root, folder)? {
+        let dir = folder.join(&entry);
+        let file = dir.join("submission.toml");
+        let (spec, text): (SubmissionFile, String) = manifest::read(&package.root, &file)?;
+        let at = |span: std::ops::Range<usize>, m: String| {
+            PackageError::at(&package.root, &file, line_of(&text, span.start), m)
+        };
+        let (language, needs) = match spec.language.get_ref().as_str() {
+            "rust" => (Language::Rust, "mod.rs".to_owned()),
+            "python" => (Language::Python, format!("{}.py", package.name)),
+            other => {
+                return Err(at(
+                    spec.language.span(),
+                    format!("`{other}`: expected `rust` or `python`"),
+                ));
+            }
+        };
+        if !super::confined(&package.root, &dir.join(&needs))?.is_file() {
+            return Err(PackageError::file(
+                &package.root,
+                &dir,
+                format!("a {language} submission holds `{needs}`"),
+            ));
+        }
+        let reaches = match spec.reaches.get_ref().as_str() {
+            "none" => None,
+            level => Some(
+                package
+                    .levels
+                    .iter()
+                    .position(|l| l == level)
+                    .ok_or_else(|| {
+                        at(
+                            spec.reaches.span(),
+                            format!(
+                                "`{level}`: expected `none` or a level ({})",
+                                package.levels.join(", ")
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        found.push(Submission {
+            name: entry,
+            dir,
+            mutant,
+            language,
+            reaches,
+            description: spec.description,
+        });
+    }
+    Ok(found)
+}

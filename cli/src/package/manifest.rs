@@ -1,0 +1,174 @@
+//! A package's files as they are written: `exercise.toml`, each case file
+//! and each submission's `submission.toml`, read strictly (an unknown key
+//! or a bad value names the file, the line and what was expected).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::PackageError;
+
+/// The one format this kit reads.
+pub(crate) const FORMAT: i64 = 1;
+
+/// `exercise.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Manifest {
+    pub format: Spanned<i64>,
+    /// The student's folder (`src/<name>/`) and Python module (`<name>.py`).
+    pub name: Spanned<String>,
+    pub title: String,
+    /// Each locale's statement file (`en = "statement/en.md"`); the first is
+    /// the default.
+    pub statement: Spanned<BTreeMap<String, String>>,
+    /// The locale whose `messages` the program prints (default: the first
+    /// of `statement`).
+    #[serde(default)]
+    pub language: Option<Spanned<String>>,
+    /// The levels, easiest first.
+    pub levels: Spanned<Vec<String>>,
+    /// The lines the program prints, per locale: `{}` stands for any text.
+    #[serde(default)]
+    pub messages: BTreeMap<String, BTreeMap<String, String>>,
+    #[serde(default, rename = "function")]
+    pub functions: Vec<FunctionSpec>,
+    #[serde(default)]
+    pub program: Option<ProgramSpec>,
+    pub reference: Spanned<ReferenceSpec>,
+    /// Hints, one at a time, per locale.
+    #[serde(default)]
+    pub hints: BTreeMap<String, Vec<String>>,
+}
+
+/// One function of the API.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FunctionSpec {
+    pub name: Spanned<String>,
+    /// What it does, in one line: the stub's doc.
+    #[serde(default)]
+    pub doc: String,
+    #[serde(default)]
+    pub args: Vec<ArgSpec>,
+    pub returns: Spanned<String>,
+}
+
+/// One argument.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArgSpec {
+    pub name: Spanned<String>,
+    #[serde(rename = "type")]
+    pub kind: Spanned<String>,
+}
+
+/// The program the session cases run.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProgramSpec {
+    /// The function that plays: Rust `play(input, output)`, Python
+    /// `play()` reading `input()` and writing `print()`.
+    #[serde(default = "play")]
+    pub function: String,
+    /// What it does: the stub's doc.
+    #[serde(default)]
+    pub doc: String,
+}
+
+fn play() -> String {
+    "play".into()
+}
+
+/// Where the reference is: the student's folder as the reference writes
+/// it, in Rust (a folder holding `mod.rs`) or Python (a folder holding
+/// `<name>.py`), or both.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReferenceSpec {
+    #[serde(default)]
+    pub rust: Option<String>,
+    #[serde(default)]
+    pub python: Option<String>,
+}
+
+/// A case file: `cases/<name>.toml`, or `hidden/cases/<name>.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseFile {
+    pub level: Spanned<String>,
+    #[serde(default = "one")]
+    pub points: u32,
+    /// The rule it checks: `rule = 3` is the statement's `rule-3` anchor.
+    pub rule: Spanned<u32>,
+    pub description: String,
+    /// A hidden case: the public case whose inputs it varies.
+    #[serde(default)]
+    pub varies: Option<Spanned<String>>,
+    /// A function case: the function, and its calls.
+    #[serde(default)]
+    pub function: Option<Spanned<String>>,
+    #[serde(default, rename = "call")]
+    pub calls: Vec<CallSpec>,
+    /// A session case: the lines typed, and what the reference printed of
+    /// the program's lines (written by `boardkit bless`).
+    #[serde(default)]
+    pub input: Option<Vec<String>>,
+    #[serde(default)]
+    pub expect: Option<Vec<String>>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// One call of a function case.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CallSpec {
+    pub args: Spanned<Vec<toml::Value>>,
+    /// The reference's answer, written by `boardkit bless`.
+    #[serde(default)]
+    pub expect: Option<Spanned<toml::Value>>,
+    /// Every answer accepted, written by hand: a property (any winning
+    /// move), which `bless` leaves as it is.
+    #[serde(default)]
+    pub accept: Option<Spanned<Vec<toml::Value>>>,
+}
+
+/// `submissions/<name>/submission.toml`, or a mutant's in
+/// `hidden/mutants/<name>/`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SubmissionFile {
+    /// `rust` (the folder holds `mod.rs`) or `python` (`<name>.py`).
+    pub language: Spanned<String>,
+    /// The highest level it must reach, or `none`.
+    pub reaches: Spanned<String>,
+    /// Why it is wrong, or what style it is written in.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// Reads `path` (inside the package `root`) as `T`.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(
+    root: &Path,
+    path: &Path,
+) -> Result<(T, String), PackageError> {
+    let text = super::confined_text(root, path)?;
+    match toml::from_str::<T>(&text) {
+        Ok(value) => Ok((value, text)),
+        Err(e) => {
+            let line = e.span().map_or(1, |span| line_of(&text, span.start));
+            Err(PackageError::at(root, path, line, e.message().trim()))
+        }
+    }
+}
+
+/// The 1-based line of byte `at` in `text`.
+pub(crate) fn line_of(text: &str, at: usize) -> usize {
+    text.get(..at.min(text.len()))
+        .map_or(1, |before| before.matches('\n').count() + 1)
+}

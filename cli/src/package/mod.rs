@@ -1,0 +1,244 @@
+//! Exercise packages: an exercise as one folder of data, read at run time
+//! (docs/authors.md is the format's guide). A package holds its statement
+//! in each locale, the lines its program prints, its API as typed
+//! functions, its cases (public in `cases/`, hidden in `hidden/cases/`),
+//! its levels and hints, its reference in Rust or Python, submissions that
+//! must reach a declared level, and its mutants (`hidden/mutants/`).
+//!
+//! - [`manifest`]: the files as written, read strictly.
+//! - [`types`]: the API's types and their values.
+//! - [`rust`] and [`python`]: what the kit writes from the API, in each
+//!   language (stubs, tests, the callers the grader runs).
+//! - [`run`]: a reference or a submission run on the cases, in the
+//!   sandbox; [`verify`] checks a package; [`bless`] writes its answers;
+//!   [`scaffold`] writes a new one; [`starter`] writes a student's.
+//!
+//! A package never reaches outside its folder: every path is relative and
+//! inside it, and links are refused.
+
+pub(crate) mod bless;
+pub(crate) mod load;
+pub(crate) mod manifest;
+pub(crate) mod python;
+pub(crate) mod run;
+pub(crate) mod rust;
+pub(crate) mod scaffold;
+pub(crate) mod starter;
+pub(crate) mod types;
+pub(crate) mod verify;
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+pub(crate) use load::load;
+use types::Type;
+
+/// Why a package cannot be used: the file, the line when there is one,
+/// and what was expected.
+#[derive(Debug, thiserror::Error)]
+#[error("{place}: {message}")]
+pub(crate) struct PackageError {
+    place: String,
+    message: String,
+}
+
+impl PackageError {
+    /// An error in `path` (inside `root`) at `line`.
+    pub(crate) fn at(root: &Path, path: &Path, line: usize, message: impl Into<String>) -> Self {
+        PackageError {
+            place: format!("{}:{line}", shown(root, path)),
+            message: message.into(),
+        }
+    }
+
+    /// An error in `path` as a whole.
+    pub(crate) fn file(root: &Path, path: &Path, message: impl Into<String>) -> Self {
+        PackageError {
+            place: shown(root, path),
+            message: message.into(),
+        }
+    }
+}
+
+/// `path` as an error names it: the package's folder, then the file.
+fn shown(root: &Path, path: &Path) -> String {
+    root.join(path).display().to_string()
+}
+
+/// A checked package.
+#[derive(Debug, Clone)]
+pub(crate) struct Package {
+    pub root: PathBuf,
+    /// The student's folder `src/<name>/`, the module `<name>.py`.
+    pub name: String,
+    pub title: String,
+    /// Each locale and its statement (relative to the root), the default
+    /// first.
+    pub statements: Vec<(String, PathBuf)>,
+    /// The locale whose messages the program prints.
+    pub language: String,
+    pub levels: Vec<String>,
+    /// The program's lines, per locale: `{}` stands for any text.
+    pub messages: BTreeMap<String, BTreeMap<String, String>>,
+    pub functions: Vec<Function>,
+    /// The program's function, if the package has sessions.
+    pub program: Option<Program>,
+    pub reference: Reference,
+    pub hints: BTreeMap<String, Vec<String>>,
+    /// Public cases, then hidden ones, each list by name.
+    pub cases: Vec<Case>,
+    /// Submissions, then mutants, each list by name.
+    pub submissions: Vec<Submission>,
+}
+
+/// One function of the API.
+#[derive(Debug, Clone)]
+pub(crate) struct Function {
+    pub name: String,
+    pub doc: String,
+    pub args: Vec<(String, Type)>,
+    pub returns: Type,
+}
+
+/// The program's function.
+#[derive(Debug, Clone)]
+pub(crate) struct Program {
+    pub function: String,
+    pub doc: String,
+}
+
+/// The reference's folders (relative to the root).
+#[derive(Debug, Clone)]
+pub(crate) struct Reference {
+    pub rust: Option<PathBuf>,
+    pub python: Option<PathBuf>,
+}
+
+/// One case.
+#[derive(Debug, Clone)]
+pub(crate) struct Case {
+    /// The file's name without `.toml`.
+    pub name: String,
+    /// Its file, relative to the root.
+    pub file: PathBuf,
+    pub hidden: bool,
+    /// Its level's index in [`Package::levels`].
+    pub level: usize,
+    pub points: u32,
+    /// The statement's `rule-<n>` anchor it checks.
+    pub rule: u32,
+    pub description: String,
+    /// A hidden case: the public case it varies.
+    pub varies: Option<String>,
+    pub kind: CaseKind,
+}
+
+impl Case {
+    /// Its name in test runs and reports: `<level>::<name>`.
+    pub(crate) fn test_name(&self, package: &Package) -> String {
+        format!("{}::{}", package.levels[self.level], self.name)
+    }
+}
+
+/// What a case runs.
+#[derive(Debug, Clone)]
+pub(crate) enum CaseKind {
+    /// A function, called once per call.
+    Calls { function: usize, calls: Vec<Call> },
+    /// The program, fed these lines; `expect` the reference's lines, once
+    /// blessed.
+    Session {
+        input: Vec<String>,
+        expect: Option<Vec<String>>,
+    },
+}
+
+/// One call of a function case.
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    pub args: Vec<toml::Value>,
+    /// The reference's answer, once blessed.
+    pub expect: Option<toml::Value>,
+    /// Every answer accepted, for a property.
+    pub accept: Option<Vec<toml::Value>>,
+    /// Its line in the case file.
+    pub line: usize,
+}
+
+/// A language a reference or a submission is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Language {
+    Rust,
+    Python,
+}
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Language::Rust => "rust",
+            Language::Python => "python",
+        })
+    }
+}
+
+/// A submission the package declares, or a mutant.
+#[derive(Debug, Clone)]
+pub(crate) struct Submission {
+    pub name: String,
+    /// Its folder, relative to the root.
+    pub dir: PathBuf,
+    /// A mutant (`hidden/mutants/`), not a submission.
+    pub mutant: bool,
+    pub language: Language,
+    /// The highest level it must reach (an index), or none.
+    pub reaches: Option<usize>,
+    pub description: String,
+}
+
+/// `relative`, checked to stay inside a package: no absolute path, no
+/// `..`, and no link on the way.
+pub(crate) fn confined(root: &Path, relative: &Path) -> Result<PathBuf, PackageError> {
+    let outside = |why: &str| PackageError::file(root, relative, why.to_owned());
+    let mut at = root.to_path_buf();
+    for component in relative.components() {
+        match component {
+            Component::Normal(part) => at.push(part),
+            Component::CurDir => {}
+            _ => return Err(outside("a package's paths stay inside its folder")),
+        }
+        if let Ok(meta) = std::fs::symlink_metadata(&at)
+            && meta.file_type().is_symlink()
+        {
+            return Err(outside(
+                "is a link: a package holds its files, it never links to others",
+            ));
+        }
+    }
+    Ok(at)
+}
+
+/// The text of `relative`, a file inside the package `root`.
+pub(crate) fn confined_text(root: &Path, relative: &Path) -> Result<String, PackageError> {
+    let path = confined(root, relative)?;
+    let bytes =
+        std::fs::read(&path).map_err(|e| PackageError::file(root, relative, e.to_string()))?;
+    String::from_utf8(bytes).map_err(|_| PackageError::file(root, relative, "is not UTF-8 text"))
+}
+
+/// The entries of the folder `relative` inside `root`, by name (none when
+/// it does not exist); a link among them is refused.
+pub(crate) fn entries(root: &Path, relative: &Path) -> Result<Vec<String>, PackageError> {
+    let dir = confined(root, relative)?;
+    let Ok(read) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut names = Vec::new();
+    for entry in read {
+        let entry = entry.map_err(|e| PackageError::file(root, relative, e.to_string()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        confined(root, &relative.join(&name))?;
+        names.push(name);
+    }
+    names.sort();
+    Ok(names)
+}

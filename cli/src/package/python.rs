@@ -1,0 +1,305 @@
+//! What the kit writes in Python from a package's API: the stub (the
+//! student's `<name>.py`), the public tests (`test_<name>.py`, pytest, a
+//! class per level), and the caller the grader runs beside a submission
+//! (`caller.py`: each case's calls, printed as canonical JSON, and the
+//! program).
+
+use std::fmt::Write as _;
+
+use toml::Value;
+
+use super::types::Type;
+use super::{Case, CaseKind, Function, Package};
+
+/// The Python annotation of `t`.
+pub(crate) fn type_of(t: &Type) -> String {
+    match t {
+        Type::Bool => "bool".into(),
+        Type::Int => "int".into(),
+        Type::Char | Type::Str => "str".into(),
+        Type::List(inner) => format!("list[{}]", type_of(inner)),
+        Type::Grid(cell, ..) => format!("list[list[{}]]", type_of(cell)),
+        Type::Tuple(ts) => {
+            let inner: Vec<String> = ts.iter().map(type_of).collect();
+            format!("tuple[{}]", inner.join(", "))
+        }
+        Type::Option(inner) => format!("{} | None", type_of(inner)),
+        Type::Result(inner) => type_of(inner),
+    }
+}
+
+/// `value` of type `t` as a Python expression.
+pub(crate) fn literal(t: &Type, value: &Value) -> String {
+    let list = |inner: &Type, items: &[Value]| -> String {
+        let items: Vec<String> = items.iter().map(|v| literal(inner, v)).collect();
+        items.join(", ")
+    };
+    match (t, value) {
+        (Type::Option(_), Value::Table(t)) if t.is_empty() => "None".into(),
+        (Type::Option(inner) | Type::Result(inner), v) => literal(inner, v),
+        (Type::Bool, Value::Boolean(b)) => if *b { "True" } else { "False" }.into(),
+        (Type::Str | Type::Char, Value::String(s)) => serde_json::to_string(s).unwrap_or_default(),
+        (Type::List(inner), Value::Array(items)) => format!("[{}]", list(inner, items)),
+        (Type::Grid(cell, ..), Value::Array(rows)) => {
+            let rows: Vec<String> = rows
+                .iter()
+                .map(|row| match row {
+                    Value::Array(cells) => format!("[{}]", list(cell, cells)),
+                    _ => String::new(),
+                })
+                .collect();
+            format!("[{}]", rows.join(", "))
+        }
+        (Type::Tuple(ts), Value::Array(items)) => {
+            let members: Vec<String> = ts.iter().zip(items).map(|(t, v)| literal(t, v)).collect();
+            format!("({},)", members.join(", "))
+        }
+        (_, v) => v.to_string(),
+    }
+}
+
+fn signature(f: &Function) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .map(|(name, t)| format!("{name}: {}", type_of(t)))
+        .collect();
+    format!(
+        "def {}({}) -> {}:",
+        f.name,
+        args.join(", "),
+        type_of(&f.returns)
+    )
+}
+
+fn docstring(text: &str, fallback: &str) -> String {
+    let text = text.trim();
+    let text = if text.is_empty() { fallback } else { text };
+    format!("    \"\"\"{}\"\"\"\n", text.replace("\"\"\"", "'''"))
+}
+
+/// The student's `<name>.py`: the API, each function raising.
+pub(crate) fn stub(package: &Package) -> String {
+    let mut out = format!(
+        "\"\"\"{}: your code. Write the functions below (STATEMENT.md); add any\nhelpers you like.\"\"\"\n",
+        package.title
+    );
+    for f in &package.functions {
+        let _ = write!(
+            out,
+            "\n\n{}\n{}    raise NotImplementedError(\"{}: see STATEMENT.md\")\n",
+            signature(f),
+            docstring(&f.doc, "See STATEMENT.md."),
+            f.name
+        );
+    }
+    if let Some(program) = &package.program {
+        let _ = write!(
+            out,
+            "\n\ndef {}() -> None:\n{}    raise NotImplementedError(\"{}: see STATEMENT.md\")\n\n\nif __name__ == \"__main__\":\n    {}()\n",
+            program.function,
+            docstring(
+                &program.doc,
+                "Plays: reads with input(), writes with print()."
+            ),
+            program.function,
+            program.function
+        );
+    }
+    out
+}
+
+/// The helpers both the tests and the caller use: answers in canonical
+/// form (tuples as lists), and the program's graded lines.
+fn helpers(package: &Package) -> String {
+    let patterns: Vec<String> = package
+        .messages
+        .get(&package.language)
+        .map(|m| {
+            m.values()
+                .map(|p| serde_json::to_string(p).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
+        r#"
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+LINES = [{}]
+
+
+def canonical(value):
+    """An answer as the grader compares it: tuples as lists."""
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return value
+
+
+def graded(line):
+    """Whether the program's line is one the exercise compares."""
+    for pattern in LINES:
+        parts = pattern.split("{{}}")
+        if len(parts) == 1:
+            if line == pattern:
+                return True
+            continue
+        if not line.startswith(parts[0]) or not line.endswith(parts[-1]):
+            continue
+        rest = line[len(parts[0]):len(line) - len(parts[-1])]
+        ok = True
+        for part in parts[1:-1]:
+            at = rest.find(part)
+            if at < 0:
+                ok = False
+                break
+            rest = rest[at + len(part):]
+        if ok:
+            return True
+    return False
+"#,
+        patterns.join(", ")
+    )
+}
+
+/// `test_<name>.py`: each public case a test, in a class per level
+/// (`pytest -k <level>` runs one).
+pub(crate) fn tests(package: &Package) -> String {
+    let mut out = format!(
+        "\"\"\"{}'s public cases, level by level: `python3 -m pytest -k <level>`\nruns one ({}). Written by `boardkit starter` from the exercise's cases:\nthe grader runs the same, and hidden ones like them.\"\"\"\n",
+        package.title,
+        package.levels.join(", ")
+    );
+    out.push_str(&helpers(package));
+    let _ = write!(
+        out,
+        "\nimport pytest\n\nimport {name}\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"-c\", \"import {name}; {name}.{play}()\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [l.rstrip(\"\\r\") for l in ran.stdout.splitlines() if graded(l.rstrip(\"\\r\"))]\n    assert got == expect, \"typed %r; the program printed:\\n%s%s\" % (typed, ran.stdout, ran.stderr)\n",
+        name = package.name,
+        play = package
+            .program
+            .as_ref()
+            .map_or("play", |p| p.function.as_str())
+    );
+    for (index, level) in package.levels.iter().enumerate() {
+        let cases: Vec<&Case> = package
+            .cases
+            .iter()
+            .filter(|c| !c.hidden && c.level == index)
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let mut class: String = level.split('_').map(capitalized).collect();
+        class.insert_str(0, "Test");
+        let _ = writeln!(out, "\n\nclass {class}:");
+        for case in cases {
+            out.push_str(&test(package, case));
+        }
+    }
+    out
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn test(package: &Package, case: &Case) -> String {
+    let mut body = String::new();
+    match &case.kind {
+        CaseKind::Calls { function, calls } => {
+            let f = &package.functions[*function];
+            for call in calls {
+                let call_text = call_expression(package, f, &call.args);
+                let accepted = super::rust::accepted(call);
+                if matches!(f.returns, Type::Result(_)) && accepted.iter().any(Value::is_table) {
+                    let _ = writeln!(
+                        body,
+                        "        with pytest.raises(Exception):\n            {call_text}"
+                    );
+                    continue;
+                }
+                let accepted: Vec<String> =
+                    accepted.iter().map(|v| literal(&f.returns, v)).collect();
+                let _ = writeln!(
+                    body,
+                    "        got = {call_text}\n        accepted = [{}]\n        assert canonical(got) in canonical(accepted), \"{} returned %r; accepted: %r\" % (got, accepted)",
+                    accepted.join(", "),
+                    call_text.replace('\\', "\\\\").replace('"', "\\\"")
+                );
+            }
+        }
+        CaseKind::Session { input, expect } => {
+            let typed = serde_json::to_string(input).unwrap_or_default();
+            let expect =
+                serde_json::to_string(&expect.clone().unwrap_or_default()).unwrap_or_default();
+            let _ = writeln!(body, "        session({typed}, {expect})");
+        }
+    }
+    format!(
+        "\n    def test_{}(self):\n        \"\"\"{} (STATEMENT.md, rule {})\"\"\"\n{body}",
+        case.name,
+        case.description.trim().replace("\"\"\"", "'''"),
+        case.rule
+    )
+}
+
+fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .zip(args)
+        .map(|((_, t), v)| literal(t, v))
+        .collect();
+    format!("{}.{}({})", package.name, f.name, args.join(", "))
+}
+
+/// `caller.py`: the grader's caller, run in the submission's folder:
+/// `caller.py case <name>` prints each call's answer, one canonical JSON
+/// a line; `caller.py play` runs the program.
+pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
+    let mut out = String::from(
+        "\"\"\"The kit's caller: each case's calls, printed as canonical JSON.\"\"\"\n",
+    );
+    out.push_str("\nimport json\nimport os\nimport sys\n\nsys.path.insert(0, os.getcwd())\nsys.dont_write_bytecode = True\n");
+    let _ = write!(
+        out,
+        "\n\ndef canonical(value):\n    if isinstance(value, (list, tuple)):\n        return [canonical(v) for v in value]\n    return value\n\n\ndef say(value):\n    print(json.dumps(canonical(value), ensure_ascii=False, separators=(\",\", \":\")), flush=True)\n\n\ndef fails(call):\n    try:\n        value = call()\n    except Exception:\n        print('{{\"error\":true}}', flush=True)\n    else:\n        say(value)\n\n\nimport {name}\n\nCASES = {{\n",
+        name = package.name
+    );
+    for case in cases {
+        let CaseKind::Calls { function, calls } = &case.kind else {
+            continue;
+        };
+        let f = &package.functions[*function];
+        let _ = writeln!(out, "    {:?}: [", case.name);
+        for call in calls {
+            let expression = call_expression(package, f, &call.args);
+            match f.returns {
+                Type::Result(_) => {
+                    let _ = writeln!(out, "        lambda: fails(lambda: {expression}),");
+                }
+                _ => {
+                    let _ = writeln!(out, "        lambda: say({expression}),");
+                }
+            }
+        }
+        out.push_str("    ],\n");
+    }
+    let play = package
+        .program
+        .as_ref()
+        .map_or("play", |p| p.function.as_str());
+    let _ = write!(
+        out,
+        "}}\n\nif sys.argv[1] == \"play\":\n    {}.{play}()\nelse:\n    for call in CASES[sys.argv[2]]:\n        call()\n",
+        package.name
+    );
+    out
+}

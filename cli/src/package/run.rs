@@ -1,0 +1,363 @@
+//! A reference, a submission or a stub run on a package's cases, in the
+//! sandbox, as the grader runs a student's: Rust compiled with the kit's
+//! caller (`answers.rs`), Python run beside the kit's (`caller.py`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value as Json;
+
+use super::{Case, CaseKind, Language, Package};
+use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+
+/// A solution ready to run: compiled, or beside its caller.
+#[derive(Debug)]
+pub(crate) enum Built {
+    Rust { binary: PathBuf },
+    Python { folder: PathBuf, caller: PathBuf },
+}
+
+/// What a case gave.
+#[derive(Debug, Clone)]
+pub(crate) struct Ran {
+    /// A function case's answers (as far as it got), or a session's graded
+    /// lines.
+    pub answers: Vec<Json>,
+    pub lines: Vec<String>,
+    /// Why it did not finish, if it did not.
+    pub failure: Option<String>,
+    pub cpu: Duration,
+}
+
+/// Inside the sandbox.
+const BUILD: &str = "/build";
+const OUT: &str = "/out";
+const RUST: &str = "/opt/rust";
+const CALLER: &str = "/kit/caller.py";
+const BINARY: &str = "/kit/answers";
+
+/// Copies the solution folder `from` into `to`, refusing links.
+fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_symlink() {
+            return Err(std::io::Error::other(format!(
+                "{} is a link: a solution holds its files",
+                entry.path().display()
+            )));
+        } else if kind.is_dir() {
+            copy_folder(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The toolchain's sysroot, where `rustc` is.
+fn sysroot() -> Result<PathBuf, String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let output = std::process::Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("cannot run {rustc}: {e}"))?;
+    Ok(PathBuf::from(
+        String::from_utf8_lossy(&output.stdout).trim(),
+    ))
+}
+
+/// Makes `solution` (a folder holding `mod.rs`, or `<name>.py`) ready to
+/// run `cases`, in `scratch`; a compile error is the error.
+pub(crate) fn prepare(
+    package: &Package,
+    language: Language,
+    solution: &Path,
+    cases: &[&Case],
+    scratch: &Path,
+    sandbox: &Sandbox,
+) -> Result<Built, String> {
+    let build = scratch.join("build");
+    let _ = std::fs::remove_dir_all(scratch);
+    match language {
+        Language::Python => {
+            copy_folder(solution, &build).map_err(|e| e.to_string())?;
+            let caller = scratch.join("caller.py");
+            std::fs::write(&caller, super::python::caller(package, cases))
+                .map_err(|e| e.to_string())?;
+            Ok(Built::Python {
+                folder: build,
+                caller,
+            })
+        }
+        Language::Rust => {
+            copy_folder(solution, &build.join("src").join(&package.name))
+                .map_err(|e| e.to_string())?;
+            std::fs::write(
+                build.join("answers.rs"),
+                super::rust::caller(package, cases),
+            )
+            .map_err(|e| e.to_string())?;
+            let out = scratch.join("out");
+            std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+            compile(sandbox, &build, &out)?;
+            Ok(Built::Rust {
+                binary: out.join("answers"),
+            })
+        }
+    }
+}
+
+fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
+    let args: Vec<String> = [
+        "--edition=2021",
+        "-Copt-level=1",
+        "--crate-type=bin",
+        "--crate-name=answers",
+        "/build/answers.rs",
+        "-o",
+        "/out/answers",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let mut job = Job::new(&format!("{RUST}/bin/rustc"), &args);
+    job.read_only = vec![(build.to_owned(), BUILD.into()), (sysroot()?, RUST.into())];
+    job.writable = vec![(out.to_owned(), OUT.into())];
+    job.cwd = Some(BUILD.into());
+    job.as_grader_unsandboxed = true;
+    job.env = vec![("PATH".into(), format!("{RUST}/bin:/usr/bin:/bin"))];
+    let limits = Limits {
+        timeout: Duration::from_secs(120),
+        cpu_seconds: 120,
+        memory_bytes: 2 << 30,
+        whole_tree: false,
+        file_bytes: 256 << 20,
+        disk_bytes: 512 << 20,
+        ..Limits::default()
+    };
+    let ran = sandbox
+        .run(&job, &limits)
+        .map_err(|e| format!("cannot run rustc: {e}"))?;
+    match ran.ending {
+        Ending::Exited(0) => Ok(()),
+        _ => {
+            let text = String::from_utf8_lossy(&ran.stderr);
+            let first: Vec<&str> = text.lines().take(30).collect();
+            Err(format!("it does not compile:\n{}", first.join("\n")))
+        }
+    }
+}
+
+/// Runs `case` on `built`.
+pub(crate) fn run_case(
+    package: &Package,
+    built: &Built,
+    case: &Case,
+    sandbox: &Sandbox,
+    limits: &Limits,
+) -> Ran {
+    let (words, stdin): (Vec<String>, Vec<u8>) = match &case.kind {
+        CaseKind::Calls { .. } => (vec!["case".into(), case.name.clone()], Vec::new()),
+        CaseKind::Session { input, .. } => (
+            vec!["play".into()],
+            input
+                .iter()
+                .flat_map(|l| format!("{l}\n").into_bytes())
+                .collect(),
+        ),
+    };
+    let mut job = match built {
+        Built::Rust { binary } => {
+            let mut job = Job::new(BINARY, &words);
+            job.read_only = vec![(binary.clone(), BINARY.into())];
+            job
+        }
+        Built::Python { folder, caller } => {
+            let mut args = vec![
+                "-c".into(),
+                "exec python3 \"$0\" \"$@\"".into(),
+                CALLER.into(),
+            ];
+            args.extend(words);
+            let mut job = Job::new("/bin/sh", &args);
+            job.work_from = Some(folder);
+            job.read_only = vec![(caller.clone(), CALLER.into())];
+            job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
+            job
+        }
+    };
+    job.stdin = &stdin;
+    let outcome = match sandbox.run(&job, limits) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            return Ran {
+                answers: Vec::new(),
+                lines: Vec::new(),
+                failure: Some(format!("cannot run it: {e}")),
+                cpu: Duration::ZERO,
+            };
+        }
+    };
+    let stdout = String::from_utf8_lossy(&outcome.stdout);
+    let failure = match outcome.ending {
+        Ending::Exited(0) => None,
+        Ending::Exited(status) => Some(format!(
+            "it ended with status {status}: {}",
+            tail(&outcome.stderr)
+        )),
+        Ending::Signaled(signal) => Some(format!(
+            "it was killed by signal {signal}: {}",
+            tail(&outcome.stderr)
+        )),
+        Ending::CpuLimit(d) => Some(format!("it ran out of its {} s of CPU time", d.as_secs())),
+        Ending::TimedOut => Some("it did not end in time".into()),
+        Ending::OutputLimit => Some("it printed too much".into()),
+        Ending::DiskLimit(what) => Some(format!("it filled {what}")),
+    };
+    let (answers, lines) = match &case.kind {
+        CaseKind::Calls { .. } => (
+            stdout
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or(Json::String(l.to_owned())))
+                .collect(),
+            Vec::new(),
+        ),
+        CaseKind::Session { .. } => (Vec::new(), graded_lines(package, &stdout)),
+    };
+    Ran {
+        answers,
+        lines,
+        failure,
+        cpu: outcome.cpu,
+    }
+}
+
+/// The last lines of what a run wrote on stderr.
+fn tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(6)..].join("\n")
+}
+
+/// Whether `line` is one of the program's lines (`pattern`, `{}` standing
+/// for any text).
+pub(crate) fn matches(pattern: &str, line: &str) -> bool {
+    let parts: Vec<&str> = pattern.split("{}").collect();
+    if parts.len() == 1 {
+        return line == pattern;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if line.len() < first.len() + last.len() || !line.starts_with(first) || !line.ends_with(last) {
+        return false;
+    }
+    let mut rest = &line[first.len()..line.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The lines of `stdout` the package grades: its messages'.
+pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
+    let Some(messages) = package.messages.get(&package.language) else {
+        return Vec::new();
+    };
+    stdout
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| messages.values().any(|p| matches(p, l)))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `ran` passes `case`: `Err` says why not.
+pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), String> {
+    match &case.kind {
+        CaseKind::Calls { function, calls } => {
+            let f = &package.functions[*function];
+            for (i, call) in calls.iter().enumerate() {
+                let accepted: Vec<Json> = super::rust::accepted(call)
+                    .iter()
+                    .map(|v| f.returns.canonical(v))
+                    .collect();
+                if accepted.is_empty() {
+                    return Err(format!(
+                        "{}:{}: no answer yet: run `boardkit bless`",
+                        case.file.display(),
+                        call.line
+                    ));
+                }
+                let shown = shown_call(package, f, &call.args);
+                let Some(answer) = ran.answers.get(i) else {
+                    return Err(format!(
+                        "{shown}: {}",
+                        ran.failure.clone().unwrap_or_else(|| "no answer".into())
+                    ));
+                };
+                if !accepted.contains(answer) {
+                    return Err(format!(
+                        "{shown} returned {answer}, expected {}",
+                        accepted
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ));
+                }
+            }
+            ran.failure.clone().map_or(Ok(()), Err)
+        }
+        CaseKind::Session { input, expect } => {
+            let Some(expect) = expect else {
+                return Err(format!(
+                    "{}: no expected lines yet: run `boardkit bless`",
+                    case.file.display()
+                ));
+            };
+            if let Some(failure) = &ran.failure {
+                return Err(format!("typed {input:?}: {failure}"));
+            }
+            if &ran.lines != expect {
+                let at = ran
+                    .lines
+                    .iter()
+                    .zip(expect)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                return Err(format!(
+                    "typed {input:?}: line {} of the program's lines is {:?}, expected {:?}",
+                    at + 1,
+                    ran.lines.get(at).map_or("(none)", String::as_str),
+                    expect.get(at).map_or("(none)", String::as_str)
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A call as Rust writes it, for messages.
+pub(crate) fn shown_call(package: &Package, f: &super::Function, args: &[toml::Value]) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .zip(args)
+        .map(|((_, t), v)| super::rust::literal(t, v, true))
+        .collect();
+    format!("{}::{}({})", package.name, f.name, args.join(", "))
+}
+
+/// The sandbox a package's runs use: bubblewrap, or none when asked.
+pub(crate) fn sandbox(unsandboxed: bool) -> Result<Sandbox, String> {
+    let isolation = match unsandboxed {
+        true => Isolation::None,
+        false => Isolation::bubblewrap().map_err(|e| e.to_string())?,
+    };
+    Sandbox::new(isolation, 1).map_err(|e| format!("cannot prepare the sandbox: {e}"))
+}

@@ -1,0 +1,394 @@
+//! What the kit writes in Rust from a package's API: the stub (the
+//! student's `src/<name>/mod.rs`), the public tests (`tests/<name>.rs`,
+//! one test per case, by level), and the caller the grader compiles with a
+//! submission (`answers.rs`: each case's calls, printed as canonical
+//! JSON, and the program).
+
+use std::fmt::Write as _;
+
+use toml::Value;
+
+use super::types::Type;
+use super::{Call, Case, CaseKind, Function, Package};
+
+/// The Rust type of `t`; an argument (`borrowed`) takes strings, lists
+/// and grids by reference.
+pub(crate) fn type_of(t: &Type, borrowed: bool) -> String {
+    match (t, borrowed) {
+        (Type::Str, true) => "&str".into(),
+        (Type::List(inner), true) => format!("&[{}]", type_of(inner, false)),
+        (Type::Grid(..), true) => format!("&{}", type_of(t, false)),
+        (Type::Bool, _) => "bool".into(),
+        (Type::Int, _) => "i64".into(),
+        (Type::Char, _) => "char".into(),
+        (Type::Str, _) => "String".into(),
+        (Type::List(inner), _) => format!("Vec<{}>", type_of(inner, false)),
+        (Type::Grid(cell, rows, columns), _) => {
+            format!("[[{}; {columns}]; {rows}]", type_of(cell, false))
+        }
+        (Type::Tuple(ts), _) => {
+            let inner: Vec<String> = ts.iter().map(|t| type_of(t, false)).collect();
+            format!("({})", inner.join(", "))
+        }
+        (Type::Option(inner), _) => format!("Option<{}>", type_of(inner, false)),
+        (Type::Result(inner), _) => format!("Result<{}, String>", type_of(inner, false)),
+    }
+}
+
+/// `value` of type `t` as a Rust expression (`borrowed` as an argument).
+pub(crate) fn literal(t: &Type, value: &Value, borrowed: bool) -> String {
+    let list = |inner: &Type, items: &[Value]| -> String {
+        let items: Vec<String> = items.iter().map(|v| literal(inner, v, false)).collect();
+        items.join(", ")
+    };
+    match (t, value) {
+        (Type::Option(_), Value::Table(t)) if t.is_empty() => "None".into(),
+        (Type::Option(inner), v) => format!("Some({})", literal(inner, v, false)),
+        (Type::Result(_), Value::Table(_)) => "Err(())".into(),
+        (Type::Result(inner), v) => format!("Ok({})", literal(inner, v, false)),
+        (Type::Str, Value::String(s)) if borrowed => format!("{s:?}"),
+        (Type::Str, Value::String(s)) => format!("String::from({s:?})"),
+        (Type::Char, Value::String(s)) => format!("{:?}", s.chars().next().unwrap_or(' ')),
+        (Type::List(inner), Value::Array(items)) if borrowed => {
+            format!("&[{}]", list(inner, items))
+        }
+        (Type::List(inner), Value::Array(items)) => format!("vec![{}]", list(inner, items)),
+        (Type::Grid(cell, ..), Value::Array(rows)) => {
+            let rows: Vec<String> = rows
+                .iter()
+                .map(|row| match row {
+                    Value::Array(cells) => format!("[{}]", list(cell, cells)),
+                    _ => String::new(),
+                })
+                .collect();
+            let grid = format!("[{}]", rows.join(", "));
+            if borrowed { format!("&{grid}") } else { grid }
+        }
+        (Type::Tuple(ts), Value::Array(items)) => {
+            let members: Vec<String> = ts
+                .iter()
+                .zip(items)
+                .map(|(t, v)| literal(t, v, false))
+                .collect();
+            format!("({},)", members.join(", "))
+        }
+        (Type::Int, Value::Integer(i)) => format!("{i}_i64"),
+        (_, v) => v.to_string(),
+    }
+}
+
+/// The function's signature: `pub fn f(a: &[i64]) -> bool`.
+fn signature(f: &Function) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .map(|(name, t)| format!("{name}: {}", type_of(t, true)))
+        .collect();
+    format!(
+        "pub fn {}({}) -> {}",
+        f.name,
+        args.join(", "),
+        type_of(&f.returns, false)
+    )
+}
+
+/// The student's `src/<name>/mod.rs`: the API, each function a `todo!`.
+pub(crate) fn stub(package: &Package) -> String {
+    let mut out = format!(
+        "//! {}: your code. Everything in this folder is yours: write the\n//! functions below (STATEMENT.md), and add any helpers, types and\n//! modules you like.\n",
+        package.title
+    );
+    if package.program.is_some() {
+        out.push_str("\nuse std::io::{BufRead, Write};\n");
+    }
+    for f in &package.functions {
+        let shown: Vec<String> = f.args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
+        let _ = write!(
+            out,
+            "\n{}{} {{\n    todo!(\"{}({}): see STATEMENT.md\")\n}}\n",
+            doc(&f.doc),
+            signature(f),
+            f.name,
+            shown.join(", ")
+        );
+    }
+    if let Some(program) = &package.program {
+        let _ = write!(
+            out,
+            "\n{}pub fn {}(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = (input, output);\n    todo!(\"{}: see STATEMENT.md\")\n}}\n",
+            doc(&program.doc),
+            program.function,
+            program.function
+        );
+    }
+    out
+}
+
+fn doc(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("/// {}\n", l.trim()))
+        .collect()
+}
+
+/// The crate's name in a starter: `<name>_exercise`.
+pub(crate) fn crate_name(package: &Package) -> String {
+    format!("{}_exercise", package.name)
+}
+
+/// `tests/<name>.rs`: each public case a test, in a module per level
+/// (`cargo test basic` runs one).
+pub(crate) fn tests(package: &Package) -> String {
+    let krate = crate_name(package);
+    let mut out = format!(
+        "//! {}'s public cases, level by level: `cargo test <level>` runs one\n//! ({}). Written by `boardkit starter` from the exercise's cases: the\n//! grader runs the same, and hidden ones like them.\n\n#![allow(unused_imports)]\n\nuse {krate}::{};\n",
+        package.title,
+        package.levels.join(", "),
+        package.name
+    );
+    if package.program.is_some() {
+        out.push_str(&session_helpers(package));
+    }
+    for (index, level) in package.levels.iter().enumerate() {
+        let cases: Vec<&Case> = package
+            .cases
+            .iter()
+            .filter(|c| !c.hidden && c.level == index)
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let _ = write!(out, "\nmod {level} {{\n    use super::*;\n");
+        for case in cases {
+            out.push_str(&test(package, case));
+        }
+        out.push_str("}\n");
+    }
+    out
+}
+
+fn test(package: &Package, case: &Case) -> String {
+    let mut body = String::new();
+    match &case.kind {
+        CaseKind::Calls { function, calls } => {
+            let f = &package.functions[*function];
+            for call in calls {
+                body.push_str(&call_check(package, f, call));
+            }
+        }
+        CaseKind::Session { input, expect } => {
+            let expect = expect.clone().unwrap_or_default();
+            let _ = writeln!(body, "        session(&{input:?}, &{expect:?});");
+        }
+    }
+    format!(
+        "\n    /// {} (STATEMENT.md, rule {})\n    #[test]\n    fn {}() {{\n{body}    }}\n",
+        case.description.trim(),
+        case.rule,
+        case.name
+    )
+}
+
+/// The answers a call accepts: its property's, or the reference's.
+pub(crate) fn accepted(call: &Call) -> Vec<Value> {
+    match (&call.accept, &call.expect) {
+        (Some(accept), _) => accept.clone(),
+        (None, Some(expect)) => vec![expect.clone()],
+        (None, None) => Vec::new(),
+    }
+}
+
+fn call_check(package: &Package, f: &Function, call: &Call) -> String {
+    let args: Vec<String> = f
+        .args
+        .iter()
+        .zip(&call.args)
+        .map(|((_, t), v)| literal(t, v, true))
+        .collect();
+    let call_text = format!("{}::{}({})", package.name, f.name, args.join(", "));
+    let accepted: Vec<String> = accepted(call)
+        .iter()
+        .map(|v| literal(&f.returns, v, false))
+        .collect();
+    let got = match f.returns {
+        Type::Result(_) => format!("{call_text}.map_err(|_| ())"),
+        _ => call_text.clone(),
+    };
+    let shown = call_text.replace('{', "{{").replace('}', "}}");
+    format!(
+        "        let got = {got};\n        let accepted = [{}];\n        assert!(accepted.contains(&got), \"{shown} returned {{got:?}}; accepted: {{accepted:?}}\");\n",
+        accepted.join(", ")
+    )
+}
+
+/// The session test's helpers: run the program, keep its graded lines.
+fn session_helpers(package: &Package) -> String {
+    let patterns: Vec<String> = package.messages[&package.language]
+        .values()
+        .map(|m| format!("{m:?}"))
+        .collect();
+    format!(
+        r#"
+/// The lines the program prints that are graded (the exercise's
+/// messages, `{{}}` standing for any text); the rest is free.
+const LINES: &[&str] = &[{}];
+
+fn graded(line: &str) -> bool {{
+    LINES.iter().any(|pattern| {{
+        let parts: Vec<&str> = pattern.split("{{}}").collect();
+        let mut rest = line;
+        for (i, part) in parts.iter().enumerate() {{
+            if i == 0 {{
+                match rest.strip_prefix(part) {{ Some(r) => rest = r, None => return false }}
+            }} else if i == parts.len() - 1 {{
+                return rest.ends_with(part);
+            }} else {{
+                match rest.find(part) {{ Some(at) => rest = &rest[at + part.len()..], None => return false }}
+            }}
+        }}
+        rest.is_empty()
+    }})
+}}
+
+/// Runs the program on `input`, one line each, and compares its graded
+/// lines with `expect` (10 seconds at most).
+fn session(input: &[&str], expect: &[&str]) {{
+    use std::io::{{Read, Write}};
+    use std::process::{{Command, Stdio}};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_{}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut typed = String::new();
+    for line in input {{
+        typed.push_str(line);
+        typed.push('\n');
+    }}
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {{ let _ = stdin.write_all(typed.as_bytes()); }});
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {{
+        let mut text = Vec::new();
+        let _ = stdout.by_ref().take(1 << 20).read_to_end(&mut text);
+        text
+    }});
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {{
+        if start.elapsed() > std::time::Duration::from_secs(10) {{
+            let _ = child.kill();
+            panic!("the program ran 10 seconds without ending: typed {{input:?}}");
+        }}
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }}
+    let _ = writer.join();
+    let text = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
+    let got: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| graded(l)).collect();
+    assert_eq!(got, expect, "typed {{input:?}}; the program printed:\n{{text}}");
+}}
+"#,
+        patterns.join(", "),
+        package.name.replace('_', "-") + "-exercise"
+    )
+}
+
+/// `answers.rs`: the grader's caller, compiled with the student's folder
+/// at `src/<name>/`: `answers case <name>` prints each call's answer, one
+/// canonical JSON a line; `answers play` runs the program.
+pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
+    let mut arms = String::new();
+    for case in cases {
+        let CaseKind::Calls { function, calls } = &case.kind else {
+            continue;
+        };
+        let f = &package.functions[*function];
+        let _ = writeln!(arms, "        Some({:?}) => {{", case.name);
+        for call in calls {
+            let args: Vec<String> = f
+                .args
+                .iter()
+                .zip(&call.args)
+                .map(|((_, t), v)| literal(t, v, true))
+                .collect();
+            let _ = writeln!(
+                arms,
+                "            say({}::{}({}));",
+                package.name,
+                f.name,
+                args.join(", ")
+            );
+        }
+        arms.push_str("        }\n");
+    }
+    let play = match &package.program {
+        Some(p) => format!("{}::{}", package.name, p.function),
+        None => "no_program".into(),
+    };
+    CALLER_MAIN
+        .replace("{name}", &package.name)
+        .replace("{answer}", ANSWER)
+        .replace("{play}", &play)
+        .replace("{arms}", &arms)
+}
+
+/// The caller's frame: `{arms}` are the cases, `{play}` the program.
+const CALLER_MAIN: &str = include_str!("templates/answers.rs.in");
+
+/// Canonical JSON, as the grader compares answers.
+const ANSWER: &str = r#"trait Answer { fn write(&self, out: &mut String); }
+impl Answer for bool { fn write(&self, out: &mut String) { out.push_str(if *self { "true" } else { "false" }); } }
+impl Answer for i64 { fn write(&self, out: &mut String) { out.push_str(&self.to_string()); } }
+impl Answer for char { fn write(&self, out: &mut String) { self.to_string().write(out); } }
+impl Answer for String {
+    fn write(&self, out: &mut String) {
+        out.push('"');
+        for c in self.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+}
+fn items<'a, T: Answer + 'a>(list: impl Iterator<Item = &'a T>, out: &mut String) {
+    out.push('[');
+    for (i, item) in list.enumerate() {
+        if i > 0 { out.push(','); }
+        item.write(out);
+    }
+    out.push(']');
+}
+impl<T: Answer> Answer for Vec<T> { fn write(&self, out: &mut String) { items(self.iter(), out); } }
+impl<T: Answer, const N: usize> Answer for [T; N] { fn write(&self, out: &mut String) { items(self.iter(), out); } }
+impl<T: Answer> Answer for Option<T> {
+    fn write(&self, out: &mut String) { match self { Some(v) => v.write(out), None => out.push_str("null") } }
+}
+impl<T: Answer, E> Answer for Result<T, E> {
+    fn write(&self, out: &mut String) { match self { Ok(v) => v.write(out), Err(_) => out.push_str("{\"error\":true}") } }
+}
+macro_rules! tuple {
+    ($($name:ident $index:tt),+) => {
+        impl<$($name: Answer),+> Answer for ($($name,)+) {
+            fn write(&self, out: &mut String) {
+                out.push('[');
+                $( if $index > 0 { out.push(','); } self.$index.write(out); )+
+                out.push(']');
+            }
+        }
+    };
+}
+tuple!(A 0);
+tuple!(A 0, B 1);
+tuple!(A 0, B 1, C 2);
+tuple!(A 0, B 1, C 2, D 3);
+tuple!(A 0, B 1, C 2, D 3, E 4);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+fn say<T: Answer>(value: T) {
+    let mut out = String::new();
+    value.write(&mut out);
+    println!("{out}");
+}
+"#;

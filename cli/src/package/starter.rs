@@ -1,0 +1,120 @@
+//! `boardkit starter --exercise DIR OUT`: a student's starter for a
+//! package, in Rust (a crate: the stub in `src/<name>/`, the public tests
+//! in `tests/<name>.rs`) or Python (`<name>.py` and `test_<name>.py`),
+//! with the statement in the chosen locale. Nothing of `hidden/` is read.
+
+use std::path::Path;
+
+use super::{Language, Package};
+
+/// Writes the starter into `dir` (new, or empty); returns the files
+/// written, relative to it.
+pub(crate) fn write(
+    package: &Package,
+    dir: &Path,
+    language: Language,
+    locale: Option<&str>,
+) -> Result<Vec<String>, String> {
+    if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
+        return Err(format!(
+            "{} is not empty: a starter goes into a new or empty folder",
+            dir.display()
+        ));
+    }
+    let (locale, statement) = match locale {
+        None => package.statements[0].clone(),
+        Some(wanted) => package
+            .statements
+            .iter()
+            .find(|(l, _)| l == wanted)
+            .cloned()
+            .ok_or_else(|| {
+                let have: Vec<&str> = package.statements.iter().map(|(l, _)| l.as_str()).collect();
+                format!(
+                    "{} has no statement in {wanted}: it has {}",
+                    package.name,
+                    have.join(", ")
+                )
+            })?,
+    };
+    let statement = super::confined_text(&package.root, &statement).map_err(|e| e.to_string())?;
+    let mut files: Vec<(String, String)> = vec![("STATEMENT.md".into(), statement)];
+    let name = &package.name;
+    match language {
+        Language::Rust => {
+            let dashed = name.replace('_', "-");
+            files.push((
+                "Cargo.toml".into(),
+                format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n"),
+            ));
+            files.push((
+                "src/lib.rs".into(),
+                format!("//! {}: the exercise's crate. Your code is `src/{name}/`; the rest is\n//! the kit's.\n\npub mod {name};\n", package.title),
+            ));
+            if let Some(program) = &package.program {
+                let main = include_str!("templates/main.rs.in")
+                    .replace("{crate}", &super::rust::crate_name(package))
+                    .replace("{name}", name)
+                    .replace("{play}", &program.function);
+                files.push(("src/main.rs".into(), main));
+            }
+            files.push((format!("src/{name}/mod.rs"), super::rust::stub(package)));
+            files.push((format!("tests/{name}.rs"), super::rust::tests(package)));
+        }
+        Language::Python => {
+            files.push((format!("{name}.py"), super::python::stub(package)));
+            files.push((format!("test_{name}.py"), super::python::tests(package)));
+        }
+    }
+    files.push(("README.md".into(), readme(package, language, &locale)));
+    for (file, text) in &files {
+        let path = dir.join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+fn readme(package: &Package, language: Language, locale: &str) -> String {
+    let (yours, test, one) = match language {
+        Language::Rust => (format!("src/{}/", package.name), "cargo test", "cargo test"),
+        Language::Python => (
+            format!("{}.py", package.name),
+            "python3 -m pytest",
+            "python3 -m pytest -k",
+        ),
+    };
+    let first = &package.levels[0];
+    let points: String = package
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(index, level)| {
+            let of = |hidden: bool| -> u32 {
+                package
+                    .cases
+                    .iter()
+                    .filter(|c| c.level == index && c.hidden == hidden)
+                    .map(|c| c.points)
+                    .sum()
+            };
+            format!("| {level} | {} | {} |\n", of(false), of(true))
+        })
+        .collect();
+    let hints = package
+        .hints
+        .get(locale)
+        .map(|h| h.iter().map(|h| format!("- {h}\n")).collect::<String>())
+        .unwrap_or_default();
+    let hints = if hints.is_empty() {
+        String::new()
+    } else {
+        format!("\n## Hints\n\n{hints}")
+    };
+    format!(
+        "# {}\n\n```sh\n{test}            # every level's public cases\n{one} {first}     # one level\n```\n\nThe statement is STATEMENT.md. Your code is `{yours}`: write the\nfunctions it asks for there. The levels, easiest first, and their\npoints (the grader's hidden cases vary the public ones):\n\n| level | public | hidden |\n|---|---|---|\n{points}{hints}",
+        package.title
+    )
+}

@@ -1,0 +1,367 @@
+//! The types of a package's API (`list<int>`, `grid<char, 3, 3>`,
+//! `option<tuple<int, int>>`, ...): read from their names, checked against
+//! the values a case file gives, and spelt as Rust and Python write them.
+//!
+//! A value in a case file is TOML. Two types have no TOML of their own:
+//! an `option` is its value, or `{}` for none; a `result` is its value, or
+//! `{ error = true }` for an error (any error: its message is the
+//! student's). Answers travel as JSON, in one canonical form that both
+//! languages' callers print and [`Type::canonical`] gives a case's value.
+
+use serde_json::Value as Json;
+use toml::Value;
+
+/// One type of the API.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Type {
+    Bool,
+    Int,
+    Char,
+    Str,
+    List(Box<Type>),
+    /// Rows, then columns.
+    Grid(Box<Type>, usize, usize),
+    Tuple(Vec<Type>),
+    Option(Box<Type>),
+    /// A value, or an error: `Result<T, String>` in Rust, an exception
+    /// raised in Python.
+    Result(Box<Type>),
+}
+
+impl std::fmt::Display for Type {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Type::Bool => f.write_str("bool"),
+            Type::Int => f.write_str("int"),
+            Type::Char => f.write_str("char"),
+            Type::Str => f.write_str("string"),
+            Type::List(t) => write!(f, "list<{t}>"),
+            Type::Grid(t, r, c) => write!(f, "grid<{t}, {r}, {c}>"),
+            Type::Tuple(ts) => {
+                let inner: Vec<String> = ts.iter().map(ToString::to_string).collect();
+                write!(f, "tuple<{}>", inner.join(", "))
+            }
+            Type::Option(t) => write!(f, "option<{t}>"),
+            Type::Result(t) => write!(f, "result<{t}>"),
+        }
+    }
+}
+
+/// What the type names are, for errors.
+pub(crate) const EXPECTED: &str = "bool, int, char, string, list<T>, grid<T, ROWS, COLUMNS>, tuple<T, ...>, option<T> or result<T>";
+
+impl std::str::FromStr for Type {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Type, String> {
+        let mut reader = Reader { text, at: 0 };
+        let parsed = reader.parse()?;
+        reader.skip_spaces();
+        if reader.at != text.len() {
+            return Err(format!(
+                "`{text}` has more after a type: expected {EXPECTED}"
+            ));
+        }
+        Ok(parsed)
+    }
+}
+
+/// A type's name, read left to right.
+struct Reader<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn skip_spaces(&mut self) {
+        let rest = &self.text[self.at..];
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    fn word(&mut self) -> &str {
+        self.skip_spaces();
+        let rest = &self.text[self.at..];
+        let len = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        self.at += len;
+        &rest[..len]
+    }
+
+    fn expect(&mut self, symbol: char) -> Result<(), String> {
+        self.skip_spaces();
+        if self.text[self.at..].starts_with(symbol) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(format!(
+                "`{}`: expected `{symbol}` at column {}",
+                self.text,
+                self.at + 1
+            ))
+        }
+    }
+
+    fn peek(&mut self, symbol: char) -> bool {
+        self.skip_spaces();
+        self.text[self.at..].starts_with(symbol)
+    }
+
+    fn size(&mut self) -> Result<usize, String> {
+        let word = self.word().to_owned();
+        match word.parse::<usize>() {
+            Ok(n) if (1..=64).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "`{}`: a grid's size is a number from 1 to 64, not `{word}`",
+                self.text
+            )),
+        }
+    }
+
+    fn parse(&mut self) -> Result<Type, String> {
+        let word = self.word().to_owned();
+        let simple = match word.as_str() {
+            "bool" => Some(Type::Bool),
+            "int" => Some(Type::Int),
+            "char" => Some(Type::Char),
+            "string" => Some(Type::Str),
+            _ => None,
+        };
+        if let Some(simple) = simple {
+            return Ok(simple);
+        }
+        self.expect('<').map_err(|_| unknown(self.text, &word))?;
+        let made = match word.as_str() {
+            "list" => Type::List(Box::new(self.parse()?)),
+            "option" => Type::Option(Box::new(self.parse()?)),
+            "result" => Type::Result(Box::new(self.parse()?)),
+            "grid" => {
+                let cell = self.parse()?;
+                self.expect(',')?;
+                let rows = self.size()?;
+                self.expect(',')?;
+                Type::Grid(Box::new(cell), rows, self.size()?)
+            }
+            "tuple" => {
+                let mut members = vec![self.parse()?];
+                while self.peek(',') {
+                    self.expect(',')?;
+                    members.push(self.parse()?);
+                }
+                Type::Tuple(members)
+            }
+            _ => return Err(unknown(self.text, &word)),
+        };
+        self.expect('>')?;
+        Ok(made)
+    }
+}
+
+fn unknown(text: &str, word: &str) -> String {
+    format!("`{text}`: unknown type `{word}`: expected {EXPECTED}")
+}
+
+impl Type {
+    /// Whether `self` may be an argument (a result is only returned).
+    pub(crate) fn holds_result(&self) -> bool {
+        match self {
+            Type::Result(_) => true,
+            Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) => t.holds_result(),
+            Type::Tuple(ts) => ts.iter().any(Type::holds_result),
+            _ => false,
+        }
+    }
+
+    /// Checks `value` is a value of this type, as a case file writes it.
+    pub(crate) fn check(&self, value: &Value) -> Result<(), String> {
+        let wrong = || Err(format!("{} is not a {self}", short(value)));
+        match (self, value) {
+            (Type::Bool, Value::Boolean(_)) | (Type::Int, Value::Integer(_)) => Ok(()),
+            (Type::Str, Value::String(_)) => Ok(()),
+            (Type::Char, Value::String(s)) if s.chars().count() == 1 => Ok(()),
+            (Type::List(t), Value::Array(items)) => items.iter().try_for_each(|v| t.check(v)),
+            (Type::Grid(t, rows, columns), Value::Array(items)) => {
+                if items.len() != *rows {
+                    return Err(format!(
+                        "{} has {} rows, not {rows}",
+                        short(value),
+                        items.len()
+                    ));
+                }
+                items.iter().try_for_each(|row| match row {
+                    Value::Array(cells) if cells.len() == *columns => {
+                        cells.iter().try_for_each(|c| t.check(c))
+                    }
+                    _ => Err(format!("{} is not a row of {columns} cells", short(row))),
+                })
+            }
+            (Type::Tuple(ts), Value::Array(items)) if items.len() == ts.len() => {
+                ts.iter().zip(items).try_for_each(|(t, v)| t.check(v))
+            }
+            (Type::Option(_), Value::Table(t)) if t.is_empty() => Ok(()),
+            (Type::Option(t), v) => t.check(v),
+            (Type::Result(_), Value::Table(t)) if is_error(t) => Ok(()),
+            (Type::Result(t), v) => t.check(v),
+            _ => wrong(),
+        }
+    }
+
+    /// The canonical JSON of a checked `value`: what a caller prints for
+    /// the answer it stands for.
+    pub(crate) fn canonical(&self, value: &Value) -> Json {
+        match (self, value) {
+            (Type::Option(_), Value::Table(t)) if t.is_empty() => Json::Null,
+            (Type::Option(t), v) => t.canonical(v),
+            (Type::Result(_), Value::Table(t)) if is_error(t) => error_json(),
+            (Type::Result(t), v) => t.canonical(v),
+            (Type::List(t), Value::Array(items)) => {
+                Json::Array(items.iter().map(|v| t.canonical(v)).collect())
+            }
+            (Type::Grid(t, _, _), Value::Array(rows)) => {
+                let row = Type::List(t.clone());
+                Json::Array(rows.iter().map(|r| row.canonical(r)).collect())
+            }
+            (Type::Tuple(ts), Value::Array(items)) => {
+                Json::Array(ts.iter().zip(items).map(|(t, v)| t.canonical(v)).collect())
+            }
+            (_, Value::Boolean(b)) => Json::Bool(*b),
+            (_, Value::Integer(i)) => Json::from(*i),
+            (_, Value::String(s)) => Json::String(s.clone()),
+            (_, other) => Json::String(other.to_string()),
+        }
+    }
+
+    /// The TOML value of a canonical answer, if it is one of this type:
+    /// what `bless` writes.
+    pub(crate) fn value_of_answer(&self, json: &Json) -> Option<Value> {
+        match (self, json) {
+            (Type::Option(_), Json::Null) => Some(Value::Table(toml::Table::new())),
+            (Type::Option(t), v) => t.value_of_answer(v),
+            (Type::Result(_), v) if *v == error_json() => {
+                let mut table = toml::Table::new();
+                table.insert("error".into(), Value::Boolean(true));
+                Some(Value::Table(table))
+            }
+            (Type::Result(t), v) => t.value_of_answer(v),
+            (Type::Bool, Json::Bool(b)) => Some(Value::Boolean(*b)),
+            (Type::Int, Json::Number(n)) => n.as_i64().map(Value::Integer),
+            (Type::Str, Json::String(s)) => Some(Value::String(s.clone())),
+            (Type::Char, Json::String(s)) if s.chars().count() == 1 => {
+                Some(Value::String(s.clone()))
+            }
+            (Type::List(t), Json::Array(items)) => items
+                .iter()
+                .map(|v| t.value_of_answer(v))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array),
+            (Type::Grid(t, rows, columns), Json::Array(items)) if items.len() == *rows => items
+                .iter()
+                .map(|row| match row {
+                    Json::Array(cells) if cells.len() == *columns => cells
+                        .iter()
+                        .map(|c| t.value_of_answer(c))
+                        .collect::<Option<Vec<_>>>()
+                        .map(Value::Array),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array),
+            (Type::Tuple(ts), Json::Array(items)) if items.len() == ts.len() => ts
+                .iter()
+                .zip(items)
+                .map(|(t, v)| t.value_of_answer(v))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array),
+            _ => None,
+        }
+    }
+}
+
+/// An error's canonical answer: which error is the student's to word.
+pub(crate) fn error_json() -> Json {
+    serde_json::json!({ "error": true })
+}
+
+fn is_error(table: &toml::Table) -> bool {
+    table.len() == 1 && table.get("error") == Some(&Value::Boolean(true))
+}
+
+/// A value as an error quotes it: its first 60 characters.
+pub(crate) fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(text: &str) -> Value {
+        toml::from_str::<toml::Table>(&format!("v = {text}")).unwrap()["v"].clone()
+    }
+
+    #[test]
+    fn names_read_back_as_written() {
+        for name in [
+            "bool",
+            "list<int>",
+            "grid<char, 3, 3>",
+            "option<tuple<int, int>>",
+            "result<list<string>>",
+        ] {
+            assert_eq!(name.parse::<Type>().unwrap().to_string(), name);
+        }
+        assert_eq!(
+            " list < int > ".parse::<Type>().unwrap(),
+            Type::List(Box::new(Type::Int))
+        );
+    }
+
+    #[test]
+    fn a_bad_name_says_what_was_expected() {
+        for bad in [
+            "integer",
+            "list<int",
+            "grid<int, 0, 3>",
+            "list<int>>",
+            "tuple<>",
+        ] {
+            let error = bad.parse::<Type>().unwrap_err();
+            assert!(error.contains(bad), "{error}");
+        }
+        assert!("float".parse::<Type>().unwrap_err().contains(EXPECTED));
+    }
+
+    #[test]
+    fn values_are_checked_against_their_type() {
+        let t: Type = "option<tuple<int, char>>".parse().unwrap();
+        assert!(t.check(&value("[1, 'x']")).is_ok());
+        assert!(t.check(&value("{}")).is_ok());
+        assert!(t.check(&value("[1, 'xy']")).is_err());
+        assert!(t.check(&value("[1]")).is_err());
+        let grid: Type = "grid<int, 2, 2>".parse().unwrap();
+        assert!(grid.check(&value("[[1, 2], [3, 4]]")).is_ok());
+        assert!(grid.check(&value("[[1, 2], [3]]")).is_err());
+        let result: Type = "result<int>".parse().unwrap();
+        assert!(result.check(&value("{ error = true }")).is_ok());
+        assert!(result.check(&value("{ error = 1 }")).is_err());
+    }
+
+    #[test]
+    fn canonical_answers_read_back_as_their_values() {
+        for (t, v) in [
+            ("option<tuple<int, int>>", "[0, 2]"),
+            ("option<int>", "{}"),
+            ("result<list<bool>>", "[true, false]"),
+            ("result<int>", "{ error = true }"),
+            ("grid<char, 1, 2>", "[['a', 'b']]"),
+        ] {
+            let t: Type = t.parse().unwrap();
+            let v = value(v);
+            assert_eq!(t.value_of_answer(&t.canonical(&v)), Some(v));
+        }
+    }
+}

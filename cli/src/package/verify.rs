@@ -1,0 +1,293 @@
+//! `boardkit verify DIR`: a package checked as Kattis's `verifyproblem`
+//! checks a problem. The schema (read by [`super::load`]), then: every
+//! cited rule stated in every locale and every rule cited; the reference
+//! (each language it has) passing every case as blessed; each submission
+//! and mutant reaching exactly its declared level; the generated stub
+//! failing every level; no hidden case or input in a starter; each case's
+//! time limit, from the reference's time.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use super::run::{self, Built};
+use super::{Case, CaseKind, Language, Package};
+use crate::grader::sandbox::{Limits, Sandbox};
+
+/// One check's outcome: what it checked, and each problem it found.
+#[derive(Debug)]
+pub(crate) struct Check {
+    pub what: String,
+    pub problems: Vec<String>,
+}
+
+/// Every check of `package`, in order.
+pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Vec<Check> {
+    let mut checks = vec![rules(package)];
+    let mut limits = Vec::new();
+    for (language, folder) in [
+        (Language::Rust, &package.reference.rust),
+        (Language::Python, &package.reference.python),
+    ] {
+        let Some(folder) = folder else { continue };
+        let what = format!("the {language} reference passes every case as blessed");
+        let outcome = level_of(
+            package,
+            language,
+            &package.root.join(folder),
+            sandbox,
+            &scratch.join("reference"),
+        );
+        let mut problems = outcome.failures.clone();
+        if let Some(e) = outcome.unbuilt {
+            problems.push(e);
+        }
+        limits.extend(outcome.cpu.iter().map(|(name, cpu)| (name.clone(), *cpu)));
+        checks.push(Check { what, problems });
+        checks.push(stub_check(package, language, sandbox, scratch));
+    }
+    for submission in &package.submissions {
+        checks.push(submission_check(package, submission, sandbox, scratch));
+    }
+    checks.push(starter_check(package, scratch));
+    checks.push(time_limits(package, &limits));
+    checks
+}
+
+/// The rule anchors (`<a id="rule-3"></a>`) a statement holds.
+pub(crate) fn anchors(text: &str) -> BTreeSet<u32> {
+    text.match_indices("id=\"rule-")
+        .filter_map(|(at, found)| {
+            let rest = &text[at + found.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+fn rules(package: &Package) -> Check {
+    let mut problems = Vec::new();
+    let cited: BTreeSet<u32> = package.cases.iter().map(|c| c.rule).collect();
+    for (locale, path) in &package.statements {
+        let text = super::confined_text(&package.root, path)
+            .map(|t| anchors(&t))
+            .unwrap_or_default();
+        for case in &package.cases {
+            if !text.contains(&case.rule) {
+                problems.push(format!(
+                    "{}: rule {} is not in the {locale} statement ({}): expected `<a id=\"rule-{}\"></a>` there",
+                    case.file.display(), case.rule, path.display(), case.rule
+                ));
+            }
+        }
+        for rule in text.difference(&cited) {
+            problems.push(format!(
+                "{}: rule {rule} is stated and no case checks it",
+                path.display()
+            ));
+        }
+    }
+    Check {
+        what: "every cited rule is stated in every locale, and every rule is cited".into(),
+        problems,
+    }
+}
+
+/// What a solution reached.
+struct Reached {
+    /// The highest level every case up to which passes (an index).
+    level: Option<usize>,
+    failures: Vec<String>,
+    /// Levels with a failed case.
+    failed_levels: BTreeSet<usize>,
+    unbuilt: Option<String>,
+    cpu: Vec<(String, Duration)>,
+}
+
+fn level_of(
+    package: &Package,
+    language: Language,
+    folder: &Path,
+    sandbox: &Sandbox,
+    scratch: &Path,
+) -> Reached {
+    let cases: Vec<&Case> = package.cases.iter().collect();
+    let mut reached = Reached {
+        level: None,
+        failures: Vec::new(),
+        failed_levels: BTreeSet::new(),
+        unbuilt: None,
+        cpu: Vec::new(),
+    };
+    let built: Built = match run::prepare(package, language, folder, &cases, scratch, sandbox) {
+        Ok(built) => built,
+        Err(e) => {
+            reached.failed_levels = (0..package.levels.len()).collect();
+            reached.unbuilt = Some(e);
+            return reached;
+        }
+    };
+    for case in &cases {
+        let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
+        reached.cpu.push((case.test_name(package), ran.cpu));
+        if let Err(why) = run::judge(package, case, &ran) {
+            reached.failed_levels.insert(case.level);
+            reached.failures.push(format!(
+                "{} ({}): {why}",
+                case.test_name(package),
+                case.file.display()
+            ));
+        }
+    }
+    reached.level = (0..package.levels.len())
+        .take_while(|l| !reached.failed_levels.contains(l))
+        .last();
+    reached
+}
+
+fn level_name(package: &Package, level: Option<usize>) -> &str {
+    level.map_or("none", |l| package.levels[l].as_str())
+}
+
+fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch: &Path) -> Check {
+    let folder = scratch.join("stub-source");
+    let _ = std::fs::remove_dir_all(&folder);
+    let written = std::fs::create_dir_all(&folder).and_then(|()| match language {
+        Language::Rust => std::fs::write(folder.join("mod.rs"), super::rust::stub(package)),
+        Language::Python => std::fs::write(
+            folder.join(format!("{}.py", package.name)),
+            super::python::stub(package),
+        ),
+    });
+    let mut problems = Vec::new();
+    if let Err(e) = written {
+        problems.push(format!("cannot write the stub: {e}"));
+    }
+    let reached = level_of(package, language, &folder, sandbox, &scratch.join("stub"));
+    if let Some(e) = &reached.unbuilt {
+        problems.push(format!("the stub does not build: {e}"));
+    }
+    for (index, level) in package.levels.iter().enumerate() {
+        if !reached.failed_levels.contains(&index) {
+            problems.push(format!(
+                "the stub passes every case of {level}: add a case it fails"
+            ));
+        }
+    }
+    Check {
+        what: format!("the generated {language} stub fails every level"),
+        problems,
+    }
+}
+
+fn submission_check(
+    package: &Package,
+    submission: &super::Submission,
+    sandbox: &Sandbox,
+    scratch: &Path,
+) -> Check {
+    let kind = if submission.mutant {
+        "mutant"
+    } else {
+        "submission"
+    };
+    let declared = level_name(package, submission.reaches);
+    let reached = level_of(
+        package,
+        submission.language,
+        &package.root.join(&submission.dir),
+        sandbox,
+        &scratch.join("submission"),
+    );
+    let mut problems = Vec::new();
+    if reached.level != submission.reaches {
+        let mut why = format!(
+            "{}: reaches {}, declared {declared}",
+            submission.dir.join("submission.toml").display(),
+            level_name(package, reached.level)
+        );
+        for failure in reached.failures.iter().take(3) {
+            why.push_str(&format!("\n    {failure}"));
+        }
+        if let Some(e) = &reached.unbuilt {
+            why.push_str(&format!("\n    {e}"));
+        }
+        problems.push(why);
+    }
+    let why = match submission.description.trim() {
+        "" => String::new(),
+        d => format!(": {d}"),
+    };
+    Check {
+        what: format!(
+            "the {kind} {} ({}) reaches {declared}{why}",
+            submission.name, submission.language
+        ),
+        problems,
+    }
+}
+
+/// A starter in each language holds no hidden case's name and no hidden
+/// call or session.
+fn starter_check(package: &Package, scratch: &Path) -> Check {
+    let mut problems = Vec::new();
+    let mut text = String::new();
+    for language in [Language::Rust, Language::Python] {
+        let dir = scratch.join(format!("starter-{language}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        match super::starter::write(package, &dir, language, None) {
+            Ok(files) => {
+                for file in files {
+                    text.push_str(&std::fs::read_to_string(dir.join(file)).unwrap_or_default());
+                }
+            }
+            Err(e) => problems.push(format!("cannot write a {language} starter: {e}")),
+        }
+    }
+    for case in package.cases.iter().filter(|c| c.hidden) {
+        if text.contains(&case.name) {
+            problems.push(format!(
+                "{}: a starter names the hidden case {}",
+                case.file.display(),
+                case.name
+            ));
+        }
+        if let CaseKind::Calls { function, calls } = &case.kind {
+            let f = &package.functions[*function];
+            for call in calls {
+                let shown = run::shown_call(package, f, &call.args);
+                let public = package.cases.iter().any(|c| !c.hidden && matches!(&c.kind, CaseKind::Calls { calls, .. } if calls.iter().any(|p| p.args == call.args)));
+                if !public && text.contains(&shown) {
+                    problems.push(format!(
+                        "{}:{}: a starter holds the hidden call {shown}",
+                        case.file.display(),
+                        call.line
+                    ));
+                }
+            }
+        }
+    }
+    Check {
+        what: "no starter holds a hidden case".into(),
+        problems,
+    }
+}
+
+/// Each case's CPU limit, from the reference's time on it (the grader's
+/// margin over it, and never under the kit's floor).
+fn time_limits(package: &Package, cpu: &[(String, Duration)]) -> Check {
+    let slowest = cpu.iter().max_by_key(|(_, d)| *d);
+    let what = match slowest {
+        Some((name, d)) => format!(
+            "time limits: {} s of CPU per case (the slowest, {name}, took the reference {} ms)",
+            boardkit::judge::case_cpu(*d).as_secs(),
+            d.as_millis()
+        ),
+        None => "time limits: no case ran".into(),
+    };
+    let _ = package;
+    Check {
+        what,
+        problems: Vec::new(),
+    }
+}
