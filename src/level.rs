@@ -9,17 +9,29 @@ use std::str::FromStr;
 
 /// A proficiency level (SPEC 2). A submission reaches a level when it passes
 /// every case of that level and of every level below it.
-// Serde only for the kit's own crate (its reports): a starter compiles no
-// derive macro.
+///
+/// The kit's games have the four of [`Level::ALL`]; an exercise package
+/// names its own, in order ([`Level::of_package`]). Levels compare by their
+/// rank, the place in their exercise's list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "kit", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "kit", serde(rename_all = "lowercase"))]
-pub enum Level {
-    Basic,
-    Proficient,
-    Advanced,
-    Expert,
+pub struct Level {
+    rank: u8,
+    name: &'static str,
 }
+
+// The kit's four levels, spelt as the enum they were (`Level::Basic`), so
+// that they read as values in patterns and tables alike.
+#[allow(non_upper_case_globals)]
+impl Level {
+    pub const Basic: Level = Level::new(0, "basic");
+    pub const Proficient: Level = Level::new(1, "proficient");
+    pub const Advanced: Level = Level::new(2, "advanced");
+    pub const Expert: Level = Level::new(3, "expert");
+}
+
+/// The levels exercise packages named in this process, looked up by
+/// name when results are read back.
+static PACKAGE_LEVELS: std::sync::Mutex<Vec<Level>> = std::sync::Mutex::new(Vec::new());
 
 impl Level {
     pub const ALL: [Level; 4] = [
@@ -29,13 +41,38 @@ impl Level {
         Level::Expert,
     ];
 
+    const fn new(rank: u8, name: &'static str) -> Level {
+        Level { rank, name }
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Level::Basic => "basic",
-            Level::Proficient => "proficient",
-            Level::Advanced => "advanced",
-            Level::Expert => "expert",
-        }
+        self.name
+    }
+
+    /// Its place in its exercise's list, the easiest 0.
+    pub fn rank(self) -> usize {
+        usize::from(self.rank)
+    }
+
+    /// An exercise package's levels, easiest first, by their names; read
+    /// back by name ([`str::parse`]) for as long as the process runs.
+    pub fn of_package(names: &[String]) -> Vec<Level> {
+        let mut known = PACKAGE_LEVELS.lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .iter()
+            .enumerate()
+            .map(|(rank, name)| {
+                let rank = u8::try_from(rank).unwrap_or(u8::MAX);
+                if let Some(level) = known.iter().find(|l| l.rank == rank && l.name == name) {
+                    return *level;
+                }
+                // Named once per process: the name lives as long as it.
+                let level = Level::new(rank, Box::leak(name.clone().into_boxed_str()));
+                known.retain(|l| l.name != name);
+                known.push(level);
+                level
+            })
+            .collect()
     }
 }
 
@@ -48,12 +85,31 @@ impl fmt::Display for Level {
 impl FromStr for Level {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let known = PACKAGE_LEVELS.lock().unwrap_or_else(|e| e.into_inner());
         Level::ALL
             .into_iter()
+            .chain(known.iter().copied())
             .find(|l| l.name() == s)
             .ok_or_else(|| {
                 format!("unknown level {s:?}: expected basic, proficient, advanced or expert")
             })
+    }
+}
+
+// Serde only for the kit's own crate (its reports): a starter compiles no
+// derive macro. A level is its name.
+#[cfg(feature = "kit")]
+impl serde::Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
+    }
+}
+
+#[cfg(feature = "kit")]
+impl<'de> serde::Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <String as serde::Deserialize>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

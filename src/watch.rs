@@ -327,7 +327,7 @@ impl Hints {
         hints.levels.sort_by_key(|(level, _)| {
             level
                 .parse::<crate::level::Level>()
-                .map_or(usize::MAX, |l| l as usize)
+                .map_or(usize::MAX, crate::level::Level::rank)
         });
         hints
     }

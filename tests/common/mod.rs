@@ -299,7 +299,7 @@ fn show_failures(failures: &[(String, String)], verbose: bool) {
     // (the robustness part last).
     let rank = |name: &str| {
         let part = name.split("::").next().unwrap_or_default();
-        part.parse::<Level>().map_or(usize::MAX, |l| l as usize)
+        part.parse::<Level>().map_or(usize::MAX, Level::rank)
     };
     let first = failures
         .iter()

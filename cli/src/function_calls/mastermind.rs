@@ -80,66 +80,65 @@ pub(crate) fn cases() -> Vec<FunctionCase> {
         });
         all.filter(|s| first.contains(&s[..1])).collect()
     };
-    use Level::{Basic, Expert};
     vec![
         case(
-            Basic,
+            Level::Basic,
             "score_random_pairs",
             "score (secret, then guess) on random pairs",
             "score",
             pairs,
         ),
         case(
-            Basic,
+            Level::Basic,
             "score_repeated_colours",
             "score when colours repeat: whites count each colour at most as often as the secret holds it",
             "score",
             repeated.iter().map(|p| (*p).to_owned()).collect(),
         ),
         case(
-            Basic,
+            Level::Basic,
             "score_every_pair",
             "score agrees with the rules on every pair of the 1,296 codes",
             "score_every_pair",
             vec!["4 6".to_owned()],
         ),
         case(
-            Basic,
+            Level::Basic,
             "score_other_sizes",
             "score agrees with the rules on 20,000 pairs of games of other sizes",
             "score_sample",
             vec!["3 2 1".to_owned(), "5 8 2".to_owned(), "6 3 3".to_owned()],
         ),
         case(
-            Basic,
+            Level::Basic,
             "parse_guess",
             "parse_guess: either case, whitespace ignored; wrong lengths and unknown colours refused",
             "parse",
             parses.iter().map(|p| (*p).to_owned()).collect(),
         ),
         case(
-            Basic,
+            Level::Basic,
             "random_secret_is_uniform_and_reproducible",
             "random_secret draws valid codes, uniformly, the same for the same generator",
             "random_secret",
             (1..=3).map(|seed: usize| seed.to_string()).collect(),
         ),
         case(
-            Expert,
+            Level::Expert,
             "codebreaker_secrets_a_b",
             "the codebreaker finds every secret starting with A or B in at most 5 guesses",
             "codebreaker",
             secrets("AB"),
         ),
         case(
-            Expert,
+            Level::Expert,
             "codebreaker_secrets_c_d",
             "the codebreaker finds every secret starting with C or D in at most 5 guesses",
             "codebreaker",
             secrets("CD"),
         ),
         case(
-            Expert,
+            Level::Expert,
             "codebreaker_secrets_e_f",
             "the codebreaker finds every secret starting with E or F in at most 5 guesses",
             "codebreaker",

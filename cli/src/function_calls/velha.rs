@@ -127,73 +127,72 @@ pub(crate) fn cases() -> Vec<FunctionCase> {
             .map(cells)
             .collect()
     };
-    use Level::{Basic, Expert};
     vec![
         case(
-            Basic,
+            Level::Basic,
             "extrai_linha",
             "the row of every position, in upper and lower case, with spaces anywhere",
             "extrai_linha",
             spellings.clone(),
         ),
         case(
-            Basic,
+            Level::Basic,
             "extrai_coluna",
             "the column of every position, in upper and lower case, with spaces anywhere",
             "extrai_coluna",
             spellings,
         ),
         case(
-            Basic,
+            Level::Basic,
             "verifica_vencedor_named_boards",
             "the winner of boards of every shape: rows, columns, diagonals, a draw, a game going on",
             "verifica_vencedor",
             named.clone(),
         ),
         case(
-            Basic,
+            Level::Basic,
             "verifica_vencedor_every_board",
             "the winner of every one of the 3^9 boards",
             "verifica_vencedor",
             every_board.clone(),
         ),
         case(
-            Basic,
+            Level::Basic,
             "verifica_vencedor_9_named_boards",
             "the nine-argument form on boards of every shape",
             "verifica_vencedor_9",
             named,
         ),
         case(
-            Basic,
+            Level::Basic,
             "verifica_vencedor_9_every_board",
             "the nine-argument form on every one of the 3^9 boards",
             "verifica_vencedor_9",
             every_board,
         ),
         case(
-            Expert,
+            Level::Expert,
             "melhor_jogada_opening",
             "a best move with 0 to 2 marks on the board",
             "melhor_jogada",
             best(0..=2),
         ),
         case(
-            Expert,
+            Level::Expert,
             "melhor_jogada_middle_game",
             "a best move with 3 or 4 marks: never a loss given away, never a win missed",
             "melhor_jogada",
             best(3..=4),
         ),
         case(
-            Expert,
+            Level::Expert,
             "melhor_jogada_late_middle_game",
             "a best move with 5 or 6 marks: the fastest win, the slowest loss",
             "melhor_jogada",
             best(5..=6),
         ),
         case(
-            Expert,
+            Level::Expert,
             "melhor_jogada_end_game",
             "a best move with 7 or 8 marks",
             "melhor_jogada",

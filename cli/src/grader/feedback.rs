@@ -52,7 +52,7 @@ fn parts(results: &Results) -> Vec<Part<'_>> {
     }
     // Levels in order, the robustness part (`None`) last.
     let mut parts: Vec<(Option<Level>, Part<'_>)> = levels.into_iter().collect();
-    parts.sort_by_key(|(level, _)| level.map_or(usize::MAX, |l| l as usize));
+    parts.sort_by_key(|(level, _)| level.map_or(usize::MAX, Level::rank));
     parts.into_iter().map(|(_, part)| part).collect()
 }
 
