@@ -324,6 +324,7 @@ fn every_command_the_guides_show_is_one_boardkit_accepts() {
         "docs/players.md",
         "docs/contributors.md",
         "docs/architecture.md",
+        "docs/authors.md",
     ] {
         let text = std::fs::read_to_string(root().join(name)).unwrap();
         let found = commands(&text).into_iter().map(|words| (words, false));

@@ -247,3 +247,339 @@ fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
         "the Rust starter names a hidden case"
     );
 }
+
+/// `boardkit grade --exercise` with the sandbox where CI has it.
+fn grade(package: &Path, out: &Path, submissions: &[PathBuf], python: bool) -> Output {
+    let mut run = boardkit();
+    run.args(["grade", "--exercise"])
+        .arg(package)
+        .args(submissions)
+        .arg("--out")
+        .arg(out);
+    if python {
+        run.args(["--language", "python"]);
+    }
+    if Command::new("bwrap").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
+        run.arg("--no-sandbox");
+    }
+    run.output().unwrap()
+}
+
+fn grades(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out.join("grades.csv"))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    let student = |name: &str, source: &Path| {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(source, folder.join("demo.py")).unwrap();
+        folder
+    };
+    let top = student("ana", &package.join("reference/python/demo.py"));
+    let basic = student("bruno", &package.join("submissions/says_sum/demo.py"));
+    let empty = class.join("carla");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[top, basic, empty], true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert_eq!(
+        rows[0], "submission,basic,proficient,score,max_score,level",
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"ana,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"bruno,2,0,2,4,basic".to_owned()), "{rows:?}");
+    assert!(rows.contains(&"carla,0,0,0,4,none".to_owned()), "{rows:?}");
+    let feedback = std::fs::read_to_string(out.join("students/bruno/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("Total: 12"),
+        "a public case's difference: {feedback}"
+    );
+    let results = std::fs::read_to_string(out.join("students/ana/results.json")).unwrap();
+    assert!(
+        results.contains("after_published") && !results.contains("-4, 10, -1"),
+        "{results}"
+    );
+    // Rust: crates from the package's starter.
+    let crates = dir.path().join("crates");
+    let starter = |name: &str, reference: bool| {
+        let folder = crates.join(name);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(&package)
+            .arg(&folder)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        if reference {
+            std::fs::copy(
+                package.join("reference/rust/mod.rs"),
+                folder.join("src/demo/mod.rs"),
+            )
+            .unwrap();
+        }
+        folder
+    };
+    let right = starter("dora", true);
+    let stub = starter("edu", false);
+    let out = dir.path().join("out-rust");
+    let output = grade(&package, &out, &[right, stub], false);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert!(
+        rows.contains(&"dora,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"edu,0,0,0,4,none".to_owned()), "{rows:?}");
+}
+
+#[test]
+fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
+    let (dir, package) = new_package();
+    let variant = dir.path().join("demo_basic");
+    std::fs::create_dir_all(variant.join("cases")).unwrap();
+    std::fs::create_dir_all(variant.join("statement")).unwrap();
+    std::fs::write(
+        variant.join("exercise.toml"),
+        "format = 1\nname = \"demo\"\nextends = \"../demo\"\ntitle = \"Demo, the functions\"\nlevels = [\"basic\"]\n\n[statement]\nen = \"statement/en.md\"\n\n[points]\ntotal_small = 5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        variant.join("statement/en.md"),
+        "# Demo\n\n<a id=\"rule-1\"></a>**Rule 1.** `total(numbers)` is their sum.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        variant.join("cases/total_one.toml"),
+        "level = \"basic\"\nrule = 1\ndescription = \"one number\"\nfunction = \"total\"\n\n[[call]]\nargs = [[7]]\n",
+    )
+    .unwrap();
+    let blessed = checked("bless", &variant);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    assert!(
+        std::fs::read_to_string(variant.join("cases/total_one.toml"))
+            .unwrap()
+            .contains("expect = 7")
+    );
+    let output = checked("verify", &variant);
+    assert!(output.status.success(), "{}", said(&output));
+    let starter = dir.path().join("starter");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&variant)
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
+    assert!(readme.contains("| basic | 6 | 1 |"), "{readme}");
+    let tests = std::fs::read_to_string(starter.join("tests/demo.rs")).unwrap();
+    assert!(
+        tests.contains("fn total_one") && !tests.contains("three_numbers"),
+        "{tests}"
+    );
+    // The base is as it was.
+    assert!(checked("verify", &package).status.success());
+}
+
+/// The packages written from their statements alone, as instructors
+/// would (`cli/tests/data/packages/`): found by their folders, so that no
+/// Rust file of the kit names them.
+fn written_packages() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/packages");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("exercise.toml").is_file())
+        .collect();
+    found.sort();
+    found
+}
+
+/// A package's name, as its manifest says it.
+fn name_of(package: &Path) -> String {
+    let text = std::fs::read_to_string(package.join("exercise.toml")).unwrap();
+    let table: toml::Table = toml::from_str(&text).unwrap();
+    table["name"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn no_rust_file_of_the_kit_names_a_package_written_outside_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap();
+    let mut files = Vec::new();
+    let mut folders: Vec<PathBuf> = [
+        "src",
+        "tests",
+        "benches",
+        "cli/src",
+        "cli/tests",
+        "cli/build.rs",
+    ]
+    .iter()
+    .map(|f| root.join(f))
+    .collect();
+    let packages_folder = root.join("cli/tests/data/packages");
+    while let Some(path) = folders.pop() {
+        // The packages' own files are theirs.
+        if path.starts_with(&packages_folder) {
+            continue;
+        }
+        if path.is_dir() {
+            folders.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    let packages = written_packages();
+    assert!(!packages.is_empty(), "a package written from its statement");
+    for package in packages {
+        let name = name_of(&package);
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            let named = text.match_indices(&name).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + name.len()..].chars().next();
+                let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                !word(before) && !word(after)
+            });
+            assert!(!named, "{} names the package {name}", file.display());
+        }
+    }
+}
+
+#[test]
+fn a_package_written_from_its_statement_goes_through_every_step() {
+    for package in written_packages() {
+        let output = checked("verify", &package);
+        assert!(output.status.success(), "{}", said(&output));
+        starters_fail_then_pass(&package);
+        a_class_reaches_its_declared_levels(&package);
+    }
+}
+
+/// Its starters: the stub fails, the reference passes.
+fn starters_fail_then_pass(package: &Path) {
+    let name = name_of(package);
+    let dir = tempfile::tempdir().unwrap();
+    let rust = dir.path().join("rust");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(package)
+        .arg(&rust)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let cargo = || {
+        Command::new("cargo")
+            .args(["test", "-q", "--offline"])
+            .current_dir(&rust)
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .unwrap()
+    };
+    assert!(!cargo().status.success(), "{name}: the Rust stub passes");
+    copy_folder(
+        &package.join("reference/rust"),
+        &rust.join("src").join(&name),
+    );
+    let passed = cargo();
+    assert!(passed.status.success(), "{name}: {}", said(&passed));
+    let python = dir.path().join("python");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(package)
+        .arg(&python)
+        .args(["--language", "python"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let pytest = Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "--version"])
+        .output();
+    if pytest.is_ok_and(|o| o.status.success()) {
+        let run = || {
+            Command::new("/usr/bin/python3")
+                .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+                .current_dir(&python)
+                .output()
+                .unwrap()
+        };
+        assert!(!run().status.success(), "{name}: the Python stub passes");
+        let module = format!("{name}.py");
+        std::fs::copy(
+            package.join("reference/python").join(&module),
+            python.join(&module),
+        )
+        .unwrap();
+        let passed = run();
+        assert!(passed.status.success(), "{name}: {}", said(&passed));
+    } else {
+        assert!(std::env::var_os("CI").is_none(), "CI has pytest");
+    }
+}
+
+/// A small class: the package's Python submissions, graded at the levels
+/// they declare.
+fn a_class_reaches_its_declared_levels(package: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let mut expected = Vec::new();
+    for entry in std::fs::read_dir(package.join("submissions")).unwrap() {
+        let folder = entry.unwrap().path();
+        let spec: toml::Table =
+            toml::from_str(&std::fs::read_to_string(folder.join("submission.toml")).unwrap())
+                .unwrap();
+        if spec["language"].as_str() != Some("python") {
+            continue;
+        }
+        let student = class.join(folder.file_name().unwrap());
+        copy_folder(&folder, &student);
+        expected.push((student, spec["reaches"].as_str().unwrap().to_owned()));
+    }
+    let top = class.join("reference");
+    copy_folder(&package.join("reference/python"), &top);
+    let out = dir.path().join("out");
+    let students: Vec<PathBuf> = expected
+        .iter()
+        .map(|(s, _)| s.clone())
+        .chain([top])
+        .collect();
+    let output = grade(package, &out, &students, true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    for (student, level) in &expected {
+        let student = student.file_name().unwrap().to_string_lossy().into_owned();
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(&format!("{student},")))
+            .unwrap();
+        assert!(
+            row.ends_with(&format!(",{level}")),
+            "{row}: declared {level}"
+        );
+    }
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_folder(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}

@@ -81,12 +81,19 @@ fn moodle_version(text: &str) -> Result<lms::MoodleZip, String> {
 
 #[derive(Args)]
 pub(crate) struct GradeArgs {
-    /// The game.
-    #[arg(required = true, value_parser = crate::registry::names_parser())]
+    /// The game (velha, connect4, mastermind); with --exercise, the first
+    /// submission.
+    #[arg(required_unless_present = "exercise")]
     game: Option<String>,
     /// Submission folders or .zip archives; each one's name is the student's.
-    #[arg(required_unless_present_any = ["list_cases", "from"])]
+    #[arg(required_unless_present_any = ["list_cases", "from", "exercise"])]
     submissions: Vec<std::path::PathBuf>,
+    /// An exercise package's folder (docs/authors.md) instead of a game of
+    /// the kit: its cases, public and hidden, graded in Rust (each
+    /// submission a crate with the package's `src/<name>/`) or Python
+    /// (`<name>.py`).
+    #[arg(long, value_name = "PACKAGE")]
+    exercise: Option<std::path::PathBuf>,
     /// An LMS's download of the whole assignment, taken as it comes: `moodle`
     /// ("Download all submissions") or `canvas` ("Download Submissions"),
     /// then the archive. One submission per student, named through
@@ -272,14 +279,23 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     let out = out_folder(merge.as_ref(), &args);
     let earlier_lms = lms_files(&out);
     let require = args.require;
+    let args_language = args.language;
     let mut unmapped = Vec::new();
     let result = match merge {
         Some(GradeCommand::Merge { shards, out, .. }) => grader::merge(&shards, &out),
         Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
         None => match grading_options(args)? {
-            Some((game, options, lines)) => {
+            Some((Exercise::Game(game), options, lines)) => {
                 unmapped = lines;
                 grader::grade(game, &options)
+            }
+            Some((Exercise::Package(package), options, lines)) => {
+                unmapped = lines;
+                let language = match args_language {
+                    Language::Rust => crate::package::Language::Rust,
+                    Language::Python => crate::package::Language::Python,
+                };
+                crate::package::grade::grade(&package, language, &options)
             }
             // `--list-cases` printed them.
             None => return Ok(()),
@@ -365,7 +381,7 @@ fn roster_of_the_run(
         None => roster(
             &args.lms,
             args.out.as_deref().unwrap_or(Path::new(".")),
-            args.game.as_deref(),
+            args.game.as_deref().filter(|_| args.exercise.is_none()),
         ),
     }
 }
@@ -477,11 +493,13 @@ fn deadlines(
 
 /// What a grading run is given: the game, the grader's options, and the
 /// lines of `unmapped.txt`.
-type Graded = (
-    &'static crate::registry::GameInfo,
-    crate::grader::Options,
-    Vec<String>,
-);
+/// What a run grades: a game of the kit, or an exercise package.
+enum Exercise {
+    Game(&'static crate::registry::GameInfo),
+    Package(Box<crate::package::Package>),
+}
+
+type Graded = (Exercise, crate::grader::Options, Vec<String>);
 
 /// Bubblewrap, or nothing with `--no-sandbox` (said).
 fn isolation(no_sandbox: bool) -> Result<crate::grader::sandbox::Isolation, Failure> {
@@ -501,9 +519,11 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     use crate::grader;
     let deadlines = deadlines(&args)?;
     let limits = case_limits(&args);
-    let id = args.game.unwrap_or_default();
-    let game = crate::registry::find(&id)
-        .ok_or_else(|| usage_error(format_args!("unknown game {id:?}")))?;
+    if let Some(dir) = args.exercise.clone() {
+        return package_options(args, &dir, deadlines, limits).map(Some);
+    }
+    let id = args.game.clone().unwrap_or_default();
+    let game = crate::registry::find(&super::known_game(&id)?).expect("a known game");
     let python = match args.language {
         Language::Rust => None,
         Language::Python => Some(
@@ -577,7 +597,80 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
             top: args.similarity_top,
         },
     };
-    Ok(Some((game, options, unmapped)))
+    Ok(Some((Exercise::Game(game), options, unmapped)))
+}
+
+/// `--exercise DIR`: the package's options; what a package cannot be
+/// graded with yet is refused, never ignored.
+fn package_options(
+    args: GradeArgs,
+    dir: &Path,
+    deadlines: Option<crate::grader::deadline::Deadlines>,
+    limits: crate::grader::sandbox::Limits,
+) -> Result<Graded, Failure> {
+    let unsupported = [
+        (args.program.is_some(), "--program"),
+        (args.test_points.is_some(), "--test-points"),
+        (args.style_points.is_some(), "--style-points"),
+        (args.shard.is_some(), "--shard"),
+        (args.list_cases, "--list-cases"),
+    ];
+    if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(usage_error(format!("{flag} is not available with --exercise yet")).into());
+    }
+    if !dir.join(crate::package::load::MANIFEST).is_file() {
+        return Err(usage_error(format!(
+            "{} holds no exercise.toml: not a package",
+            dir.display()
+        ))
+        .into());
+    }
+    let package = crate::package::load(dir).map_err(Failure::failed)?;
+    let isolation = isolation(args.no_sandbox)?;
+    // With --exercise the first word is a submission, not a game.
+    let mut submissions: Vec<PathBuf> = args.game.iter().map(PathBuf::from).collect();
+    submissions.extend(args.submissions);
+    let expected = match args.language {
+        Language::Python => vec![format!("{}.py", package.name)],
+        Language::Rust => Vec::new(),
+    };
+    let (downloads, unmapped) = downloaded(
+        &args.from,
+        args.lms.roster.as_deref(),
+        args.out.as_deref(),
+        &expected,
+    )?;
+    submissions.extend(downloads);
+    if submissions.is_empty() {
+        return Err(usage_error("expected submissions to grade, or --from LMS ARCHIVE").into());
+    }
+    let options = crate::grader::Options {
+        download: download_said(&args.from),
+        submissions,
+        out: args.out.unwrap_or_default(),
+        program: None,
+        python: None,
+        style_points: None,
+        test_points: None,
+        notes_held: false,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        limits,
+        compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
+        shard: None,
+        build_dir: None,
+        fresh: args.fresh,
+        isolation,
+        reveal_hidden: args.reveal_hidden,
+        deadlines,
+        similarity: crate::grader::similarity::Options {
+            common: args.similarity_common.clamp(0.0, 1.0),
+            corpus: args.similarity_corpus,
+            top: args.similarity_top,
+        },
+    };
+    Ok((Exercise::Package(Box::new(package)), options, unmapped))
 }
 
 /// Each case's limits, as `args` set them.

@@ -312,7 +312,7 @@ fn dispatch(command: Command) -> Outcome {
 
 /// `game` if the kit has it; otherwise a usage error naming the games,
 /// as clap names a value it refuses.
-fn known_game(game: &str) -> Result<String, UsageError> {
+pub(crate) fn known_game(game: &str) -> Result<String, UsageError> {
     if crate::registry::find(game).is_some() {
         return Ok(game.to_owned());
     }

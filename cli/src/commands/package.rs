@@ -45,7 +45,7 @@ pub(crate) fn new(name: &str, dir: &std::path::Path) -> Outcome {
 pub(crate) fn verify(args: &PackageArgs) -> Outcome {
     let package = loaded(&args.dir)?;
     println!(
-        "ok: {} reads as format 1 ({} cases, {} submissions and mutants)",
+        "ok: {} reads as format 1 (cases: {}; submissions and mutants: {})",
         args.dir.display(),
         package.cases.len(),
         package.submissions.len()
@@ -68,7 +68,7 @@ pub(crate) fn verify(args: &PackageArgs) -> Outcome {
     if failed > 0 {
         return Err(Failure::failed(std::io::Error::other(format!(
             "{failed} of {} checks failed",
-            checks.len()
+            checks.len() + 1
         ))));
     }
     println!(

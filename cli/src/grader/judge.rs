@@ -21,6 +21,32 @@ pub(super) fn failed_everywhere(cases: &[Case], verdict: Verdict, message: &str)
 /// A case's result: its verdict and what the report shows of it (a hidden
 /// case's input and output only in the instructor's `detail`).
 pub(super) fn test_result(case: &Case, verdict: Verdict, output: String) -> TestResult {
+    let facts = CaseFacts {
+        name: case.name.clone(),
+        level: case.level,
+        points: case.points,
+        hidden: case.hidden,
+        robustness: case.robustness,
+        description: case.description.clone(),
+    };
+    case_result(&facts, verdict, output)
+}
+
+/// What a case's result says of the case: a game's, or an exercise
+/// package's.
+#[derive(Debug, Clone)]
+pub(crate) struct CaseFacts {
+    /// `<level>::<name>`.
+    pub name: String,
+    pub level: boardkit::level::Level,
+    pub points: u32,
+    pub hidden: bool,
+    pub robustness: bool,
+    pub description: String,
+}
+
+/// A case's result from its facts, its verdict and what went wrong.
+pub(crate) fn case_result(case: &CaseFacts, verdict: Verdict, output: String) -> TestResult {
     let passed = verdict == Verdict::Passed;
     // A failure says first what went wrong and what the case expected, so
     // the description never reads as what the program did.

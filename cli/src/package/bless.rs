@@ -32,7 +32,8 @@ pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Res
     )
     .map_err(|e| format!("the reference ({language}): {e}"))?;
     let mut changed = 0;
-    for case in &cases {
+    // A variant blesses its own files; its base's are the base's.
+    for case in cases.iter().filter(|c| c.file.starts_with(&package.root)) {
         let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
         if let Some(failure) = &ran.failure {
             return Err(format!(

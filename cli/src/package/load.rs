@@ -15,8 +15,15 @@ use super::{
 /// The manifest's file name.
 pub(crate) const MANIFEST: &str = "exercise.toml";
 
+/// How many packages a variant may stand on, itself included.
+const DEPTH: usize = 4;
+
 /// Reads and checks the package in `root`.
 pub(crate) fn load(root: &Path) -> Result<Package, PackageError> {
+    load_at(root, 0)
+}
+
+fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     let file = Path::new(MANIFEST);
     let (manifest, text): (Manifest, String) = manifest::read(root, file)?;
     let at = |span: std::ops::Range<usize>, message: String| {
@@ -32,10 +39,162 @@ pub(crate) fn load(root: &Path) -> Result<Package, PackageError> {
             ),
         ));
     }
+    let base = match &manifest.extends {
+        Some(_) if depth + 1 >= DEPTH => {
+            return Err(PackageError::file(
+                root,
+                file,
+                format!("`extends` goes {DEPTH} packages deep, or round in a circle"),
+            ));
+        }
+        Some(parent) => Some(load_at(
+            &parent_folder(root, parent).map_err(|m| at(parent.span(), m))?,
+            depth + 1,
+        )?),
+        None => None,
+    };
+    let mut package = own_parts(root, &manifest, base.as_ref(), &at)?;
+    let (base_public, base_hidden) = base_cases(&package, base.as_ref());
+    let own_public = cases(&package, Path::new("cases"), false)?;
+    package.cases = merged(base_public, own_public);
+    let own_hidden = cases(&package, Path::new("hidden/cases"), true)?;
+    package.cases.extend(merged(base_hidden, own_hidden));
+    for case in &mut package.cases {
+        if let Some(points) = manifest.points.get(&case.name) {
+            case.points = *points;
+        }
+    }
+    if let Some(unknown) = manifest
+        .points
+        .keys()
+        .find(|n| !package.cases.iter().any(|c| &c.name == *n))
+    {
+        return Err(PackageError::file(
+            root,
+            file,
+            format!("`[points]` names `{unknown}`, which is not a case"),
+        ));
+    }
+    package.submissions = submissions(&package, Path::new("submissions"), false)?;
+    let mutants = submissions(&package, Path::new("hidden/mutants"), true)?;
+    package.submissions.extend(mutants);
+    Ok(package)
+}
+
+/// The package a variant extends: a folder beside this one, read whole
+/// (its own paths stay inside it).
+fn parent_folder(root: &Path, parent: &Spanned<String>) -> Result<PathBuf, String> {
+    let folder = root.join(parent.get_ref());
+    if !folder.join(MANIFEST).is_file() {
+        return Err(format!(
+            "`extends = \"{}\"`: {} holds no exercise.toml",
+            parent.get_ref(),
+            folder.display()
+        ));
+    }
+    Ok(folder)
+}
+
+/// A base's public and hidden cases, at this package's levels (those of
+/// a level it drops left out).
+fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case>) {
+    let Some(base) = base else {
+        return (Vec::new(), Vec::new());
+    };
+    let relevel = |case: &Case| -> Option<Case> {
+        let level = package
+            .levels
+            .iter()
+            .position(|l| *l == base.levels[case.level])?;
+        Some(Case {
+            level,
+            ..case.clone()
+        })
+    };
+    let public = base
+        .cases
+        .iter()
+        .filter(|c| !c.hidden)
+        .filter_map(relevel)
+        .collect();
+    let hidden = base
+        .cases
+        .iter()
+        .filter(|c| c.hidden)
+        .filter_map(relevel)
+        .collect();
+    (public, hidden)
+}
+
+/// `base`'s cases, those `own` names replaced, then `own`'s others.
+fn merged(base: Vec<Case>, own: Vec<Case>) -> Vec<Case> {
+    let mut all: Vec<Case> = base
+        .into_iter()
+        .filter(|b| !own.iter().any(|o| o.name == b.name))
+        .collect();
+    all.extend(own);
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    all
+}
+
+/// The functions and the program: the manifest's, or its base's when it
+/// gives neither.
+fn api(
+    root: &Path,
+    manifest: &Manifest,
+    base: Option<&Package>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<(Vec<Function>, Option<Program>), PackageError> {
+    let file = Path::new(MANIFEST);
+    Ok(
+        match (
+            manifest.functions.is_empty() && manifest.program.is_none(),
+            base,
+        ) {
+            (true, Some(b)) => (b.functions.clone(), b.program.clone()),
+            _ => (
+                functions(manifest).map_err(|(span, m)| at(span, m))?,
+                match &manifest.program {
+                    Some(p) => Some(Program {
+                        function: identifier(&Spanned::new(0..0, p.function.clone())).map_err(
+                            |m| {
+                                PackageError::file(root, file, format!("`[program] function`: {m}"))
+                            },
+                        )?,
+                        doc: p.doc.clone(),
+                    }),
+                    None => None,
+                },
+            ),
+        },
+    )
+}
+
+/// The manifest's parts, a base's where it gives none.
+fn own_parts(
+    root: &Path,
+    manifest: &Manifest,
+    base: Option<&Package>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<Package, PackageError> {
+    let file = Path::new(MANIFEST);
+    let missing = |key: &str| {
+        PackageError::file(
+            root,
+            file,
+            format!("expected `{key}` (or `extends`, a package to take it from)"),
+        )
+    };
     let name = identifier(&manifest.name).map_err(|m| at(manifest.name.span(), m))?;
-    let statements = statements(root, &manifest).map_err(|m| at(manifest.statement.span(), m))?;
-    let language = match &manifest.language {
-        Some(l) if !statements.iter().any(|(s, _)| s == l.get_ref()) => {
+    let statements = match (&manifest.statement, base) {
+        (Some(s), _) => statements(root, s.get_ref()).map_err(|m| at(s.span(), m))?,
+        (None, Some(b)) => b.statements.clone(),
+        (None, None) => return Err(missing("[statement]")),
+    };
+    let mut messages = base.map(|b| b.messages.clone()).unwrap_or_default();
+    messages.extend(manifest.messages.clone());
+    let language = match (&manifest.language, base) {
+        (Some(l), _) if !statements.iter().any(|(s, _)| s == l.get_ref()) => {
             return Err(at(
                 l.span(),
                 format!(
@@ -44,49 +203,53 @@ pub(crate) fn load(root: &Path) -> Result<Package, PackageError> {
                 ),
             ));
         }
-        Some(l) => l.get_ref().clone(),
-        None => statements[0].0.clone(),
+        (Some(l), _) => l.get_ref().clone(),
+        (None, Some(b)) => b.language.clone(),
+        (None, None) => statements[0].0.clone(),
     };
-    let levels = levels(&manifest.levels).map_err(|m| at(manifest.levels.span(), m))?;
-    let functions = functions(&manifest).map_err(|(span, m)| at(span, m))?;
-    let reference =
-        reference(root, &manifest, &name).map_err(|m| at(manifest.reference.span(), m))?;
-    if manifest.program.is_some() && !manifest.messages.contains_key(&language) {
+    let levels = match (&manifest.levels, base) {
+        (Some(l), _) => levels(l).map_err(|m| at(l.span(), m))?,
+        (None, Some(b)) => b.levels.clone(),
+        (None, None) => return Err(missing("levels")),
+    };
+    let (functions, program) = api(root, manifest, base, at)?;
+    let reference = match (&manifest.reference, base) {
+        (Some(r), _) => reference(root, r.get_ref(), &name).map_err(|m| at(r.span(), m))?,
+        (None, Some(b)) => b.reference.clone(),
+        (None, None) => return Err(missing("[reference]")),
+    };
+    if program.is_some() && !messages.contains_key(&language) {
         return Err(PackageError::file(
             root,
             file,
             format!("a program prints lines: expected `[messages.{language}]`"),
         ));
     }
-    let mut package = Package {
+    let mut hints = base.map(|b| b.hints.clone()).unwrap_or_default();
+    hints.extend(manifest.hints.clone());
+    Ok(Package {
         root: root.to_path_buf(),
         name,
-        title: manifest.title.clone(),
+        title: manifest
+            .title
+            .clone()
+            .or_else(|| base.map(|b| b.title.clone()))
+            .ok_or_else(|| missing("title"))?,
         statements,
         language,
         levels,
-        messages: manifest.messages.clone(),
+        messages,
         functions,
-        program: manifest.program.as_ref().map(|p| Program {
-            function: p.function.clone(),
-            doc: p.doc.clone(),
-        }),
+        program,
         reference,
-        hints: manifest.hints.clone(),
+        hints,
         cases: Vec::new(),
         submissions: Vec::new(),
-    };
-    package.cases = cases(&package, Path::new("cases"), false)?;
-    let hidden = cases(&package, Path::new("hidden/cases"), true)?;
-    package.cases.extend(hidden);
-    package.submissions = submissions(&package, Path::new("submissions"), false)?;
-    let mutants = submissions(&package, Path::new("hidden/mutants"), true)?;
-    package.submissions.extend(mutants);
-    Ok(package)
+    })
 }
 
 /// A name a Rust and a Python program can both use.
-fn identifier(name: &Spanned<String>) -> Result<String, String> {
+pub(crate) fn identifier(name: &Spanned<String>) -> Result<String, String> {
     let text = name.get_ref();
     let mut chars = text.chars();
     let good = chars
@@ -109,19 +272,22 @@ fn identifier(name: &Spanned<String>) -> Result<String, String> {
     Ok(text.clone())
 }
 
-fn statements(root: &Path, manifest: &Manifest) -> Result<Vec<(String, PathBuf)>, String> {
-    if manifest.statement.get_ref().is_empty() {
+fn statements(
+    root: &Path,
+    map: &std::collections::BTreeMap<String, String>,
+) -> Result<Vec<(String, PathBuf)>, String> {
+    if map.is_empty() {
         return Err("expected a statement: `en = \"statement/en.md\"`".into());
     }
     let mut statements = Vec::new();
-    for (locale, path) in manifest.statement.get_ref() {
+    for (locale, path) in map {
         let full = super::confined(root, Path::new(path)).map_err(|e| e.to_string())?;
         if !full.is_file() {
             return Err(format!(
                 "the statement `{path}` ({locale}) is not a file of the package"
             ));
         }
-        statements.push((locale.clone(), PathBuf::from(path)));
+        statements.push((locale.clone(), full));
     }
     // The default locale first: English when there is one.
     statements.sort_by_key(|(locale, _)| locale != "en");
@@ -194,15 +360,18 @@ fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
     Ok(functions)
 }
 
-fn reference(root: &Path, manifest: &Manifest, name: &str) -> Result<Reference, String> {
-    let spec = manifest.reference.get_ref();
+fn reference(
+    root: &Path,
+    spec: &super::manifest::ReferenceSpec,
+    name: &str,
+) -> Result<Reference, String> {
     let folder = |path: &Option<String>, file: &str| -> Result<Option<PathBuf>, String> {
         let Some(path) = path else { return Ok(None) };
         let full = super::confined(root, Path::new(path)).map_err(|e| e.to_string())?;
         if !full.join(file).is_file() {
             return Err(format!("the reference's folder `{path}` holds no `{file}`"));
         }
-        Ok(Some(PathBuf::from(path)))
+        Ok(Some(full))
     };
     let reference = Reference {
         rust: folder(&spec.rust, "mod.rs")?,
@@ -303,7 +472,7 @@ fn case(
     }
     Ok(Case {
         name: name.to_owned(),
-        file: file.to_path_buf(),
+        file: package.root.join(file),
         hidden,
         level,
         points: spec.points,
@@ -460,7 +629,7 @@ fn submissions(
         };
         found.push(Submission {
             name: entry,
-            dir,
+            dir: package.root.join(dir),
             mutant,
             language,
             reaches,

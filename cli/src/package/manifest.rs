@@ -20,16 +20,26 @@ pub(crate) struct Manifest {
     pub format: Spanned<i64>,
     /// The student's folder (`src/<name>/`) and Python module (`<name>.py`).
     pub name: Spanned<String>,
-    pub title: String,
-    /// Each locale's statement file (`en = "statement/en.md"`); the first is
-    /// the default.
-    pub statement: Spanned<BTreeMap<String, String>>,
+    /// A variant: the package (a folder, relative to this one) whose every
+    /// part this one takes unless it gives its own.
+    #[serde(default)]
+    pub extends: Option<Spanned<String>>,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Each locale's statement file (`en = "statement/en.md"`); English,
+    /// else the first, is the default.
+    #[serde(default)]
+    pub statement: Option<Spanned<BTreeMap<String, String>>>,
     /// The locale whose `messages` the program prints (default: the first
     /// of `statement`).
     #[serde(default)]
     pub language: Option<Spanned<String>>,
     /// The levels, easiest first.
-    pub levels: Spanned<Vec<String>>,
+    #[serde(default)]
+    pub levels: Option<Spanned<Vec<String>>>,
+    /// A variant's points for cases it takes: `case_name = 3`.
+    #[serde(default)]
+    pub points: BTreeMap<String, u32>,
     /// The lines the program prints, per locale: `{}` stands for any text.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
@@ -37,7 +47,8 @@ pub(crate) struct Manifest {
     pub functions: Vec<FunctionSpec>,
     #[serde(default)]
     pub program: Option<ProgramSpec>,
-    pub reference: Spanned<ReferenceSpec>,
+    #[serde(default)]
+    pub reference: Option<Spanned<ReferenceSpec>>,
     /// Hints, one at a time, per locale.
     #[serde(default)]
     pub hints: BTreeMap<String, Vec<String>>,

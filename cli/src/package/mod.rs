@@ -17,6 +17,7 @@
 //! inside it, and links are refused.
 
 pub(crate) mod bless;
+pub(crate) mod grade;
 pub(crate) mod load;
 pub(crate) mod manifest;
 pub(crate) mod python;

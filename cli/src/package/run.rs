@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use boardkit::judge::Verdict;
 use serde_json::Value as Json;
 
 use super::{Case, CaseKind, Language, Package};
@@ -17,6 +18,15 @@ pub(crate) enum Built {
     Python { folder: PathBuf, caller: PathBuf },
 }
 
+impl Built {
+    fn language(&self) -> Language {
+        match self {
+            Built::Rust { .. } => Language::Rust,
+            Built::Python { .. } => Language::Python,
+        }
+    }
+}
+
 /// What a case gave.
 #[derive(Debug, Clone)]
 pub(crate) struct Ran {
@@ -24,8 +34,11 @@ pub(crate) struct Ran {
     /// lines.
     pub answers: Vec<Json>,
     pub lines: Vec<String>,
-    /// Why it did not finish, if it did not.
+    /// Why it did not finish, if it did not, and how the grader names that.
     pub failure: Option<String>,
+    pub verdict: Option<Verdict>,
+    /// The language it ran in: how its messages write calls and values.
+    pub language: Language,
     pub cpu: Duration,
 }
 
@@ -197,11 +210,43 @@ pub(crate) fn run_case(
                 answers: Vec::new(),
                 lines: Vec::new(),
                 failure: Some(format!("cannot run it: {e}")),
+                verdict: Some(Verdict::Crashed),
+                language: built.language(),
                 cpu: Duration::ZERO,
             };
         }
     };
     let stdout = String::from_utf8_lossy(&outcome.stdout);
+    let (verdict, failure) = ending(&outcome);
+    let (answers, lines) = match &case.kind {
+        CaseKind::Calls { .. } => (
+            stdout
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or(Json::String(l.to_owned())))
+                .collect(),
+            Vec::new(),
+        ),
+        CaseKind::Session { .. } => (Vec::new(), graded_lines(package, &stdout)),
+    };
+    Ran {
+        answers,
+        lines,
+        failure,
+        verdict,
+        language: built.language(),
+        cpu: outcome.cpu,
+    }
+}
+
+/// How a run ended, as the grader names it and in words: nothing when it
+/// ended well.
+fn ending(outcome: &crate::grader::sandbox::Outcome) -> (Option<Verdict>, Option<String>) {
+    let verdict = match outcome.ending {
+        Ending::Exited(0) => None,
+        Ending::Exited(_) | Ending::Signaled(_) | Ending::DiskLimit(_) => Some(Verdict::Crashed),
+        Ending::CpuLimit(_) | Ending::TimedOut => Some(Verdict::Timeout),
+        Ending::OutputLimit => Some(Verdict::OutputLimit),
+    };
     let failure = match outcome.ending {
         Ending::Exited(0) => None,
         Ending::Exited(status) => Some(format!(
@@ -217,22 +262,7 @@ pub(crate) fn run_case(
         Ending::OutputLimit => Some("it printed too much".into()),
         Ending::DiskLimit(what) => Some(format!("it filled {what}")),
     };
-    let (answers, lines) = match &case.kind {
-        CaseKind::Calls { .. } => (
-            stdout
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap_or(Json::String(l.to_owned())))
-                .collect(),
-            Vec::new(),
-        ),
-        CaseKind::Session { .. } => (Vec::new(), graded_lines(package, &stdout)),
-    };
-    Ran {
-        answers,
-        lines,
-        failure,
-        cpu: outcome.cpu,
-    }
+    (verdict, failure)
 }
 
 /// The last lines of what a run wrote on stderr.
@@ -242,36 +272,21 @@ fn tail(stderr: &[u8]) -> String {
     lines[lines.len().saturating_sub(6)..].join("\n")
 }
 
-/// Whether `line` is one of the program's lines (`pattern`, `{}` standing
-/// for any text).
-pub(crate) fn matches(pattern: &str, line: &str) -> bool {
-    let parts: Vec<&str> = pattern.split("{}").collect();
-    if parts.len() == 1 {
-        return line == pattern;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if line.len() < first.len() + last.len() || !line.starts_with(first) || !line.ends_with(last) {
-        return false;
-    }
-    let mut rest = &line[first.len()..line.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
+// `matches` and `graded`: the one reading of a program's lines, which a
+// Rust starter's tests take too (and a Python starter's, ported, is
+// checked against).
+include!("templates/lines.rs.in");
 
 /// The lines of `stdout` the package grades: its messages'.
 pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
     let Some(messages) = package.messages.get(&package.language) else {
         return Vec::new();
     };
+    let patterns: Vec<&str> = messages.values().map(String::as_str).collect();
     stdout
         .lines()
         .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| messages.values().any(|p| matches(p, l)))
+        .filter_map(|l| graded(&patterns, l))
         .map(str::to_owned)
         .collect()
 }
@@ -293,7 +308,7 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
                         call.line
                     ));
                 }
-                let shown = shown_call(package, f, &call.args);
+                let shown = shown_call(package, f, &call.args, ran.language);
                 let Some(answer) = ran.answers.get(i) else {
                     return Err(format!(
                         "{shown}: {}",
@@ -302,10 +317,11 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
                 };
                 if !accepted.contains(answer) {
                     return Err(format!(
-                        "{shown} returned {answer}, expected {}",
+                        "{shown} returned {}, expected {}",
+                        shown_answer(answer, ran.language),
                         accepted
                             .iter()
-                            .map(ToString::to_string)
+                            .map(|a| shown_answer(a, ran.language))
                             .collect::<Vec<_>>()
                             .join(" or ")
                     ));
@@ -342,8 +358,16 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
     }
 }
 
-/// A call as Rust writes it, for messages.
-pub(crate) fn shown_call(package: &Package, f: &super::Function, args: &[toml::Value]) -> String {
+/// A call as the student's language writes it, for messages.
+pub(crate) fn shown_call(
+    package: &Package,
+    f: &super::Function,
+    args: &[toml::Value],
+    language: Language,
+) -> String {
+    if language == Language::Python {
+        return super::python::call_expression(package, f, args);
+    }
     let args: Vec<String> = f
         .args
         .iter()
@@ -351,6 +375,26 @@ pub(crate) fn shown_call(package: &Package, f: &super::Function, args: &[toml::V
         .map(|((_, t), v)| super::rust::literal(t, v, true))
         .collect();
     format!("{}::{}({})", package.name, f.name, args.join(", "))
+}
+
+/// An answer as the student's language would print it: `None` (Rust and
+/// Python), `True` (Python), an error.
+fn shown_answer(answer: &Json, language: Language) -> String {
+    if *answer == super::types::error_json() {
+        return match language {
+            Language::Rust => "an Err(..)".into(),
+            Language::Python => "an exception".into(),
+        };
+    }
+    match (answer, language) {
+        (Json::Null, _) => "None".into(),
+        (Json::Bool(b), Language::Python) => if *b { "True" } else { "False" }.into(),
+        (Json::Array(items), _) => {
+            let items: Vec<String> = items.iter().map(|i| shown_answer(i, language)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        (other, _) => other.to_string(),
+    }
 }
 
 /// The sandbox a package's runs use: bubblewrap, or none when asked.

@@ -178,7 +178,7 @@ fn test(package: &Package, case: &Case) -> String {
         }
         CaseKind::Session { input, expect } => {
             let expect = expect.clone().unwrap_or_default();
-            let _ = writeln!(body, "        session(&{input:?}, &{expect:?});");
+            let _ = writeln!(body, "        super::session(&{input:?}, &{expect:?});");
         }
     }
     format!(
@@ -221,76 +221,22 @@ fn call_check(package: &Package, f: &Function, call: &Call) -> String {
     )
 }
 
-/// The session test's helpers: run the program, keep its graded lines.
+/// The session test's helpers: run the program, keep its graded lines
+/// (read as the grader reads them: the same code).
 fn session_helpers(package: &Package) -> String {
     let patterns: Vec<String> = package.messages[&package.language]
         .values()
         .map(|m| format!("{m:?}"))
         .collect();
-    format!(
-        r#"
-/// The lines the program prints that are graded (the exercise's
-/// messages, `{{}}` standing for any text); the rest is free.
-const LINES: &[&str] = &[{}];
-
-fn graded(line: &str) -> bool {{
-    LINES.iter().any(|pattern| {{
-        let parts: Vec<&str> = pattern.split("{{}}").collect();
-        let mut rest = line;
-        for (i, part) in parts.iter().enumerate() {{
-            if i == 0 {{
-                match rest.strip_prefix(part) {{ Some(r) => rest = r, None => return false }}
-            }} else if i == parts.len() - 1 {{
-                return rest.ends_with(part);
-            }} else {{
-                match rest.find(part) {{ Some(at) => rest = &rest[at + part.len()..], None => return false }}
-            }}
-        }}
-        rest.is_empty()
-    }})
-}}
-
-/// Runs the program on `input`, one line each, and compares its graded
-/// lines with `expect` (10 seconds at most).
-fn session(input: &[&str], expect: &[&str]) {{
-    use std::io::{{Read, Write}};
-    use std::process::{{Command, Stdio}};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_{}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the program starts");
-    let mut typed = String::new();
-    for line in input {{
-        typed.push_str(line);
-        typed.push('\n');
-    }}
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {{ let _ = stdin.write_all(typed.as_bytes()); }});
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {{
-        let mut text = Vec::new();
-        let _ = stdout.by_ref().take(1 << 20).read_to_end(&mut text);
-        text
-    }});
-    let start = std::time::Instant::now();
-    while child.try_wait().expect("wait").is_none() {{
-        if start.elapsed() > std::time::Duration::from_secs(10) {{
-            let _ = child.kill();
-            panic!("the program ran 10 seconds without ending: typed {{input:?}}");
-        }}
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }}
-    let _ = writer.join();
-    let text = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
-    let got: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| graded(l)).collect();
-    assert_eq!(got, expect, "typed {{input:?}}; the program printed:\n{{text}}");
-}}
-"#,
-        patterns.join(", "),
-        package.name.replace('_', "-") + "-exercise"
-    )
+    SESSION
+        .replace("{lines}", &patterns.join(", "))
+        .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
+        .replace("{graded}", include_str!("templates/lines.rs.in"))
 }
+
+/// A starter's session test: `{lines}` the program's lines, `{graded}`
+/// their reading, `{binary}` the program.
+const SESSION: &str = include_str!("templates/session.rs.in");
 
 /// `answers.rs`: the grader's caller, compiled with the student's folder
 /// at `src/<name>/`: `answers case <name>` prints each call's answer, one

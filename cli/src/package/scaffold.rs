@@ -190,15 +190,7 @@ def play():
 /// Writes the package `name` into `dir` (new, or empty); returns the
 /// files written.
 pub(crate) fn write(name: &str, dir: &Path) -> Result<Vec<String>, String> {
-    let good = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if !good {
-        return Err(format!(
-            "`{name}` is not a name: expected lower-case letters, digits and `_`, starting with a letter"
-        ));
-    }
+    super::load::identifier(&toml::Spanned::new(0..0, name.to_owned()))?;
     if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
         return Err(format!(
             "{} is not empty: a new package goes into a new or empty folder",

@@ -37,7 +37,8 @@ pub(crate) fn write(
                 )
             })?,
     };
-    let statement = super::confined_text(&package.root, &statement).map_err(|e| e.to_string())?;
+    let statement =
+        std::fs::read_to_string(&statement).map_err(|e| format!("{}: {e}", statement.display()))?;
     let mut files: Vec<(String, String)> = vec![("STATEMENT.md".into(), statement)];
     let name = &package.name;
     match language {
@@ -87,6 +88,8 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
         ),
     };
     let first = &package.levels[0];
+    let one_level = format!("{one} {first}");
+    let width = one_level.len().max(test.len());
     let points: String = package
         .levels
         .iter()
@@ -114,7 +117,7 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
         format!("\n## Hints\n\n{hints}")
     };
     format!(
-        "# {}\n\n```sh\n{test}            # every level's public cases\n{one} {first}     # one level\n```\n\nThe statement is STATEMENT.md. Your code is `{yours}`: write the\nfunctions it asks for there. The levels, easiest first, and their\npoints (the grader's hidden cases vary the public ones):\n\n| level | public | hidden |\n|---|---|---|\n{points}{hints}",
+        "# {}\n\n```sh\n{test:<width$}  # every level's public cases\n{one_level:<width$}  # one level\n```\n\nThe statement is STATEMENT.md. Your code is `{yours}`: write the\nfunctions it asks for there. The levels, easiest first, and their\npoints (the grader's hidden cases vary the public ones):\n\n| level | public | hidden |\n|---|---|---|\n{points}{hints}",
         package.title
     )
 }

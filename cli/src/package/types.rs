@@ -148,6 +148,9 @@ impl Reader<'_> {
                     self.expect(',')?;
                     members.push(self.parse()?);
                 }
+                if members.len() > 6 {
+                    return Err(format!("`{}`: a tuple has 6 members at most", self.text));
+                }
                 Type::Tuple(members)
             }
             _ => return Err(unknown(self.text, &word)),
@@ -174,7 +177,7 @@ impl Type {
 
     /// Checks `value` is a value of this type, as a case file writes it.
     pub(crate) fn check(&self, value: &Value) -> Result<(), String> {
-        let wrong = || Err(format!("{} is not a {self}", short(value)));
+        let wrong = || Err(format!("{} is not of type {self}", short(value)));
         match (self, value) {
             (Type::Bool, Value::Boolean(_)) | (Type::Int, Value::Integer(_)) => Ok(()),
             (Type::Str, Value::String(_)) => Ok(()),

@@ -34,7 +34,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
         let outcome = level_of(
             package,
             language,
-            &package.root.join(folder),
+            folder,
             sandbox,
             &scratch.join("reference"),
         );
@@ -44,6 +44,9 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
         }
         limits.extend(outcome.cpu.iter().map(|(name, cpu)| (name.clone(), *cpu)));
         checks.push(Check { what, problems });
+    }
+    // Both languages' stubs: a starter can be written in either.
+    for language in [Language::Rust, Language::Python] {
         checks.push(stub_check(package, language, sandbox, scratch));
     }
     for submission in &package.submissions {
@@ -69,7 +72,7 @@ fn rules(package: &Package) -> Check {
     let mut problems = Vec::new();
     let cited: BTreeSet<u32> = package.cases.iter().map(|c| c.rule).collect();
     for (locale, path) in &package.statements {
-        let text = super::confined_text(&package.root, path)
+        let text = std::fs::read_to_string(path)
             .map(|t| anchors(&t))
             .unwrap_or_default();
         for case in &package.cases {
@@ -245,7 +248,12 @@ fn starter_check(package: &Package, scratch: &Path) -> Check {
         }
     }
     for case in package.cases.iter().filter(|c| c.hidden) {
-        if text.contains(&case.name) {
+        let named = [
+            format!("fn {}(", case.name),
+            format!("def test_{}(", case.name),
+            format!("\"{}\"", case.name),
+        ];
+        if named.iter().any(|n| text.contains(n.as_str())) {
             problems.push(format!(
                 "{}: a starter names the hidden case {}",
                 case.file.display(),
@@ -255,14 +263,16 @@ fn starter_check(package: &Package, scratch: &Path) -> Check {
         if let CaseKind::Calls { function, calls } = &case.kind {
             let f = &package.functions[*function];
             for call in calls {
-                let shown = run::shown_call(package, f, &call.args);
                 let public = package.cases.iter().any(|c| !c.hidden && matches!(&c.kind, CaseKind::Calls { calls, .. } if calls.iter().any(|p| p.args == call.args)));
-                if !public && text.contains(&shown) {
-                    problems.push(format!(
-                        "{}:{}: a starter holds the hidden call {shown}",
-                        case.file.display(),
-                        call.line
-                    ));
+                for language in [Language::Rust, Language::Python] {
+                    let shown = run::shown_call(package, f, &call.args, language);
+                    if !public && text.contains(&shown) {
+                        problems.push(format!(
+                            "{}:{}: a starter holds the hidden call {shown}",
+                            case.file.display(),
+                            call.line
+                        ));
+                    }
                 }
             }
         }

@@ -1,0 +1,272 @@
+//! `boardkit grade --exercise DIR`: a class graded on a package's cases,
+//! public and hidden, by the grader's steps and into its one results model
+//! and outputs (`results.json`, `grades.csv`, `junit.xml`, `report.html`,
+//! each student's feedback pages, and the LMS files the command adds).
+//! Submissions come as the grader opens them (folders, zips, git
+//! repositories at their deadline, LMS downloads); each is run in the
+//! sandbox, each case's CPU limit derived from the reference's time on it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::run::{self, Built};
+use super::{Case, Language, Package};
+use crate::grader::report::{self, Results, TestResult};
+use crate::grader::sandbox::{Isolation, Limits, Sandbox};
+use crate::grader::submission;
+use crate::grader::{GradeError, Options};
+use boardkit::judge::Verdict;
+use boardkit::level::Level;
+
+/// Grades `options.submissions`, written in `language`, on `package`;
+/// returns every submission's results in the output folder.
+pub(crate) fn grade(
+    package: &Package,
+    language: Language,
+    options: &Options,
+) -> Result<BTreeMap<String, Results>, GradeError> {
+    let out_error = |e| GradeError::Out(options.out.clone(), e);
+    std::fs::create_dir_all(&options.out).map_err(out_error)?;
+    let scratch = options.out.join(".work");
+    std::fs::create_dir_all(&scratch).map_err(out_error)?;
+    let levels = Level::of_package(&package.levels);
+    let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
+        .map_err(GradeError::Sandbox)?;
+    let cases: Vec<&Case> = package.cases.iter().collect();
+    let limits = reference_limits(
+        package,
+        &cases,
+        &sandbox,
+        options,
+        &scratch.join("reference"),
+    )?;
+    let (names, _) = submission::names(&options.submissions);
+    let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
+    named.sort();
+    let only_rust = PathBuf::from(format!("src/{}", package.name));
+    let only: Vec<&Path> = match language {
+        Language::Rust => vec![only_rust.as_path()],
+        Language::Python => Vec::new(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
+    pool.install(|| {
+        named.par_iter().for_each(|(name, path)| {
+            let limit = options.deadlines.as_ref().map(|d| d.limit(name));
+            let taken = scratch.join("taken");
+            let opened = submission::open(path, name, &only, &taken, limit);
+            let work = scratch.join("run").join(name);
+            let mut results = match &opened {
+                Ok(s) => graded(
+                    package, language, &s.root, &cases, &levels, &limits, &sandbox, &work,
+                ),
+                Err(e) => failed_everywhere(
+                    package,
+                    &cases,
+                    &levels,
+                    Verdict::CompileError,
+                    &e.to_string(),
+                ),
+            };
+            results.unsandboxed = options.isolation == Isolation::None;
+            results.unread = opened.as_ref().err().map(ToString::to_string);
+            if let Ok(submission::Submission {
+                commit: Some(commit),
+                ..
+            }) = &opened
+            {
+                results.late(name, commit, options.deadlines.as_ref());
+            }
+            eprintln!(
+                "graded {name}: {}/{} points, level {}",
+                results.score,
+                results.max_score(),
+                results.level_name()
+            );
+            if let Err(e) = report::save_results(&options.out, name, &results) {
+                eprintln!("boardkit: cannot save the results of {name}: {e}");
+            }
+        });
+    });
+    let _ = std::fs::remove_dir_all(scratch.join("run"));
+    let all = report::read_results(&options.out).map_err(out_error)?;
+    let run = run_info(package, language, options, &named, &limits);
+    report::forget_class_files(&options.out).map_err(out_error)?;
+    report::write_reports(&options.out, &all, Some(&run), None).map_err(out_error)?;
+    crate::grader::feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
+    Ok(all)
+}
+
+/// Each case's limits: the run's, the CPU limit raised to the margin over
+/// the reference's own time on it where that is more.
+fn reference_limits(
+    package: &Package,
+    cases: &[&Case],
+    sandbox: &Sandbox,
+    options: &Options,
+    scratch: &Path,
+) -> Result<BTreeMap<String, (Limits, std::time::Duration)>, GradeError> {
+    let (language, folder) = super::bless::reference(package);
+    let built = run::prepare(
+        package,
+        language,
+        &package.root.join(folder),
+        cases,
+        scratch,
+        sandbox,
+    )
+    .map_err(|e| {
+        GradeError::NoSubmission(format!("the package's reference does not build: {e}"))
+    })?;
+    let mut limits = BTreeMap::new();
+    for case in cases {
+        let ran = run::run_case(package, &built, case, sandbox, &options.limits);
+        let cpu = boardkit::judge::case_cpu(ran.cpu);
+        let case_limits = if cpu > std::time::Duration::from_secs(options.limits.cpu_seconds) {
+            options.limits.with_cpu(cpu)
+        } else {
+            options.limits
+        };
+        limits.insert(case.name.clone(), (case_limits, ran.cpu));
+    }
+    Ok(limits)
+}
+
+#[allow(clippy::too_many_arguments)] // one private call
+fn graded(
+    package: &Package,
+    language: Language,
+    root: &Path,
+    cases: &[&Case],
+    levels: &[Level],
+    limits: &BTreeMap<String, (Limits, std::time::Duration)>,
+    sandbox: &Sandbox,
+    work: &Path,
+) -> Results {
+    let solution = match language {
+        Language::Rust => root.join("src").join(&package.name),
+        Language::Python => root.to_path_buf(),
+    };
+    let needs = match language {
+        Language::Rust => solution.join("mod.rs"),
+        Language::Python => solution.join(format!("{}.py", package.name)),
+    };
+    if !needs.is_file() {
+        let why = format!(
+            "no {} in the submission",
+            needs.strip_prefix(root).unwrap_or(&needs).display()
+        );
+        return failed_everywhere(package, cases, levels, Verdict::CompileError, &why);
+    }
+    let built: Built = match run::prepare(package, language, &solution, cases, work, sandbox) {
+        Ok(built) => built,
+        Err(e) => return failed_everywhere(package, cases, levels, Verdict::CompileError, &e),
+    };
+    let tests = cases
+        .iter()
+        .map(|case| {
+            let case_limits = limits
+                .get(&case.name)
+                .map_or_else(Limits::default, |(l, _)| *l);
+            let ran = run::run_case(package, &built, case, sandbox, &case_limits);
+            let (verdict, message) = match run::judge(package, case, &ran) {
+                Ok(()) => (Verdict::Passed, String::new()),
+                Err(why) => (ran.verdict.unwrap_or(Verdict::WrongOutput), why),
+            };
+            result(package, case, levels, verdict, message)
+        })
+        .collect();
+    Results::of(tests, None)
+}
+
+fn failed_everywhere(
+    package: &Package,
+    cases: &[&Case],
+    levels: &[Level],
+    verdict: Verdict,
+    why: &str,
+) -> Results {
+    Results::of(
+        cases
+            .iter()
+            .map(|c| result(package, c, levels, verdict, why.to_owned()))
+            .collect(),
+        None,
+    )
+}
+
+fn result(
+    package: &Package,
+    case: &Case,
+    levels: &[Level],
+    verdict: Verdict,
+    output: String,
+) -> TestResult {
+    crate::grader::judge::case_result(
+        &crate::grader::judge::CaseFacts {
+            name: case.test_name(package),
+            level: levels[case.level],
+            points: case.points,
+            hidden: case.hidden,
+            robustness: false,
+            description: format!(
+                "{} (STATEMENT.md, rule {})",
+                case.description.trim(),
+                case.rule
+            ),
+        },
+        verdict,
+        output,
+    )
+}
+
+fn run_info(
+    package: &Package,
+    language: Language,
+    options: &Options,
+    named: &[(String, &PathBuf)],
+    limits: &BTreeMap<String, (Limits, std::time::Duration)>,
+) -> report::RunInfo {
+    let case_cpu = package
+        .cases
+        .iter()
+        .filter_map(|case| {
+            let (l, cpu) = limits.get(&case.name)?;
+            let cpu = report::CaseCpu {
+                reference_ms: (cpu.as_secs_f64() * 100.0).ceil().max(1.0) * 10.0,
+                limit_s: l.cpu_seconds,
+                wall_s: l.timeout.as_secs(),
+            };
+            Some((case.test_name(package), cpu))
+        })
+        .collect();
+    let mut latest: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
+    latest.sort();
+    report::RunInfo {
+        game: package.name.clone(),
+        title: package.title.clone(),
+        kit_version: env!("CARGO_PKG_VERSION").to_owned(),
+        graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        submissions: format!("exercise package {} ({language})", package.root.display()),
+        sandboxed: options.isolation != Isolation::None,
+        limits: format!(
+            "{} s of CPU time per case, or {}x the reference's where more; {} MiB memory, {} KiB output per case",
+            options.limits.cpu_seconds,
+            boardkit::judge::REFERENCE_MARGIN,
+            options.limits.memory_bytes >> 20,
+            options.limits.output_bytes >> 10
+        ),
+        case_cpu,
+        latest,
+        grading: format!("package {} {language}", package.name),
+        shard: None,
+        reveal_hidden: options.reveal_hidden,
+        deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
+        similarity: options.similarity.clone(),
+        download: options.download.clone(),
+    }
+}
