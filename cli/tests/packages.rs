@@ -417,7 +417,10 @@ fn name_of(package: &Path) -> String {
 
 #[test]
 fn no_rust_file_of_the_kit_names_a_package_written_outside_it() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap();
     let mut files = Vec::new();
     let mut folders: Vec<PathBuf> = [
         "src",
