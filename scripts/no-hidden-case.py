@@ -4,8 +4,9 @@
     scripts/no-hidden-case.py STUDENT_BINARY [INSTRUCTOR_BINARY]
 
 For each hidden fixture (`visibility = "hidden"` in fixtures/<game>/), the
-needles are its file's text, its description and its stdin's bytes (those
-no public fixture shares). None may be in the student's binary (the wheel's,
+needles are its file's text, its name (the file's, as reports and the rules
+of `exercise.hidden.toml` call it), its description and its stdin's bytes
+(those no public fixture shares). None may be in the student's binary (the wheel's,
 or `cargo install --no-default-features`). Given the instructor's binary
 (the default build), the file's text must be in it: the search finds what
 it looks for.
@@ -53,7 +54,7 @@ def main():
     problems = []
     for path, text, fixture in hidden:
         name = path.relative_to(ROOT)
-        needles = [("its file", text)]
+        needles = [("its file", text), ("its name", path.stem.encode())]
         description = fixture["description"].encode()
         if description not in public_text:
             needles.append(("its description", description))

@@ -416,7 +416,31 @@ pub(crate) fn locales(id: &str, python: Option<&PythonVariant>) -> Vec<String> {
 
 /// The manifest of game `id`.
 pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
-    parse(&format!("exercises/{id}/exercise.toml"))
+    let mut manifest: Manifest = parse(&format!("exercises/{id}/exercise.toml"))?;
+    // The rules of hidden cases, by name: in the instructor's build alone
+    // (`exercise.hidden.toml`, left out of a student's), so that no hidden
+    // case's name is in what students install.
+    let hidden = format!("exercises/{id}/exercise.hidden.toml");
+    if crate::embedded::file(&hidden).is_some() {
+        let rules: HiddenRules = parse(&hidden)?;
+        if let Some(python) = manifest.python.as_mut() {
+            python.rules.extend(rules.python.rules);
+        }
+    }
+    Ok(manifest)
+}
+
+/// `exercise.hidden.toml`: what the manifest says of hidden cases.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HiddenRules {
+    python: HiddenPythonRules,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HiddenPythonRules {
+    rules: std::collections::BTreeMap<String, String>,
 }
 
 /// `exercises/lints.toml`: what the kit notes on a student's Rust.

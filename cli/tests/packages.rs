@@ -119,7 +119,14 @@ fn verify_fails_a_package_that_lies() {
 
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {
-    let cases: [(&str, &str, &str, &str); 4] = [
+    let cases: [(&str, &str, &str, &str); 5] = [
+        // A title that would end a generated comment: code in a starter.
+        (
+            "exercise.toml",
+            "title = \"Demo\"",
+            "title = \"Demo\\n}\\nfn planted() {\"",
+            "`title`: expected one line",
+        ),
         (
             "exercise.toml",
             "title = ",
@@ -306,6 +313,19 @@ fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
     assert!(
         feedback.contains("Total: 12"),
         "a public case's difference: {feedback}"
+    );
+    assert!(out.join("similarity.csv").is_file() && out.join("report.html").is_file());
+    let listed = boardkit()
+        .args(["grade", "--exercise"])
+        .arg(&package)
+        .arg("--list-cases")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&listed.stdout)
+            .contains("basic::total_negative  1 points, hidden, rule 1"),
+        "{}",
+        said(&listed)
     );
     let results = std::fs::read_to_string(out.join("students/ana/results.json")).unwrap();
     assert!(
@@ -585,4 +605,69 @@ fn copy_folder(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
         }
     }
+}
+
+#[test]
+fn students_habits_do_not_cost_them_their_grade() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    // Debug prints in a function, and the program started at the file's
+    // top level, without `if __name__ == "__main__":`.
+    let habits = class.join("prints");
+    std::fs::create_dir_all(&habits).unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let source = reference
+        .replace(
+            "    return sum(numbers)",
+            "    print(\"debug:\", numbers)\n    return sum(numbers)",
+        )
+        .replace("if __name__ == \"__main__\":\n    play()", "play()");
+    assert!(
+        source.ends_with("play()\n") && source.contains("debug:"),
+        "{source}"
+    );
+    std::fs::write(habits.join("demo.py"), source).unwrap();
+    // A prompt printed without a newline, as `input("...")` does.
+    let prompts = class.join("prompts");
+    std::fs::create_dir_all(&prompts).unwrap();
+    std::fs::write(
+        prompts.join("demo.py"),
+        reference.replace("line = input()", "line = input(\"Number? \")"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[habits, prompts], true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert!(
+        rows.contains(&"prints,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"prompts,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    // In Rust: a `println!` in a function.
+    let crate_dir = dir.path().join("crates/debug");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&crate_dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let rust = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let rust = rust.replace(
+        "    numbers.iter().sum()",
+        "    println!(\"debug: {numbers:?}\");\n    numbers.iter().sum()",
+    );
+    std::fs::write(crate_dir.join("src/demo/mod.rs"), rust).unwrap();
+    let out = dir.path().join("out-rust");
+    let output = grade(&package, &out, &[crate_dir], false);
+    assert!(output.status.success(), "{}", said(&output));
+    assert!(
+        grades(&out).contains(&"debug,2,2,4,4,proficient".to_owned()),
+        "{:?}",
+        grades(&out)
+    );
 }

@@ -520,7 +520,7 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     let deadlines = deadlines(&args)?;
     let limits = case_limits(&args);
     if let Some(dir) = args.exercise.clone() {
-        return package_options(args, &dir, deadlines, limits).map(Some);
+        return package_options(args, &dir, deadlines, limits);
     }
     let id = args.game.clone().unwrap_or_default();
     let game = crate::registry::find(&super::known_game(&id)?).expect("a known game");
@@ -607,13 +607,12 @@ fn package_options(
     dir: &Path,
     deadlines: Option<crate::grader::deadline::Deadlines>,
     limits: crate::grader::sandbox::Limits,
-) -> Result<Graded, Failure> {
+) -> Result<Option<Graded>, Failure> {
     let unsupported = [
         (args.program.is_some(), "--program"),
         (args.test_points.is_some(), "--test-points"),
         (args.style_points.is_some(), "--style-points"),
         (args.shard.is_some(), "--shard"),
-        (args.list_cases, "--list-cases"),
     ];
     if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
         return Err(usage_error(format!("{flag} is not available with --exercise yet")).into());
@@ -626,6 +625,10 @@ fn package_options(
         .into());
     }
     let package = crate::package::load(dir).map_err(Failure::failed)?;
+    if args.list_cases {
+        print!("{}", crate::package::grade::list_cases(&package));
+        return Ok(None);
+    }
     let isolation = isolation(args.no_sandbox)?;
     // With --exercise the first word is a submission, not a game.
     let mut submissions: Vec<PathBuf> = args.game.iter().map(PathBuf::from).collect();
@@ -670,7 +673,11 @@ fn package_options(
             top: args.similarity_top,
         },
     };
-    Ok((Exercise::Package(Box::new(package)), options, unmapped))
+    Ok(Some((
+        Exercise::Package(Box::new(package)),
+        options,
+        unmapped,
+    )))
 }
 
 /// Each case's limits, as `args` set them.

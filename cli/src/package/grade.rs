@@ -5,6 +5,7 @@
 //! Submissions come as the grader opens them (folders, zips, git
 //! repositories at their deadline, LMS downloads); each is run in the
 //! sandbox, each case's CPU limit derived from the reference's time on it.
+//! The class is compared for similarity, as any class is.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,8 +58,7 @@ pub(crate) fn grade(
     pool.install(|| {
         named.par_iter().for_each(|(name, path)| {
             let limit = options.deadlines.as_ref().map(|d| d.limit(name));
-            let taken = scratch.join("taken");
-            let opened = submission::open(path, name, &only, &taken, limit);
+            let opened = submission::open(path, name, &only, &scratch, limit);
             let work = scratch.join("run").join(name);
             let mut results = match &opened {
                 Ok(s) => graded(
@@ -96,7 +96,16 @@ pub(crate) fn grade(
     let all = report::read_results(&options.out).map_err(out_error)?;
     let run = run_info(package, language, options, &named, &limits);
     report::forget_class_files(&options.out).map_err(out_error)?;
-    report::write_reports(&options.out, &all, Some(&run), None).map_err(out_error)?;
+    // Each pair of the class compared as the grader compares any: it
+    // flags, it never changes a grade.
+    let similar = crate::grader::similarity::of_class(
+        &package.name,
+        language == Language::Rust,
+        all.keys(),
+        &[&options.out],
+        &options.similarity,
+    );
+    report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     crate::grader::feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)
 }
@@ -269,4 +278,21 @@ fn run_info(
         similarity: options.similarity.clone(),
         download: options.download.clone(),
     }
+}
+
+/// `--list-cases`: each case a line, with its level, points, visibility
+/// and the rule it checks.
+pub(crate) fn list_cases(package: &Package) -> String {
+    let mut out = String::new();
+    for case in &package.cases {
+        let seen = if case.hidden { "hidden" } else { "public" };
+        out.push_str(&format!(
+            "{}  {} points, {seen}, rule {}: {}\n",
+            case.test_name(package),
+            case.points,
+            case.rule,
+            case.description
+        ));
+    }
+    out
 }

@@ -230,11 +230,14 @@ fn own_parts(
     Ok(Package {
         root: root.to_path_buf(),
         name,
-        title: manifest
-            .title
-            .clone()
-            .or_else(|| base.map(|b| b.title.clone()))
-            .ok_or_else(|| missing("title"))?,
+        title: one_line(
+            manifest
+                .title
+                .clone()
+                .or_else(|| base.map(|b| b.title.clone()))
+                .ok_or_else(|| missing("title"))?,
+        )
+        .map_err(|m| PackageError::file(root, file, format!("`title`: {m}")))?,
         statements,
         language,
         levels,
@@ -246,6 +249,15 @@ fn own_parts(
         cases: Vec::new(),
         submissions: Vec::new(),
     })
+}
+
+/// `text`, if it is one line: it goes into generated code's comments and
+/// strings, where a line break would end them.
+fn one_line(text: String) -> Result<String, String> {
+    match text.chars().any(char::is_control) {
+        true => Err("expected one line, without control characters".into()),
+        false => Ok(text),
+    }
 }
 
 /// A name a Rust and a Python program can both use.
@@ -477,7 +489,8 @@ fn case(
         level,
         points: spec.points,
         rule: *spec.rule.get_ref(),
-        description: spec.description.clone(),
+        description: one_line(spec.description.clone())
+            .map_err(|m| PackageError::file(&package.root, file, format!("`description`: {m}")))?,
         varies: spec.varies.as_ref().map(|v| v.get_ref().clone()),
         kind,
     })

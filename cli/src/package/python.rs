@@ -75,14 +75,20 @@ fn signature(f: &Function) -> String {
 fn docstring(text: &str, fallback: &str) -> String {
     let text = text.trim();
     let text = if text.is_empty() { fallback } else { text };
-    format!("    \"\"\"{}\"\"\"\n", text.replace("\"\"\"", "'''"))
+    format!("    \"\"\"{}\"\"\"\n", quoted(text))
+}
+
+/// `text` inside a docstring: a backslash would start an escape, and a
+/// quote could end it.
+fn quoted(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// The student's `<name>.py`: the API, each function raising.
 pub(crate) fn stub(package: &Package) -> String {
     let mut out = format!(
         "\"\"\"{}: your code. Write the functions below (STATEMENT.md); add any\nhelpers you like.\"\"\"\n",
-        package.title
+        quoted(&package.title)
     );
     for f in &package.functions {
         let _ = write!(
@@ -129,18 +135,14 @@ fn helpers(package: &Package) -> String {
 pub(crate) fn tests(package: &Package) -> String {
     let mut out = format!(
         "\"\"\"{}'s public cases, level by level: `python3 -m pytest -k <level>`\nruns one ({}). Written by `boardkit starter` from the exercise's cases:\nthe grader runs the same, and hidden ones like them.\"\"\"\n",
-        package.title,
+        quoted(&package.title),
         package.levels.join(", ")
     );
     out.push_str(&helpers(package));
     let _ = write!(
         out,
-        "\nimport pytest\n\nimport {name}\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"-c\", \"import {name}; {name}.{play}()\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [g for g in (graded(l.rstrip(\"\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"typed %r; the program printed:\\n%s%s\" % (typed, ran.stdout, ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [g for g in (graded(l.rstrip(\"\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"typed %r; the program printed:\\n%s%s\" % (typed, ran.stdout, ran.stderr)\n",
         name = package.name,
-        play = package
-            .program
-            .as_ref()
-            .map_or("play", |p| p.function.as_str())
     );
     for (index, level) in package.levels.iter().enumerate() {
         let cases: Vec<&Case> = package
@@ -205,7 +207,7 @@ fn test(package: &Package, case: &Case) -> String {
     format!(
         "\n    def test_{}(self):\n        \"\"\"{} (STATEMENT.md, rule {})\"\"\"\n{body}",
         case.name,
-        case.description.trim().replace("\"\"\"", "'''"),
+        quoted(case.description.trim()),
         case.rule
     )
 }
@@ -222,44 +224,26 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
 
 /// `caller.py`: the grader's caller, run in the submission's folder:
 /// `caller.py case <name>` prints each call's answer, one canonical JSON
-/// a line; `caller.py play` runs the program.
+/// a line after a mark; `caller.py play` runs the program.
 pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
-    let mut out = String::from(
-        "\"\"\"The kit's caller: each case's calls, printed as canonical JSON.\"\"\"\n",
-    );
-    out.push_str("\nimport json\nimport os\nimport sys\n\nsys.path.insert(0, os.getcwd())\nsys.dont_write_bytecode = True\n");
-    let _ = write!(
-        out,
-        "\n\ndef canonical(value):\n    if isinstance(value, (list, tuple)):\n        return [canonical(v) for v in value]\n    return value\n\n\ndef say(value):\n    print(json.dumps(canonical(value), ensure_ascii=False, separators=(\",\", \":\")), flush=True)\n\n\ndef fails(call):\n    try:\n        value = call()\n    except NotImplementedError:\n        raise\n    except Exception:\n        print('{{\"error\":true}}', flush=True)\n    else:\n        say(value)\n\n\nimport {name}\n\nCASES = {{\n",
-        name = package.name
-    );
+    let mut listed = String::new();
     for case in cases {
         let CaseKind::Calls { function, calls } = &case.kind else {
             continue;
         };
         let f = &package.functions[*function];
-        let _ = writeln!(out, "    {:?}: [", case.name);
+        let _ = writeln!(listed, "    {:?}: [", case.name);
         for call in calls {
             let expression = call_expression(package, f, &call.args);
-            match f.returns {
-                Type::Result(_) => {
-                    let _ = writeln!(out, "        lambda: fails(lambda: {expression}),");
-                }
-                _ => {
-                    let _ = writeln!(out, "        lambda: say({expression}),");
-                }
-            }
+            let say = match f.returns {
+                Type::Result(_) => "fails",
+                _ => "say",
+            };
+            let _ = writeln!(listed, "        lambda: {say}(lambda: {expression}),");
         }
-        out.push_str("    ],\n");
+        listed.push_str("    ],\n");
     }
-    let play = package
-        .program
-        .as_ref()
-        .map_or("play", |p| p.function.as_str());
-    let _ = write!(
-        out,
-        "}}\n\nif sys.argv[1] == \"play\":\n    {}.{play}()\nelse:\n    for call in CASES[sys.argv[2]]:\n        call()\n",
-        package.name
-    );
-    out
+    include_str!("templates/caller.py.in")
+        .replace("{name}", &package.name)
+        .replace("{cases}", &listed)
 }

@@ -222,6 +222,9 @@ pub(crate) fn run_case(
         CaseKind::Calls { .. } => (
             stdout
                 .lines()
+                // Answers follow a mark; what the student's code printed
+                // is not one.
+                .filter_map(|l| l.strip_prefix('\u{1e}'))
                 .map(|l| serde_json::from_str(l).unwrap_or(Json::String(l.to_owned())))
                 .collect(),
             Vec::new(),
@@ -339,6 +342,12 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
             if let Some(failure) = &ran.failure {
                 return Err(format!("typed {input:?}: {failure}"));
             }
+            if ran.lines.is_empty() && !expect.is_empty() {
+                return Err(format!(
+                    "typed {input:?}: the program printed none of the exercise's lines (expected first {:?})",
+                    expect[0]
+                ));
+            }
             if &ran.lines != expect {
                 let at = ran
                     .lines
@@ -365,16 +374,10 @@ pub(crate) fn shown_call(
     args: &[toml::Value],
     language: Language,
 ) -> String {
-    if language == Language::Python {
-        return super::python::call_expression(package, f, args);
+    match language {
+        Language::Python => super::python::call_expression(package, f, args),
+        Language::Rust => super::rust::call_expression(package, f, args),
     }
-    let args: Vec<String> = f
-        .args
-        .iter()
-        .zip(args)
-        .map(|((_, t), v)| super::rust::literal(t, v, true))
-        .collect();
-    format!("{}::{}({})", package.name, f.name, args.join(", "))
 }
 
 /// An answer as the student's language would print it: `None` (Rust and

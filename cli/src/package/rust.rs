@@ -198,14 +198,19 @@ pub(crate) fn accepted(call: &Call) -> Vec<Value> {
     }
 }
 
-fn call_check(package: &Package, f: &Function, call: &Call) -> String {
+/// A call of `f` on `args`, as Rust writes it: `demo::total(&[1_i64])`.
+pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {
     let args: Vec<String> = f
         .args
         .iter()
-        .zip(&call.args)
+        .zip(args)
         .map(|((_, t), v)| literal(t, v, true))
         .collect();
-    let call_text = format!("{}::{}({})", package.name, f.name, args.join(", "));
+    format!("{}::{}({})", package.name, f.name, args.join(", "))
+}
+
+fn call_check(package: &Package, f: &Function, call: &Call) -> String {
+    let call_text = call_expression(package, f, &call.args);
     let accepted: Vec<String> = accepted(call)
         .iter()
         .map(|v| literal(&f.returns, v, false))
@@ -250,18 +255,10 @@ pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
         let f = &package.functions[*function];
         let _ = writeln!(arms, "        Some({:?}) => {{", case.name);
         for call in calls {
-            let args: Vec<String> = f
-                .args
-                .iter()
-                .zip(&call.args)
-                .map(|((_, t), v)| literal(t, v, true))
-                .collect();
             let _ = writeln!(
                 arms,
-                "            say({}::{}({}));",
-                package.name,
-                f.name,
-                args.join(", ")
+                "            say({});",
+                call_expression(package, f, &call.args)
             );
         }
         arms.push_str("        }\n");
@@ -335,6 +332,7 @@ tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 fn say<T: Answer>(value: T) {
     let mut out = String::new();
     value.write(&mut out);
-    println!("{out}");
+    // After a mark: what the student's code prints is not an answer.
+    println!("\u{1e}{out}");
 }
 "#;

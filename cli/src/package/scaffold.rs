@@ -183,6 +183,10 @@ def play():
         except ValueError:
             print("Not a number: " + line)
     print("Sum: " + str(total(numbers)))
+
+
+if __name__ == "__main__":
+    play()
 "#,
     ),
 ];
