@@ -16,6 +16,7 @@ mod architecture;
 mod catalogue;
 mod guides;
 mod network;
+mod package_support;
 mod packages;
 mod public_cases;
 mod python_starter;

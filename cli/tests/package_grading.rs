@@ -1,0 +1,443 @@
+//! Exercise packages (docs/authors.md), from the binary, the long part:
+//! `verify` fails a package that lies (a submission whose level is not the
+//! one it declares, an answer the reference does not give, a rule never
+//! stated); `bless` writes the reference's answers; starters in Rust and
+//! Python fail on the stub and pass with the reference; classes graded in
+//! Python and Rust, students' habits included; a variant; and each package
+//! written from its statement alone (`cli/tests/data/packages/`) through
+//! every step.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::package_support::*;
+
+#[test]
+fn verify_fails_a_package_that_lies() {
+    let lies: [(&str, &str, &str, &str); 4] = [
+        // A wrong submission declared to reach the top level.
+        (
+            "submissions/says_sum/submission.toml",
+            "reaches = \"basic\"",
+            "reaches = \"proficient\"",
+            "reaches basic, declared proficient",
+        ),
+        // A blessed answer the reference does not give.
+        (
+            "cases/total_small.toml",
+            "expect = 6",
+            "expect = 7",
+            "returned 6, expected 7",
+        ),
+        // A rule cited and never stated.
+        (
+            "cases/total_small.toml",
+            "rule = 1",
+            "rule = 3",
+            "rule 3 is not in the en statement",
+        ),
+        // A session's expected line the reference does not print.
+        (
+            "cases/three_numbers.toml",
+            "\"Total: 12\"",
+            "\"Total: 13\"",
+            "expected \"Total: 13\"",
+        ),
+    ];
+    for (file, from, to, why) in lies {
+        let (_dir, package) = new_package();
+        edit(&package.join(file), from, to);
+        let output = checked("verify", &package);
+        let text = said(&output);
+        assert_eq!(output.status.code(), Some(1), "{file}: {text}");
+        assert!(
+            text.contains("FAILED") && text.contains(why),
+            "{why}: {text}"
+        );
+    }
+}
+
+#[test]
+fn bless_writes_the_references_answers_and_keeps_the_comments() {
+    let (_dir, package) = new_package();
+    let case = package.join("cases/total_small.toml");
+    edit(&case, "expect = 6", "# the sum\nexpect = 0");
+    edit(
+        &package.join("cases/three_numbers.toml"),
+        "\"Total: 12\"",
+        "\"Total: 0\"",
+    );
+    assert!(!checked("verify", &package).status.success());
+    let output = checked("bless", &package);
+    assert!(output.status.success(), "{}", said(&output));
+    let text = std::fs::read_to_string(&case).unwrap();
+    assert!(text.contains("# the sum\nexpect = 6"), "{text}");
+    assert!(checked("verify", &package).status.success());
+}
+
+#[test]
+fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
+    let (dir, package) = new_package();
+    let rust = dir.path().join("rust");
+    let output = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&rust)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", said(&output));
+    let test = || {
+        Command::new("cargo")
+            .args(["test", "-q", "--offline"])
+            .current_dir(&rust)
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .unwrap()
+    };
+    let failed = test();
+    assert!(!failed.status.success(), "{}", said(&failed));
+    assert!(
+        said(&failed).contains("basic::total_small"),
+        "{}",
+        said(&failed)
+    );
+    std::fs::copy(
+        package.join("reference/rust/mod.rs"),
+        rust.join("src/demo/mod.rs"),
+    )
+    .unwrap();
+    let passed = test();
+    assert!(passed.status.success(), "{}", said(&passed));
+    let python = dir.path().join("python");
+    let output = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&python)
+        .args(["--language", "python"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", said(&output));
+    for file in ["demo.py", "test_demo.py", "STATEMENT.md", "README.md"] {
+        let text = std::fs::read_to_string(python.join(file)).unwrap();
+        assert!(
+            !text.contains("total_negative") && !text.contains("-4, 10, -1"),
+            "{file}: a hidden case"
+        );
+    }
+    let source = std::fs::read_to_string(rust.join("tests/demo.rs")).unwrap();
+    assert!(
+        !source.contains("total_negative"),
+        "the Rust starter names a hidden case"
+    );
+}
+
+#[test]
+fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    let student = |name: &str, source: &Path| {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(source, folder.join("demo.py")).unwrap();
+        folder
+    };
+    let top = student("ana", &package.join("reference/python/demo.py"));
+    let basic = student("bruno", &package.join("submissions/says_sum/demo.py"));
+    let empty = class.join("carla");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[top, basic, empty], true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert_eq!(
+        rows[0], "submission,basic,proficient,score,max_score,level",
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"ana,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"bruno,2,0,2,4,basic".to_owned()), "{rows:?}");
+    assert!(rows.contains(&"carla,0,0,0,4,none".to_owned()), "{rows:?}");
+    let feedback = std::fs::read_to_string(out.join("students/bruno/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("Total: 12"),
+        "a public case's difference: {feedback}"
+    );
+    assert!(out.join("similarity.csv").is_file() && out.join("report.html").is_file());
+    let listed = boardkit()
+        .args(["grade", "--exercise"])
+        .arg(&package)
+        .arg("--list-cases")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&listed.stdout)
+            .contains("basic::total_negative  1 points, hidden, rule 1"),
+        "{}",
+        said(&listed)
+    );
+    let results = std::fs::read_to_string(out.join("students/ana/results.json")).unwrap();
+    assert!(
+        results.contains("after_published") && !results.contains("-4, 10, -1"),
+        "{results}"
+    );
+    // Rust: crates from the package's starter.
+    let crates = dir.path().join("crates");
+    let starter = |name: &str, reference: bool| {
+        let folder = crates.join(name);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(&package)
+            .arg(&folder)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        if reference {
+            std::fs::copy(
+                package.join("reference/rust/mod.rs"),
+                folder.join("src/demo/mod.rs"),
+            )
+            .unwrap();
+        }
+        folder
+    };
+    let right = starter("dora", true);
+    let stub = starter("edu", false);
+    let out = dir.path().join("out-rust");
+    let output = grade(&package, &out, &[right, stub], false);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert!(
+        rows.contains(&"dora,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"edu,0,0,0,4,none".to_owned()), "{rows:?}");
+}
+
+#[test]
+fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
+    let (dir, package) = new_package();
+    let variant = dir.path().join("demo_basic");
+    std::fs::create_dir_all(variant.join("cases")).unwrap();
+    std::fs::create_dir_all(variant.join("statement")).unwrap();
+    std::fs::write(
+        variant.join("exercise.toml"),
+        "format = 1\nname = \"demo\"\nextends = \"../demo\"\ntitle = \"Demo, the functions\"\nlevels = [\"basic\"]\n\n[statement]\nen = \"statement/en.md\"\n\n[points]\ntotal_small = 5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        variant.join("statement/en.md"),
+        "# Demo\n\n<a id=\"rule-1\"></a>**Rule 1.** `total(numbers)` is their sum.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        variant.join("cases/total_one.toml"),
+        "level = \"basic\"\nrule = 1\ndescription = \"one number\"\nfunction = \"total\"\n\n[[call]]\nargs = [[7]]\n",
+    )
+    .unwrap();
+    let blessed = checked("bless", &variant);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    assert!(
+        std::fs::read_to_string(variant.join("cases/total_one.toml"))
+            .unwrap()
+            .contains("expect = 7")
+    );
+    let output = checked("verify", &variant);
+    assert!(output.status.success(), "{}", said(&output));
+    let starter = dir.path().join("starter");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&variant)
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
+    assert!(readme.contains("| basic | 6 | 1 |"), "{readme}");
+    let tests = std::fs::read_to_string(starter.join("tests/demo.rs")).unwrap();
+    assert!(
+        tests.contains("fn total_one") && !tests.contains("three_numbers"),
+        "{tests}"
+    );
+    // The base is as it was.
+    assert!(checked("verify", &package).status.success());
+}
+
+#[test]
+fn a_package_written_from_its_statement_goes_through_every_step() {
+    for package in written_packages() {
+        let output = checked("verify", &package);
+        assert!(output.status.success(), "{}", said(&output));
+        starters_fail_then_pass(&package);
+        a_class_reaches_its_declared_levels(&package);
+    }
+}
+
+/// Its starters: the stub fails, the reference passes.
+fn starters_fail_then_pass(package: &Path) {
+    let name = name_of(package);
+    let dir = tempfile::tempdir().unwrap();
+    let rust = dir.path().join("rust");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(package)
+        .arg(&rust)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let cargo = || {
+        Command::new("cargo")
+            .args(["test", "-q", "--offline"])
+            .current_dir(&rust)
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .unwrap()
+    };
+    assert!(!cargo().status.success(), "{name}: the Rust stub passes");
+    copy_folder(
+        &package.join("reference/rust"),
+        &rust.join("src").join(&name),
+    );
+    let passed = cargo();
+    assert!(passed.status.success(), "{name}: {}", said(&passed));
+    let python = dir.path().join("python");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(package)
+        .arg(&python)
+        .args(["--language", "python"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let pytest = Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "--version"])
+        .output();
+    if pytest.is_ok_and(|o| o.status.success()) {
+        let run = || {
+            Command::new("/usr/bin/python3")
+                .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+                .current_dir(&python)
+                .output()
+                .unwrap()
+        };
+        assert!(!run().status.success(), "{name}: the Python stub passes");
+        let module = format!("{name}.py");
+        std::fs::copy(
+            package.join("reference/python").join(&module),
+            python.join(&module),
+        )
+        .unwrap();
+        let passed = run();
+        assert!(passed.status.success(), "{name}: {}", said(&passed));
+    } else {
+        assert!(std::env::var_os("CI").is_none(), "CI has pytest");
+    }
+}
+
+/// A small class: the package's Python submissions, graded at the levels
+/// they declare.
+fn a_class_reaches_its_declared_levels(package: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let mut expected = Vec::new();
+    for entry in std::fs::read_dir(package.join("submissions")).unwrap() {
+        let folder = entry.unwrap().path();
+        let spec: toml::Table =
+            toml::from_str(&std::fs::read_to_string(folder.join("submission.toml")).unwrap())
+                .unwrap();
+        if spec["language"].as_str() != Some("python") {
+            continue;
+        }
+        let student = class.join(folder.file_name().unwrap());
+        copy_folder(&folder, &student);
+        expected.push((student, spec["reaches"].as_str().unwrap().to_owned()));
+    }
+    let top = class.join("reference");
+    copy_folder(&package.join("reference/python"), &top);
+    let out = dir.path().join("out");
+    let students: Vec<PathBuf> = expected
+        .iter()
+        .map(|(s, _)| s.clone())
+        .chain([top])
+        .collect();
+    let output = grade(package, &out, &students, true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    for (student, level) in &expected {
+        let student = student.file_name().unwrap().to_string_lossy().into_owned();
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(&format!("{student},")))
+            .unwrap();
+        assert!(
+            row.ends_with(&format!(",{level}")),
+            "{row}: declared {level}"
+        );
+    }
+}
+
+#[test]
+fn students_habits_do_not_cost_them_their_grade() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    // Debug prints in a function, and the program started at the file's
+    // top level, without `if __name__ == "__main__":`.
+    let habits = class.join("prints");
+    std::fs::create_dir_all(&habits).unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let source = reference
+        .replace(
+            "    return sum(numbers)",
+            "    print(\"debug:\", numbers)\n    return sum(numbers)",
+        )
+        .replace("if __name__ == \"__main__\":\n    play()", "play()");
+    assert!(
+        source.ends_with("play()\n") && source.contains("debug:"),
+        "{source}"
+    );
+    std::fs::write(habits.join("demo.py"), source).unwrap();
+    // A prompt printed without a newline, as `input("...")` does.
+    let prompts = class.join("prompts");
+    std::fs::create_dir_all(&prompts).unwrap();
+    std::fs::write(
+        prompts.join("demo.py"),
+        reference.replace("line = input()", "line = input(\"Number? \")"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[habits, prompts], true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert!(
+        rows.contains(&"prints,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"prompts,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    // In Rust: a `println!` in a function.
+    let crate_dir = dir.path().join("crates/debug");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&crate_dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let rust = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let rust = rust.replace(
+        "    numbers.iter().sum()",
+        "    println!(\"debug: {numbers:?}\");\n    numbers.iter().sum()",
+    );
+    std::fs::write(crate_dir.join("src/demo/mod.rs"), rust).unwrap();
+    let out = dir.path().join("out-rust");
+    let output = grade(&package, &out, &[crate_dir], false);
+    assert!(output.status.success(), "{}", said(&output));
+    assert!(
+        grades(&out).contains(&"debug,2,2,4,4,proficient".to_owned()),
+        "{:?}",
+        grades(&out)
+    );
+}
