@@ -101,9 +101,11 @@ impl FromStr for Level {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let known = PACKAGE_LEVELS.lock().unwrap_or_else(|e| e.into_inner());
-        Level::ALL
-            .into_iter()
-            .chain(known.iter().copied())
+        // A package's own first: its `basic` may stand second in its list.
+        known
+            .iter()
+            .copied()
+            .chain(Level::ALL)
             .find(|l| l.name() == s)
             .ok_or_else(|| {
                 format!("unknown level {s:?}: expected basic, proficient, advanced or expert")
@@ -271,4 +273,22 @@ impl LevelInfo {
 /// The level of `levels` that is `level`, if the game has it.
 pub fn find(levels: &'static [LevelInfo], level: Level) -> Option<&'static LevelInfo> {
     levels.iter().find(|l| l.level == level)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A package's levels compare by their place in its list and read
+    /// back by name; the kit's four keep the names code writes.
+    #[test]
+    fn a_packages_levels_keep_their_order_and_read_back() {
+        let levels = Level::of_package(&["warm_up".into(), "main_course".into()]);
+        assert!(levels[0] < levels[1]);
+        assert_eq!(levels[1].rank(), 1);
+        assert_eq!("main_course".parse::<Level>(), Ok(levels[1]));
+        assert_eq!(Level::of_package(&["warm_up".into()]), [levels[0]]);
+        assert_eq!(format!("{:?}", Level::Advanced), "Advanced");
+        assert_eq!("expert".parse::<Level>(), Ok(Level::Expert));
+    }
 }

@@ -441,3 +441,41 @@ fn students_habits_do_not_cost_them_their_grade() {
         grades(&out)
     );
 }
+
+#[test]
+fn a_package_may_name_its_levels_as_the_kit_does_in_another_order() {
+    let (dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "levels = [\"basic\", \"proficient\"]",
+        "levels = [\"warm_up\", \"basic\"]",
+    );
+    edit(
+        &package.join("cases/total_small.toml"),
+        "level = \"basic\"",
+        "level = \"warm_up\"",
+    );
+    edit(
+        &package.join("hidden/cases/total_negative.toml"),
+        "level = \"basic\"",
+        "level = \"warm_up\"",
+    );
+    edit(
+        &package.join("cases/three_numbers.toml"),
+        "level = \"proficient\"",
+        "level = \"basic\"",
+    );
+    let student = dir.path().join("class/ana");
+    copy_folder(&package.join("reference/python"), &student);
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[student], true);
+    assert!(output.status.success(), "{}", said(&output));
+    // Read back from results.json by name, each at its place in the list.
+    assert_eq!(
+        grades(&out),
+        [
+            "submission,warm_up,basic,score,max_score,level",
+            "ana,2,2,4,4,basic"
+        ]
+    );
+}
