@@ -77,46 +77,14 @@ fn bless_writes_the_references_answers_and_keeps_the_comments() {
 
 #[test]
 fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
-    let (dir, package) = new_package();
-    let rust = dir.path().join("rust");
-    let output = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&package)
-        .arg(&rust)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", said(&output));
-    let test = || {
-        Command::new("cargo")
-            .args(["test", "-q", "--offline"])
-            .current_dir(&rust)
-            .env_remove("CARGO_TARGET_DIR")
-            .output()
-            .unwrap()
-    };
-    let failed = test();
-    assert!(!failed.status.success(), "{}", said(&failed));
+    let (_dir, package) = new_package();
+    let (starters, failed) = starters_fail_then_pass(&package);
     assert!(
         said(&failed).contains("basic::total_small"),
         "{}",
         said(&failed)
     );
-    std::fs::copy(
-        package.join("reference/rust/mod.rs"),
-        rust.join("src/demo/mod.rs"),
-    )
-    .unwrap();
-    let passed = test();
-    assert!(passed.status.success(), "{}", said(&passed));
-    let python = dir.path().join("python");
-    let output = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&package)
-        .arg(&python)
-        .args(["--language", "python"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", said(&output));
+    let python = starters.path().join("python");
     for file in ["demo.py", "test_demo.py", "STATEMENT.md", "README.md"] {
         let text = std::fs::read_to_string(python.join(file)).unwrap();
         assert!(
@@ -124,7 +92,7 @@ fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
             "{file}: a hidden case"
         );
     }
-    let source = std::fs::read_to_string(rust.join("tests/demo.rs")).unwrap();
+    let source = std::fs::read_to_string(starters.path().join("rust/tests/demo.rs")).unwrap();
     assert!(
         !source.contains("total_negative"),
         "the Rust starter names a hidden case"
@@ -269,13 +237,14 @@ fn a_package_written_from_its_statement_goes_through_every_step() {
     for package in written_packages() {
         let output = checked("verify", &package);
         assert!(output.status.success(), "{}", said(&output));
-        starters_fail_then_pass(&package);
+        let _ = starters_fail_then_pass(&package);
         a_class_reaches_its_declared_levels(&package);
     }
 }
 
-/// Its starters: the stub fails, the reference passes.
-fn starters_fail_then_pass(package: &Path) {
+/// Its starters: the stub fails, the reference passes. Returns their
+/// folder and the Rust stub's failed run.
+fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::Output) {
     let name = name_of(package);
     let dir = tempfile::tempdir().unwrap();
     let rust = dir.path().join("rust");
@@ -294,7 +263,8 @@ fn starters_fail_then_pass(package: &Path) {
             .output()
             .unwrap()
     };
-    assert!(!cargo().status.success(), "{name}: the Rust stub passes");
+    let failed = cargo();
+    assert!(!failed.status.success(), "{name}: the Rust stub passes");
     copy_folder(
         &package.join("reference/rust"),
         &rust.join("src").join(&name),
@@ -333,6 +303,7 @@ fn starters_fail_then_pass(package: &Path) {
     } else {
         assert!(std::env::var_os("CI").is_none(), "CI has pytest");
     }
+    (dir, failed)
 }
 
 /// A small class: the package's Python submissions, graded at the levels

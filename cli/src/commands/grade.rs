@@ -519,6 +519,7 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     use crate::grader;
     let deadlines = deadlines(&args)?;
     let limits = case_limits(&args);
+    let similarity = similarity_options(&args);
     if let Some(dir) = args.exercise.clone() {
         return package_options(args, &dir, deadlines, limits);
     }
@@ -591,11 +592,7 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
         isolation,
         reveal_hidden: args.reveal_hidden,
         deadlines,
-        similarity: grader::similarity::Options {
-            common: args.similarity_common.clamp(0.0, 1.0),
-            corpus: args.similarity_corpus,
-            top: args.similarity_top,
-        },
+        similarity,
     };
     Ok(Some((Exercise::Game(game), options, unmapped)))
 }
@@ -614,6 +611,7 @@ fn package_options(
         (args.style_points.is_some(), "--style-points"),
         (args.shard.is_some(), "--shard"),
     ];
+    let similarity = similarity_options(&args);
     if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
         return Err(usage_error(format!("{flag} is not available with --exercise yet")).into());
     }
@@ -667,17 +665,22 @@ fn package_options(
         isolation,
         reveal_hidden: args.reveal_hidden,
         deadlines,
-        similarity: crate::grader::similarity::Options {
-            common: args.similarity_common.clamp(0.0, 1.0),
-            corpus: args.similarity_corpus,
-            top: args.similarity_top,
-        },
+        similarity,
     };
     Ok(Some((
         Exercise::Package(Box::new(package)),
         options,
         unmapped,
     )))
+}
+
+/// How the class is compared, as `args` set it.
+fn similarity_options(args: &GradeArgs) -> crate::grader::similarity::Options {
+    crate::grader::similarity::Options {
+        common: args.similarity_common.clamp(0.0, 1.0),
+        corpus: args.similarity_corpus.clone(),
+        top: args.similarity_top,
+    }
 }
 
 /// Each case's limits, as `args` set them.
