@@ -195,7 +195,8 @@ impl Guide {
             .and_then(|t| t.parse::<toml::Table>().ok())
             .and_then(|t| t.get("level_names")?.as_table().cloned())
             .unwrap_or_default();
-        for file in ["EXERCISE.md", "README.md"] {
+        // A package's starter has STATEMENT.md instead of EXERCISE.md.
+        for file in ["EXERCISE.md", "STATEMENT.md", "README.md"] {
             let Ok(text) = std::fs::read_to_string(folder.join(file)) else {
                 continue;
             };
@@ -229,7 +230,13 @@ impl Guide {
                 };
             }
         }
-        Guide::default()
+        let statement = ["EXERCISE.md", "STATEMENT.md"]
+            .into_iter()
+            .find(|f| folder.join(f).is_file());
+        Guide {
+            file: statement.unwrap_or_default().to_owned(),
+            sections: BTreeMap::new(),
+        }
     }
 }
 

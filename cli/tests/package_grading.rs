@@ -450,3 +450,101 @@ fn a_package_may_name_its_levels_as_the_kit_does_in_another_order() {
         ]
     );
 }
+
+/// `boardkit test --exercise` and `boardkit watch --exercise` on a
+/// package's starters: the stub fails every level, in Rust and Python;
+/// watch shows the levels and opens the package's hint for the first one;
+/// the reference passes, and `--level` runs one level.
+#[test]
+fn a_packages_starter_is_tested_and_watched_from_the_binary() {
+    for package in written_packages() {
+        let name = name_of(&package);
+        let dir = tempfile::tempdir().unwrap();
+        let test = |starter: &Path, extra: &[&str]| {
+            boardkit()
+                .args(["test", "--exercise"])
+                .arg(&package)
+                .arg(starter)
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        for language in ["rust", "python"] {
+            let starter = dir.path().join(language);
+            let made = boardkit()
+                .args(["starter", "--exercise"])
+                .arg(&package)
+                .arg(&starter)
+                .args(["--language", language])
+                .output()
+                .unwrap();
+            assert!(made.status.success(), "{}", said(&made));
+            let failed = test(&starter, &[]);
+            let text = said(&failed);
+            assert_eq!(failed.status.code(), Some(1), "{name} {language}: {text}");
+            assert!(text.contains("level reached: none yet"), "{text}");
+        }
+        let python = dir.path().join("python");
+        let hints: toml::Table =
+            toml::from_str(&std::fs::read_to_string(python.join("tests/hints.toml")).unwrap())
+                .unwrap();
+        let levels = package_levels(&package);
+        let first_hint = hints[&levels[0]][0]["text"].as_str().unwrap().to_owned();
+        let watched = watch(&package, &python, "h\nq\n");
+        assert!(watched.contains("level reached: none yet"), "{watched}");
+        assert!(
+            watched.contains(&format!("hint 1 of 1 for {}: {first_hint}", levels[0])),
+            "{watched}"
+        );
+        let module = format!("{name}.py");
+        std::fs::copy(
+            package.join("reference/python").join(&module),
+            python.join(&module),
+        )
+        .unwrap();
+        let passed = test(&python, &[]);
+        let text = said(&passed);
+        assert!(passed.status.success(), "{text}");
+        let last = levels.last().unwrap();
+        assert!(text.contains(&format!("level reached: {last}")), "{text}");
+        let one = said(&test(&python, &["--level", &levels[0]]));
+        assert!(!one.contains(last.as_str()), "{one}");
+        let wrong = test(&python, &["--level", "no_such_level"]);
+        assert_eq!(wrong.status.code(), Some(2), "{}", said(&wrong));
+    }
+}
+
+/// What `boardkit watch --exercise` shows on `starter` when `keys` are typed.
+fn watch(package: &Path, starter: &Path, keys: &str) -> String {
+    use std::io::Write;
+    let mut child = boardkit()
+        .args(["watch", "--exercise"])
+        .arg(package)
+        .arg(starter)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(keys.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", said(&output));
+    said(&output)
+}
+
+/// A package's levels, from its manifest.
+fn package_levels(package: &Path) -> Vec<String> {
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(package.join("exercise.toml")).unwrap()).unwrap();
+    manifest["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_owned())
+        .collect()
+}

@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {
-    let cases: [(&str, &str, &str, &str); 5] = [
+    let cases: [(&str, &str, &str, &str); 6] = [
         // A title that would end a generated comment: code in a starter.
         (
             "exercise.toml",
@@ -57,6 +57,12 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
             "format = 1",
             "format = 2",
             "exercise.toml:2: format 2 is not one this kit reads",
+        ),
+        (
+            "exercise.toml",
+            "level = \"proficient\"",
+            "level = \"expert\"",
+            "exercise.toml: [hints] en: a hint's level \"expert\" is not one of the levels",
         ),
         (
             "cases/total_small.toml",

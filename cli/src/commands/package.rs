@@ -18,7 +18,7 @@ pub(crate) struct PackageArgs {
     pub no_sandbox: bool,
 }
 
-fn loaded(dir: &std::path::Path) -> Result<package::Package, Failure> {
+pub(crate) fn loaded(dir: &std::path::Path) -> Result<package::Package, Failure> {
     if !dir.join(package::load::MANIFEST).is_file() {
         return Err(usage_error(format!(
             "{} holds no exercise.toml: not a package",

@@ -10,12 +10,16 @@ use boardkit::level::Level;
 
 #[derive(Args)]
 pub(crate) struct TestArgs {
-    /// The game.
-    #[arg(value_parser = crate::registry::names_parser())]
-    game: String,
+    /// The game (velha, connect4, mastermind); with --exercise, the
+    /// student's folder.
+    game: Option<String>,
     /// The student's folder (default: this one).
-    #[arg(default_value = ".")]
-    dir: std::path::PathBuf,
+    dir: Option<std::path::PathBuf>,
+    /// An exercise package's folder (docs/authors.md) instead of a game
+    /// of the kit: `boardkit test --exercise PACKAGE [DIR]` runs its
+    /// public cases on DIR, a starter written from it.
+    #[arg(long, value_name = "PACKAGE")]
+    exercise: Option<std::path::PathBuf>,
     /// The language the folder is written in (a Rust starter runs its
     /// cases with `cargo test`; this command runs them for Python).
     /// Default: Python for a folder with Python files and no Cargo.toml.
@@ -29,7 +33,7 @@ pub(crate) struct TestArgs {
     mine: bool,
     /// Only this level's cases.
     #[arg(long)]
-    level: Option<Level>,
+    level: Option<String>,
     /// The program levels' command (default: the statement's, such as
     /// 'python3 programa.py').
     #[arg(long)]
@@ -59,19 +63,48 @@ fn case_limits(timeout: f64) -> crate::grader::sandbox::Limits {
 #[error("{}", f("{count} of the cases run failed", &[("count", .0)]))]
 struct CasesFailed(usize);
 
-pub(crate) fn run(args: TestArgs) -> Outcome {
+pub(crate) fn run(mut args: TestArgs) -> Outcome {
+    let game = match (&args.exercise, args.game.take(), args.dir.take()) {
+        (Some(_), _, Some(_)) => {
+            return Err(usage_error(
+                "with --exercise, give only the student's folder: boardkit test --exercise PACKAGE [DIR]",
+            )
+            .into());
+        }
+        (Some(_), dir, None) => {
+            args.dir = dir.map(Into::into);
+            None
+        }
+        (None, Some(game), dir) => {
+            args.dir = dir;
+            Some(super::known_game(&game)?)
+        }
+        (_, None, _) => {
+            return Err(usage_error("expected a game: boardkit test GAME [DIR]").into());
+        }
+    };
+    let dir = args.dir.clone().unwrap_or_else(|| ".".into());
     // What it says, in the starter's language.
-    boardkit::catalogue::use_folder(&args.dir);
-    let game = crate::registry::find(&args.game)
-        .ok_or_else(|| usage_error(format_args!("unknown game {:?}", args.game)))?;
+    boardkit::catalogue::use_folder(&dir);
     let language = args
         .language
-        .unwrap_or_else(|| super::grade::Language::of_folder(&args.dir));
+        .unwrap_or_else(|| super::grade::Language::of_folder(&dir));
+    let Some(game) = game else {
+        return package_test(&args, &dir, language);
+    };
+    let game = crate::registry::find(&game)
+        .ok_or_else(|| usage_error(format_args!("unknown game {game:?}")))?;
+    let level = args
+        .level
+        .as_deref()
+        .map(str::parse::<Level>)
+        .transpose()
+        .map_err(usage_error)?;
     if args.mine && language == super::grade::Language::Python {
-        return own_python_tests(game, &args);
+        return own_python_tests(game, &args, &dir);
     }
     if args.mine {
-        return own_tests(game, &args);
+        return own_tests(game, &args, &dir);
     }
     if language == super::grade::Language::Rust {
         return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
@@ -85,7 +118,7 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
                 game.id
             ))
         })?;
-    if let Some(level) = args.level {
+    if let Some(level) = level {
         if !python.levels.contains_key(&level) {
             return Err(
                 usage_error(format_args!("{} has no level {level} in Python", game.id)).into(),
@@ -93,26 +126,82 @@ pub(crate) fn run(args: TestArgs) -> Outcome {
         }
     }
     let local = crate::grader::Local {
-        dir: args.dir.clone(),
+        dir: dir.clone(),
         program: args.program.unwrap_or_else(|| python.program.clone()),
-        level: args.level,
+        level,
         limits: case_limits(args.timeout),
         python,
     };
     let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
-    print!(
-        "{}",
-        summary(&results, args.level.is_none(), &args.dir, args.verbose)
-    );
+    print!("{}", summary(&results, level.is_none(), &dir, args.verbose));
     // Last, what `python3 -m pytest` needs, when it lacks it.
-    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+    if let Some(text) = crate::starter::pytest_check::for_starter(&dir) {
         eprint!("\n{text}");
     }
+    passed_all(&results)
+}
+
+/// Exit 1 when a case run failed.
+fn passed_all(results: &[TestResult]) -> Outcome {
     let failed = results.iter().filter(|r| r.status != "passed").count();
     if failed > 0 {
         return Err(Failure::failed(CasesFailed(failed)));
     }
     Ok(())
+}
+
+/// `--exercise PACKAGE`: the package's public cases on `dir`, a starter
+/// written from it (Rust or Python), as the student's own user: their own
+/// code, on their machine, as `cargo test` runs it.
+fn package_test(
+    args: &TestArgs,
+    dir: &std::path::Path,
+    language: super::grade::Language,
+) -> Outcome {
+    let Some(folder) = &args.exercise else {
+        return Ok(());
+    };
+    if args.mine || args.program.is_some() {
+        return Err(usage_error(
+            "an exercise package's folder is tested on its cases: --mine and --program are for the kit's games",
+        )
+        .into());
+    }
+    let package = super::package::loaded(folder)?;
+    let level = match &args.level {
+        None => None,
+        Some(name) => Some(
+            package
+                .levels
+                .iter()
+                .position(|l| l == name)
+                .ok_or_else(|| {
+                    usage_error(format_args!(
+                        "{} has no level {name:?}: its levels are {}",
+                        package.name,
+                        package.levels.join(", ")
+                    ))
+                })?,
+        ),
+    };
+    let sandbox = crate::grader::sandbox::Sandbox::own_user()
+        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let language = match language {
+        super::grade::Language::Rust => crate::package::Language::Rust,
+        super::grade::Language::Python => crate::package::Language::Python,
+    };
+    let results = crate::package::grade::public_results(
+        &package,
+        language,
+        dir,
+        level,
+        case_limits(args.timeout),
+        &sandbox,
+        work.path(),
+    );
+    print!("{}", summary(&results, level.is_none(), dir, args.verbose));
+    passed_all(&results)
 }
 
 /// Could not judge the student's own tests.
@@ -133,17 +222,21 @@ enum OwnTestsError {
 /// `--mine`: the student's own tests against the correct versions and
 /// the public mutants, built in the crate's `target/boardkit-mine` (kept:
 /// the next run builds only what changed).
-fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outcome {
+fn own_tests(
+    game: &'static crate::registry::GameInfo,
+    args: &TestArgs,
+    dir: &std::path::Path,
+) -> Outcome {
     use crate::grader::build::Class;
-    let source = args.dir.join(crate::exercise_data::OWN_TESTS_FILE);
+    let source = dir.join(crate::exercise_data::OWN_TESTS_FILE);
     if !source.is_file() {
         return Err(Failure::failed(OwnTestsError::Missing(source)));
     }
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let build = std::path::absolute(args.dir.join(boardkit::watch::OWN_TESTS_BUILD))
+    let build = std::path::absolute(dir.join(boardkit::watch::OWN_TESTS_BUILD))
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let ready = args.dir.join(boardkit::watch::OWN_TESTS_READY);
+    let ready = dir.join(boardkit::watch::OWN_TESTS_READY);
     let long = std::time::Duration::from_secs(1800);
     let hidden = indicatif::ProgressBar::hidden();
     // Said only when it builds: a run that reuses them takes a second.
@@ -181,7 +274,7 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
-    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+    if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
         eprint!("\n{text}");
     }
     Ok(())
@@ -189,7 +282,11 @@ fn own_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outco
 
 /// `--mine --language python`: the student's own test file against the
 /// Python reference's correct versions and public mutants.
-fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -> Outcome {
+fn own_python_tests(
+    game: &'static crate::registry::GameInfo,
+    args: &TestArgs,
+    dir: &std::path::Path,
+) -> Outcome {
     let own = crate::exercise_data::manifest(game.id)
         .ok()
         .and_then(|m| m.python)
@@ -197,11 +294,9 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
         .ok_or_else(|| usage_error(format_args!("{} has no own tests in Python", game.id)))?;
     let versions = crate::grader::own_tests::python::PythonVersions::of(&own, false)
         .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
-    let Some(source) = versions.test_file(&args.dir) else {
+    let Some(source) = versions.test_file(dir) else {
         let names = versions.file_names.join(" or ");
-        return Err(Failure::failed(OwnTestsError::Missing(
-            args.dir.join(names),
-        )));
+        return Err(Failure::failed(OwnTestsError::Missing(dir.join(names))));
     };
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
@@ -209,7 +304,7 @@ fn own_python_tests(game: &'static crate::registry::GameInfo, args: &TestArgs) -
     let limits = case_limits(args.timeout);
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
-    if let Some(text) = crate::starter::pytest_check::for_starter(&args.dir) {
+    if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
         eprint!("\n{text}");
     }
     Ok(())

@@ -145,6 +145,34 @@ fn reference_limits(
     Ok(limits)
 }
 
+/// `boardkit test --exercise`: the student's folder `root` on the
+/// package's public cases (of `level` alone, when named), each with
+/// `limits`, judged as the grader judges them. No hidden case is read.
+pub(crate) fn public_results(
+    package: &Package,
+    language: Language,
+    root: &Path,
+    level: Option<usize>,
+    limits: Limits,
+    sandbox: &Sandbox,
+    work: &Path,
+) -> Vec<TestResult> {
+    let levels = Level::of_package(&package.levels);
+    let cases: Vec<&Case> = package
+        .cases
+        .iter()
+        .filter(|c| !c.hidden && level.is_none_or(|l| c.level == l))
+        .collect();
+    let each = cases
+        .iter()
+        .map(|c| (c.name.clone(), (limits, std::time::Duration::ZERO)))
+        .collect();
+    let results = graded(
+        package, language, root, &cases, &levels, &each, sandbox, work,
+    );
+    results.tests
+}
+
 #[allow(clippy::too_many_arguments)] // one private call
 fn graded(
     package: &Package,

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::manifest::{self, CaseFile, Manifest, SubmissionFile, line_of};
+use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_of};
 use super::types::Type;
 use super::{
-    Call, Case, CaseKind, Function, Language, Package, PackageError, Program, Reference, Submission,
+    Call, Case, CaseKind, Function, Hint, Language, Package, PackageError, Program, Reference,
+    Submission,
 };
 
 /// The manifest's file name.
@@ -225,8 +226,7 @@ fn own_parts(
             format!("a program prints lines: expected `[messages.{language}]`"),
         ));
     }
-    let mut hints = base.map(|b| b.hints.clone()).unwrap_or_default();
-    hints.extend(manifest.hints.clone());
+    let hints = hints(root, file, manifest, base, &levels)?;
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -650,4 +650,53 @@ fn submissions(
         });
     }
     Ok(found)
+}
+
+/// A hint as the manifest gives it, its level looked up in `levels`.
+fn hint(given: &HintSpec, levels: &[String]) -> Result<Hint, String> {
+    match given {
+        HintSpec::Text(text) => Ok(Hint {
+            text: text.clone(),
+            level: 0,
+            about: Vec::new(),
+        }),
+        HintSpec::Levelled(h) => Ok(Hint {
+            text: h.text.clone(),
+            level: levels.iter().position(|l| *l == h.level).ok_or_else(|| {
+                format!(
+                    "a hint's level {:?} is not one of the levels ({})",
+                    h.level,
+                    levels.join(", ")
+                )
+            })?,
+            about: h.about.clone(),
+        }),
+    }
+}
+
+/// The package's hints per locale: its own, else its base's at this
+/// package's levels (the level of the same name, else the first).
+fn hints(
+    root: &Path,
+    file: &Path,
+    manifest: &Manifest,
+    base: Option<&Package>,
+    levels: &[String],
+) -> Result<std::collections::BTreeMap<String, Vec<Hint>>, PackageError> {
+    let mut hints = base.map(|b| b.hints.clone()).unwrap_or_default();
+    for hint in hints.values_mut().flatten() {
+        let name = base.map(|b| b.levels[hint.level].as_str());
+        hint.level = levels
+            .iter()
+            .position(|l| Some(l.as_str()) == name)
+            .unwrap_or(0);
+    }
+    for (locale, given) in &manifest.hints {
+        let read: Result<Vec<Hint>, String> = given.iter().map(|h| hint(h, levels)).collect();
+        hints.insert(
+            locale.clone(),
+            read.map_err(|m| PackageError::file(root, file, format!("[hints] {locale}: {m}")))?,
+        );
+    }
+    Ok(hints)
 }

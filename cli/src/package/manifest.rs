@@ -51,7 +51,26 @@ pub(crate) struct Manifest {
     pub reference: Option<Spanned<ReferenceSpec>>,
     /// Hints, one at a time, per locale.
     #[serde(default)]
-    pub hints: BTreeMap<String, Vec<String>>,
+    pub hints: BTreeMap<String, Vec<HintSpec>>,
+}
+
+/// A hint: its text, for the first level; or a table saying its level
+/// and what it is about (words of the cases' names, such as a
+/// function's), which watch mode matches with the first failing case.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum HintSpec {
+    Text(String),
+    Levelled(LevelledHint),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LevelledHint {
+    pub text: String,
+    pub level: String,
+    #[serde(default)]
+    pub about: Vec<String>,
 }
 
 /// One function of the API.

@@ -85,11 +85,21 @@ pub(crate) struct Package {
     /// The program's function, if the package has sessions.
     pub program: Option<Program>,
     pub reference: Reference,
-    pub hints: BTreeMap<String, Vec<String>>,
+    /// Per locale, in the order given.
+    pub hints: BTreeMap<String, Vec<Hint>>,
     /// Public cases, then hidden ones, each list by name.
     pub cases: Vec<Case>,
     /// Submissions, then mutants, each list by name.
     pub submissions: Vec<Submission>,
+}
+
+/// A hint: its text, the level it helps with (an index into `levels`),
+/// and words of the cases it is about (none: every case of its level).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hint {
+    pub text: String,
+    pub level: usize,
+    pub about: Vec<String>,
 }
 
 /// One function of the API.

@@ -39,7 +39,12 @@ rust = "reference/rust"
 python = "reference/python"
 
 [hints]
-en = ["Start with `total`: a loop, or an iterator's `sum`.", "The program reads lines until there are none left."]
+# A hint is its text (for the first level), or says its level and the
+# words of the cases it helps with.
+en = [
+  "Start with `total`: a loop, or an iterator's `sum`.",
+  { level = "proficient", about = ["session"], text = "The program reads lines until there are none left." },
+]
 "#,
     ),
     (

@@ -68,6 +68,9 @@ pub(crate) fn write(
         }
     }
     files.push(("README.md".into(), readme(package, language, &locale)));
+    if let Some(hints) = hints_file(package, &locale) {
+        files.push((boardkit::watch::HINTS.into(), hints));
+    }
     for (file, text) in &files {
         let path = dir.join(file);
         if let Some(parent) = path.parent() {
@@ -109,7 +112,11 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
     let hints = package
         .hints
         .get(locale)
-        .map(|h| h.iter().map(|h| format!("- {h}\n")).collect::<String>())
+        .map(|h| {
+            h.iter()
+                .map(|h| format!("- {}\n", h.text))
+                .collect::<String>()
+        })
         .unwrap_or_default();
     let hints = if hints.is_empty() {
         String::new()
@@ -120,4 +127,33 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
         "# {}\n\n```sh\n{test:<width$}  # every level's public cases\n{one_level:<width$}  # one level\n```\n\nThe statement is STATEMENT.md. Your code is `{yours}`: write the\nfunctions it asks for there. The levels, easiest first, and their\npoints (the grader's hidden cases vary the public ones):\n\n| level | public | hidden |\n|---|---|---|\n{points}{hints}",
         package.title
     )
+}
+
+/// The hints of `locale` as watch mode reads them (`tests/hints.toml`):
+/// each level's, in order, with what each is about.
+fn hints_file(package: &Package, locale: &str) -> Option<String> {
+    let hints = package.hints.get(locale).filter(|h| !h.is_empty())?;
+    let mut out = String::from(
+        "# The exercise's hints, level by level: `boardkit watch --exercise` opens\n# them one at a time (h then Enter).\n",
+    );
+    for (index, level) in package.levels.iter().enumerate() {
+        let mut table = toml::Table::new();
+        let list: Vec<toml::Value> = hints
+            .iter()
+            .filter(|h| h.level == index)
+            .map(|h| {
+                let mut hint = toml::Table::new();
+                hint.insert("text".into(), h.text.clone().into());
+                let about = h.about.iter().map(|w| toml::Value::from(w.as_str()));
+                hint.insert("about".into(), toml::Value::Array(about.collect()));
+                toml::Value::Table(hint)
+            })
+            .collect();
+        if list.is_empty() {
+            continue;
+        }
+        table.insert(level.clone(), toml::Value::Array(list));
+        out.push_str(&toml::to_string(&table).ok()?);
+    }
+    Some(out)
 }
