@@ -548,3 +548,70 @@ fn package_levels(package: &Path) -> Vec<String> {
         .map(|l| l.as_str().unwrap().to_owned())
         .collect()
 }
+
+/// `boardkit play --exercise`: the reference's program, scripted over
+/// stdin, prints each public session's expected lines; a package without
+/// a program is refused as asked wrongly.
+#[test]
+fn a_packages_program_is_played_from_the_binary() {
+    use std::io::Write;
+    for package in written_packages() {
+        let mut sessions = 0;
+        for entry in std::fs::read_dir(package.join("cases")).unwrap() {
+            let case: toml::Table =
+                toml::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+            let (Some(input), Some(expect)) = (case.get("input"), case.get("expect")) else {
+                continue;
+            };
+            sessions += 1;
+            let lines = |v: &toml::Value| -> Vec<String> {
+                let items = v.as_array().unwrap().iter();
+                items.map(|l| l.as_str().unwrap().to_owned()).collect()
+            };
+            let mut child = boardkit()
+                .args(["play", "--exercise"])
+                .arg(&package)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let typed: String = lines(input).iter().map(|l| format!("{l}\n")).collect();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(typed.as_bytes()).unwrap();
+            drop(stdin);
+            let played = child.wait_with_output().unwrap();
+            let text = String::from_utf8_lossy(&played.stdout);
+            let mut rest = text.as_ref();
+            for line in lines(expect) {
+                let at = rest
+                    .find(&line)
+                    .unwrap_or_else(|| panic!("{line:?} in {text}"));
+                rest = &rest[at + line.len()..];
+            }
+        }
+        assert!(sessions > 0, "{} has a session", package.display());
+    }
+    let (_dir, package) = new_package();
+    let manifest = package.join("exercise.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let at = text.find("[program]").unwrap();
+    let end = text[at..].find("\n\n").unwrap() + at;
+    std::fs::write(&manifest, format!("{}{}", &text[..at], &text[end..])).unwrap();
+    for case in std::fs::read_dir(package.join("cases")).unwrap() {
+        let path = case.unwrap().path();
+        if std::fs::read_to_string(&path).unwrap().contains("input") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let played = boardkit()
+        .args(["play", "--exercise"])
+        .arg(&package)
+        .output()
+        .unwrap();
+    assert_eq!(played.status.code(), Some(2), "{}", said(&played));
+    assert!(
+        said(&played).contains("has no program to play"),
+        "{}",
+        said(&played)
+    );
+}

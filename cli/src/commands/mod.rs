@@ -138,8 +138,13 @@ impl From<UsageError> for Failure {
 pub(crate) enum Command {
     /// Play a game in the terminal, or scripted over stdin.
     Play {
+        /// An exercise package's folder (docs/authors.md) instead of a
+        /// game of the kit: its reference's program, built and run as
+        /// your own user (play packages you trust).
+        #[arg(long, value_name = "PACKAGE")]
+        exercise: Option<std::path::PathBuf>,
         #[command(subcommand)]
-        game: play::PlayGame,
+        game: Option<play::PlayGame>,
     },
     /// Host a two-player game (velha or connect4) for one opponent over TCP.
     ///
@@ -246,7 +251,18 @@ pub(crate) enum Command {
 /// Runs one command.
 fn dispatch(command: Command) -> Outcome {
     match command {
-        Command::Play { game } => said(play::run(game)),
+        Command::Play {
+            game: Some(game),
+            exercise: None,
+        } => said(play::run(game)),
+        Command::Play {
+            game: None,
+            exercise: Some(folder),
+        } => package::play(&folder),
+        Command::Play { .. } => Err(usage_error(
+            "expected a game or --exercise PACKAGE: boardkit play GAME, or boardkit play --exercise PACKAGE",
+        )
+        .into()),
         Command::Host(args) if args.peer.tui => {
             said(crate::tui::host(&args, &crate::registry::tui_games()))
         }

@@ -113,3 +113,25 @@ pub(crate) fn starter(
     println!("next: cd {} && {next}", out.display());
     Ok(())
 }
+
+/// `boardkit play --exercise DIR`: the reference's program; its exit
+/// status is the command's.
+pub(crate) fn play(dir: &std::path::Path) -> Outcome {
+    let package = loaded(dir)?;
+    if package.program.is_none() {
+        return Err(usage_error(format!(
+            "{} has no program to play: its cases call functions only",
+            package.name
+        ))
+        .into());
+    }
+    let scratch = tempfile::tempdir().map_err(Failure::failed)?;
+    let status = package::play::play(&package, scratch.path())
+        .map_err(|e| Failure::failed(std::io::Error::other(e)))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        code => Err(Failure::Said(std::process::ExitCode::from(
+            code.and_then(|c| u8::try_from(c).ok()).unwrap_or(1),
+        ))),
+    }
+}

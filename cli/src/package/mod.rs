@@ -20,6 +20,7 @@ pub(crate) mod bless;
 pub(crate) mod grade;
 pub(crate) mod load;
 pub(crate) mod manifest;
+pub(crate) mod play;
 pub(crate) mod python;
 pub(crate) mod run;
 pub(crate) mod rust;
