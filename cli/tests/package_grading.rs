@@ -173,14 +173,24 @@ fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
     let right = starter("dora", true);
     let stub = starter("edu", false);
     let out = dir.path().join("out-rust");
-    let output = grade(&package, &out, &[right, stub], false);
+    let output = grade_with(
+        &package,
+        &out,
+        &[right, stub],
+        false,
+        &["--style-points", "3"],
+    );
     assert!(output.status.success(), "{}", said(&output));
     let rows = grades(&out);
-    assert!(
-        rows.contains(&"dora,2,2,4,4,proficient".to_owned()),
+    assert_eq!(
+        rows[0], "submission,basic,proficient,style,score,max_score,level",
         "{rows:?}"
     );
-    assert!(rows.contains(&"edu,0,0,0,4,none".to_owned()), "{rows:?}");
+    assert!(rows.iter().any(|r| r.starts_with("dora,2,2,")), "{rows:?}");
+    // The stub's `todo!`s are noted, and cost a style point.
+    assert!(rows.contains(&"edu,0,0,1,1,7,none".to_owned()), "{rows:?}");
+    let feedback = std::fs::read_to_string(out.join("students/edu/feedback.md")).unwrap();
+    assert!(feedback.contains("src/demo/mod.rs:9"), "{feedback}");
 }
 
 #[test]
@@ -422,6 +432,11 @@ fn a_package_may_name_its_levels_as_the_kit_does_in_another_order() {
         "levels = [\"warm_up\", \"basic\"]",
     );
     edit(
+        &package.join("exercise.toml"),
+        "level = \"proficient\"",
+        "level = \"basic\"",
+    );
+    edit(
         &package.join("cases/total_small.toml"),
         "level = \"basic\"",
         "level = \"warm_up\"",
@@ -614,4 +629,97 @@ fn a_packages_program_is_played_from_the_binary() {
         "{}",
         said(&played)
     );
+}
+
+/// `grade --exercise --program`: any program through stdin and stdout, on
+/// the sessions alone; and `--shard`: the slices merged are the whole
+/// class's run.
+#[test]
+fn a_package_grades_any_program_and_a_class_in_shards() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    let student = |name: &str, source: &Path, file: &str| {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(source, folder.join(file)).unwrap();
+        folder
+    };
+    // Their program under another name: --program says how to run it.
+    let students = [
+        student("ana", &package.join("reference/python/demo.py"), "game.py"),
+        student(
+            "bruno",
+            &package.join("submissions/says_sum/demo.py"),
+            "game.py",
+        ),
+        class.join("carla"),
+    ];
+    std::fs::create_dir_all(&students[2]).unwrap();
+    let out = dir.path().join("program");
+    // The package as a relative folder, as an instructor types it.
+    let relative = |out: &Path, options: &[&str]| {
+        boardkit()
+            .current_dir(dir.path())
+            .args([
+                "grade",
+                "--exercise",
+                "demo",
+                "--language",
+                "python",
+                "--out",
+            ])
+            .arg(out)
+            .args(&students)
+            .args(options)
+            .args(sandbox_flag())
+            .output()
+            .unwrap()
+    };
+    let output = relative(
+        &out,
+        &["--program", "python3 game.py", "--style-points", "2"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", said(&output));
+    let output = relative(&out, &["--program", "python3 game.py"]);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert_eq!(
+        rows[0], "submission,proficient,score,max_score,level",
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"ana,2,2,2,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"bruno,0,0,2,none".to_owned()), "{rows:?}");
+    assert!(rows.contains(&"carla,0,0,2,none".to_owned()), "{rows:?}");
+    let whole = dir.path().join("whole");
+    let output = grade_with(
+        &package,
+        &whole,
+        &students,
+        true,
+        &["--program", "python3 game.py"],
+    );
+    assert!(output.status.success(), "{}", said(&output));
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let shard = dir.path().join(format!("shard{k}"));
+        let slice = format!("{k}/2");
+        let options = ["--program", "python3 game.py", "--shard", slice.as_str()];
+        let output = grade_with(&package, &shard, &students, true, &options);
+        assert!(output.status.success(), "{}", said(&output));
+        assert!(grades(&shard).len() < students.len() + 1, "a slice");
+        shards.push(shard);
+    }
+    let merged = dir.path().join("merged");
+    let output = boardkit()
+        .args(["grade", "merge"])
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", said(&output));
+    assert_eq!(grades(&merged), grades(&whole));
 }

@@ -14,7 +14,12 @@ pub(crate) fn boardkit() -> Command {
 /// installs it), without it on a developer's machine that has none.
 pub(crate) fn checked(command: &str, dir: &Path) -> Output {
     let mut run = boardkit();
-    run.arg(command).arg(dir);
+    // As an instructor types it: the folder's name, from where it is.
+    if let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) {
+        run.current_dir(parent).arg(command).arg(name);
+    } else {
+        run.arg(command).arg(dir);
+    }
     if Command::new("bwrap").arg("--version").output().is_err() {
         assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
         run.arg("--no-sandbox");
@@ -51,12 +56,24 @@ pub(crate) fn edit(path: &Path, from: &str, to: &str) {
 
 /// `boardkit grade --exercise` with the sandbox where CI has it.
 pub(crate) fn grade(package: &Path, out: &Path, submissions: &[PathBuf], python: bool) -> Output {
+    grade_with(package, out, submissions, python, &[])
+}
+
+/// `boardkit grade --exercise` with `extra` options.
+pub(crate) fn grade_with(
+    package: &Path,
+    out: &Path,
+    submissions: &[PathBuf],
+    python: bool,
+    extra: &[&str],
+) -> Output {
     let mut run = boardkit();
     run.args(["grade", "--exercise"])
         .arg(package)
         .args(submissions)
         .arg("--out")
-        .arg(out);
+        .arg(out)
+        .args(extra);
     if python {
         run.args(["--language", "python"]);
     }
@@ -106,4 +123,13 @@ pub(crate) fn copy_folder(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
         }
     }
+}
+
+/// `--no-sandbox` where bubblewrap is missing (never in CI).
+pub(crate) fn sandbox_flag() -> Vec<&'static str> {
+    if Command::new("bwrap").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "CI installs bubblewrap");
+        return vec!["--no-sandbox"];
+    }
+    Vec::new()
 }

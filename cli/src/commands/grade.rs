@@ -539,15 +539,7 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
                 })?,
         ),
     };
-    let shard = args
-        .shard
-        .map(|spec| {
-            let (slice, from) = grader::shard::resolve(spec, |name| std::env::var(name).ok())
-                .map_err(usage_error)?;
-            eprintln!("boardkit: grading shard {from}");
-            Ok::<_, super::UsageError>(slice)
-        })
-        .transpose()?;
+    let shard = shard_slice(&args)?;
     if args.list_cases {
         let grading = match (&python, &args.program) {
             (Some(variant), _) => crate::graded_cases::Grading::Python(variant),
@@ -597,6 +589,19 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     Ok(Some((Exercise::Game(game), options, unmapped)))
 }
 
+/// `--shard`'s slice, said on stderr.
+fn shard_slice(args: &GradeArgs) -> Result<Option<(usize, usize)>, super::UsageError> {
+    args.shard
+        .map(|spec| {
+            let (slice, from) =
+                crate::grader::shard::resolve(spec, |name| std::env::var(name).ok())
+                    .map_err(usage_error)?;
+            eprintln!("boardkit: grading shard {from}");
+            Ok(slice)
+        })
+        .transpose()
+}
+
 /// `--exercise DIR`: the package's options; what a package cannot be
 /// graded with yet is refused, never ignored.
 fn package_options(
@@ -605,26 +610,14 @@ fn package_options(
     deadlines: Option<crate::grader::deadline::Deadlines>,
     limits: crate::grader::sandbox::Limits,
 ) -> Result<Option<Graded>, Failure> {
-    let unsupported = [
-        (args.program.is_some(), "--program"),
-        (args.test_points.is_some(), "--test-points"),
-        (args.style_points.is_some(), "--style-points"),
-        (args.shard.is_some(), "--shard"),
-    ];
+    let package = package_asked(&args, dir)?;
     let similarity = similarity_options(&args);
-    if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
-        return Err(usage_error(format!("{flag} is not available with --exercise yet")).into());
-    }
-    if !dir.join(crate::package::load::MANIFEST).is_file() {
-        return Err(usage_error(format!(
-            "{} holds no exercise.toml: not a package",
-            dir.display()
-        ))
-        .into());
-    }
-    let package = crate::package::load(dir).map_err(Failure::failed)?;
+    let shard = shard_slice(&args)?;
     if args.list_cases {
-        print!("{}", crate::package::grade::list_cases(&package));
+        print!(
+            "{}",
+            crate::package::grade::list_cases(&package, args.program.is_some())
+        );
         return Ok(None);
     }
     let isolation = isolation(args.no_sandbox)?;
@@ -649,17 +642,17 @@ fn package_options(
         download: download_said(&args.from),
         submissions,
         out: args.out.unwrap_or_default(),
-        program: None,
+        program: args.program,
         python: None,
-        style_points: None,
+        style_points: args.style_points,
         test_points: None,
-        notes_held: false,
+        notes_held: args.style_notes == StyleNotes::Hidden,
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         limits,
         compile_timeout: std::time::Duration::from_secs(args.compile_timeout),
-        shard: None,
+        shard,
         build_dir: None,
         fresh: args.fresh,
         isolation,
@@ -672,6 +665,41 @@ fn package_options(
         options,
         unmapped,
     )))
+}
+
+/// The package at `dir`, once `args` ask what it can be graded with;
+/// what it cannot is refused, never ignored.
+fn package_asked(args: &GradeArgs, dir: &Path) -> Result<crate::package::Package, Failure> {
+    let unsupported = [
+        (
+            args.test_points.is_some(),
+            "--test-points is not available with --exercise yet",
+        ),
+        (
+            args.style_points.is_some()
+                && (args.language == Language::Python || args.program.is_some()),
+            "with --exercise, --style-points grades a class of crates: its notes read Rust code",
+        ),
+    ];
+    if let Some((_, why)) = unsupported.iter().find(|(given, _)| *given) {
+        return Err(usage_error(why).into());
+    }
+    if !dir.join(crate::package::load::MANIFEST).is_file() {
+        return Err(usage_error(format!(
+            "{} holds no exercise.toml: not a package",
+            dir.display()
+        ))
+        .into());
+    }
+    let package = crate::package::load(dir).map_err(Failure::failed)?;
+    if args.program.is_some() && package.program.is_none() {
+        return Err(usage_error(format!(
+            "{} has no program: --program grades a program's sessions",
+            package.name
+        ))
+        .into());
+    }
+    Ok(package)
 }
 
 /// How the class is compared, as `args` set it.

@@ -399,7 +399,7 @@ pub(super) fn is_out_folder(path: &Path, out: &Path) -> bool {
 
 /// Which submissions belong to this shard: a deterministic slice of the
 /// submissions sorted by name.
-pub(super) fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
+pub(crate) fn in_shard(index_in_sorted: usize, shard: Option<(usize, usize)>) -> bool {
     shard.is_none_or(|(k, n)| index_in_sorted % n == k - 1)
 }
 
@@ -441,7 +441,7 @@ pub(super) fn earlier_run_of_another_kind(
 }
 
 /// What the header says of a class of crates.
-pub(super) const CRATES: &str = "Rust crates";
+pub(crate) const CRATES: &str = "Rust crates";
 
 /// The header of this run's reports; `latest`, the submissions it was given.
 pub(super) fn run_info(

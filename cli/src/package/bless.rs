@@ -22,15 +22,8 @@ pub(crate) fn reference(package: &Package) -> (Language, &Path) {
 pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Result<usize, String> {
     let (language, folder) = reference(package);
     let cases: Vec<&Case> = package.cases.iter().collect();
-    let built: Built = run::prepare(
-        package,
-        language,
-        &package.root.join(folder),
-        &cases,
-        scratch,
-        sandbox,
-    )
-    .map_err(|e| format!("the reference ({language}): {e}"))?;
+    let built: Built = run::prepare(package, language, folder, &cases, scratch, sandbox)
+        .map_err(|e| format!("the reference ({language}): {e}"))?;
     let mut changed = 0;
     // A variant blesses its own files; its base's are the base's.
     for case in cases.iter().filter(|c| c.file.starts_with(&package.root)) {
@@ -41,12 +34,11 @@ pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Res
                 case.file.display()
             ));
         }
-        let path = package.root.join(&case.file);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = &case.file;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let blessed = blessed(package, case, &ran, &text)?;
         if blessed != text {
-            std::fs::write(&path, blessed).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, blessed).map_err(|e| format!("{}: {e}", path.display()))?;
             changed += 1;
         }
     }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::run::{self, Built};
-use super::{Case, Language, Package};
+use super::{Case, CaseKind, Language, Package};
 use crate::grader::report::{self, Results, TestResult};
 use crate::grader::sandbox::{Isolation, Limits, Sandbox};
 use crate::grader::submission;
@@ -30,12 +30,18 @@ pub(crate) fn grade(
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
-    let scratch = options.out.join(".work");
+    // Absolute: the sandbox mounts the folders under it.
+    let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
     let levels = Level::of_package(&package.levels);
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
         .map_err(GradeError::Sandbox)?;
-    let cases: Vec<&Case> = package.cases.iter().collect();
+    // With --program, the sessions alone: a program has no functions to call.
+    let cases: Vec<&Case> = package
+        .cases
+        .iter()
+        .filter(|c| options.program.is_none() || matches!(c.kind, CaseKind::Session { .. }))
+        .collect();
     let limits = reference_limits(
         package,
         &cases,
@@ -47,60 +53,47 @@ pub(crate) fn grade(
     let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
     named.sort();
     let only_rust = PathBuf::from(format!("src/{}", package.name));
-    let only: Vec<&Path> = match language {
-        Language::Rust => vec![only_rust.as_path()],
-        Language::Python => Vec::new(),
+    let only: Vec<&Path> = match (language, &options.program) {
+        (Language::Rust, None) => vec![only_rust.as_path()],
+        _ => Vec::new(),
     };
+    let every: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
+    // This shard's slice of the class, as the grader slices any.
+    let named: Vec<_> = named
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| crate::grader::plan::in_shard(*i, options.shard))
+        .map(|(_, n)| n)
+        .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
+    let class = Class {
+        package,
+        language,
+        options,
+        cases: &cases,
+        levels: &levels,
+        limits: &limits,
+        sandbox: &sandbox,
+        scratch: &scratch,
+        only: &only,
+    };
     pool.install(|| {
-        named.par_iter().for_each(|(name, path)| {
-            let limit = options.deadlines.as_ref().map(|d| d.limit(name));
-            let opened = submission::open(path, name, &only, &scratch, limit);
-            let work = scratch.join("run").join(name);
-            let mut results = match &opened {
-                Ok(s) => graded(
-                    package, language, &s.root, &cases, &levels, &limits, &sandbox, &work,
-                ),
-                Err(e) => failed_everywhere(
-                    package,
-                    &cases,
-                    &levels,
-                    Verdict::CompileError,
-                    &e.to_string(),
-                ),
-            };
-            results.unsandboxed = options.isolation == Isolation::None;
-            results.unread = opened.as_ref().err().map(ToString::to_string);
-            if let Ok(submission::Submission {
-                commit: Some(commit),
-                ..
-            }) = &opened
-            {
-                results.late(name, commit, options.deadlines.as_ref());
-            }
-            eprintln!(
-                "graded {name}: {}/{} points, level {}",
-                results.score,
-                results.max_score(),
-                results.level_name()
-            );
-            if let Err(e) = report::save_results(&options.out, name, &results) {
-                eprintln!("boardkit: cannot save the results of {name}: {e}");
-            }
-        });
+        named
+            .par_iter()
+            .for_each(|(name, path)| class.grade_one(name, path));
     });
     let _ = std::fs::remove_dir_all(scratch.join("run"));
     let all = report::read_results(&options.out).map_err(out_error)?;
-    let run = run_info(package, language, options, &named, &limits);
+    let run = run_info(package, language, options, every, &limits);
     report::forget_class_files(&options.out).map_err(out_error)?;
     // Each pair of the class compared as the grader compares any: it
     // flags, it never changes a grade.
     let similar = crate::grader::similarity::of_class(
         &package.name,
-        language == Language::Rust,
+        language == Language::Rust && options.program.is_none(),
         all.keys(),
         &[&options.out],
         &options.similarity,
@@ -108,6 +101,83 @@ pub(crate) fn grade(
     report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     crate::grader::feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)
+}
+
+/// One run's class: what every submission is graded with.
+struct Class<'a> {
+    package: &'a Package,
+    language: Language,
+    options: &'a Options,
+    cases: &'a [&'a Case],
+    levels: &'a [Level],
+    limits: &'a BTreeMap<String, (Limits, std::time::Duration)>,
+    sandbox: &'a Sandbox,
+    scratch: &'a Path,
+    only: &'a [&'a Path],
+}
+
+impl Class<'_> {
+    /// Opens, grades and saves the submission `name` at `path`.
+    fn grade_one(&self, name: &str, path: &Path) {
+        let limit = self.options.deadlines.as_ref().map(|d| d.limit(name));
+        let opened = submission::open(path, name, self.only, self.scratch, limit);
+        let work = self.scratch.join("run").join(name);
+        let mut results = match &opened {
+            Ok(s) => graded(
+                self.package,
+                (self.language, self.options.program.as_deref()),
+                &s.root,
+                self.cases,
+                self.levels,
+                self.limits,
+                self.sandbox,
+                &work,
+            ),
+            Err(e) => failed_everywhere(
+                self.package,
+                self.cases,
+                self.levels,
+                Verdict::CompileError,
+                &e.to_string(),
+            ),
+        };
+        if let (Ok(s), Language::Rust, None) = (&opened, self.language, &self.options.program) {
+            results.note(
+                notes(self.package, &s.root),
+                self.options.style_points,
+                self.options.notes_held,
+            );
+        }
+        results.unsandboxed = self.options.isolation == Isolation::None;
+        results.unread = opened.as_ref().err().map(ToString::to_string);
+        if let Ok(submission::Submission {
+            commit: Some(commit),
+            ..
+        }) = &opened
+        {
+            results.late(name, commit, self.options.deadlines.as_ref());
+        }
+        eprintln!(
+            "graded {name}: {}/{} points, level {}",
+            results.score,
+            results.max_score(),
+            results.level_name()
+        );
+        if let Err(e) = report::save_results(&self.options.out, name, &results) {
+            eprintln!("boardkit: cannot save the results of {name}: {e}");
+        }
+    }
+}
+
+/// Notes on a crate's code, its student folder read as the grader reads
+/// any (`--style-points` turns them into points).
+fn notes(package: &Package, root: &Path) -> Vec<crate::grader::notes::Note> {
+    let shown = format!("src/{}", package.name);
+    let long_function = crate::exercise_data::code_notes().map_or(40, |c| c.notes.long_function);
+    let (mut notes, _) =
+        crate::grader::notes::rust_notes(&root.join(&shown), &shown, long_function);
+    crate::grader::notes::sort(&mut notes);
+    notes
 }
 
 /// Each case's limits: the run's, the CPU limit raised to the margin over
@@ -120,15 +190,7 @@ fn reference_limits(
     scratch: &Path,
 ) -> Result<BTreeMap<String, (Limits, std::time::Duration)>, GradeError> {
     let (language, folder) = super::bless::reference(package);
-    let built = run::prepare(
-        package,
-        language,
-        &package.root.join(folder),
-        cases,
-        scratch,
-        sandbox,
-    )
-    .map_err(|e| {
+    let built = run::prepare(package, language, folder, cases, scratch, sandbox).map_err(|e| {
         GradeError::NoSubmission(format!("the package's reference does not build: {e}"))
     })?;
     let mut limits = BTreeMap::new();
@@ -168,7 +230,14 @@ pub(crate) fn public_results(
         .map(|c| (c.name.clone(), (limits, std::time::Duration::ZERO)))
         .collect();
     let results = graded(
-        package, language, root, &cases, &levels, &each, sandbox, work,
+        package,
+        (language, None),
+        root,
+        &cases,
+        &levels,
+        &each,
+        sandbox,
+        work,
     );
     results.tests
 }
@@ -176,7 +245,7 @@ pub(crate) fn public_results(
 #[allow(clippy::too_many_arguments)] // one private call
 fn graded(
     package: &Package,
-    language: Language,
+    (language, program): (Language, Option<&str>),
     root: &Path,
     cases: &[&Case],
     levels: &[Level],
@@ -192,6 +261,12 @@ fn graded(
         Language::Rust => solution.join("mod.rs"),
         Language::Python => solution.join(format!("{}.py", package.name)),
     };
+    if let Some(command) = program {
+        return match Built::program(root, command, work) {
+            Ok(built) => judged(package, &built, cases, levels, limits, sandbox),
+            Err(e) => failed_everywhere(package, cases, levels, Verdict::CompileError, &e),
+        };
+    }
     if !needs.is_file() {
         let why = format!(
             "no {} in the submission",
@@ -203,13 +278,25 @@ fn graded(
         Ok(built) => built,
         Err(e) => return failed_everywhere(package, cases, levels, Verdict::CompileError, &e),
     };
+    judged(package, &built, cases, levels, limits, sandbox)
+}
+
+/// `built`'s results on `cases`, each judged as the grader judges it.
+fn judged(
+    package: &Package,
+    built: &Built,
+    cases: &[&Case],
+    levels: &[Level],
+    limits: &BTreeMap<String, (Limits, std::time::Duration)>,
+    sandbox: &Sandbox,
+) -> Results {
     let tests = cases
         .iter()
         .map(|case| {
             let case_limits = limits
                 .get(&case.name)
                 .map_or_else(Limits::default, |(l, _)| *l);
-            let ran = run::run_case(package, &built, case, sandbox, &case_limits);
+            let ran = run::run_case(package, built, case, sandbox, &case_limits);
             let (verdict, message) = match run::judge(package, case, &ran) {
                 Ok(()) => (Verdict::Passed, String::new()),
                 Err(why) => (ran.verdict.unwrap_or(Verdict::WrongOutput), why),
@@ -265,7 +352,7 @@ fn run_info(
     package: &Package,
     language: Language,
     options: &Options,
-    named: &[(String, &PathBuf)],
+    mut latest: Vec<String>,
     limits: &BTreeMap<String, (Limits, std::time::Duration)>,
 ) -> report::RunInfo {
     let case_cpu = package
@@ -281,14 +368,28 @@ fn run_info(
             Some((case.test_name(package), cpu))
         })
         .collect();
-    let mut latest: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
     latest.sort();
+    let (submissions, grading) = match &options.program {
+        Some(command) => (
+            command.clone(),
+            format!("package {} program {command}", package.name),
+        ),
+        // Said as the grader says its own classes: merged shards and
+        // similarity read a class of crates by it.
+        None => (
+            match language {
+                Language::Rust => crate::grader::plan::CRATES.to_owned(),
+                Language::Python => format!("python3 {}.py", package.name),
+            },
+            format!("package {} {language}", package.name),
+        ),
+    };
     report::RunInfo {
         game: package.name.clone(),
         title: package.title.clone(),
         kit_version: env!("CARGO_PKG_VERSION").to_owned(),
         graded_at: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        submissions: format!("exercise package {} ({language})", package.root.display()),
+        submissions,
         sandboxed: options.isolation != Isolation::None,
         limits: format!(
             "{} s of CPU time per case, or {}x the reference's where more; {} MiB memory, {} KiB output per case",
@@ -299,8 +400,8 @@ fn run_info(
         ),
         case_cpu,
         latest,
-        grading: format!("package {} {language}", package.name),
-        shard: None,
+        grading,
+        shard: options.shard.map(|(k, n)| format!("{k}/{n}")),
         reveal_hidden: options.reveal_hidden,
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
@@ -310,9 +411,10 @@ fn run_info(
 
 /// `--list-cases`: each case a line, with its level, points, visibility
 /// and the rule it checks.
-pub(crate) fn list_cases(package: &Package) -> String {
+pub(crate) fn list_cases(package: &Package, program: bool) -> String {
     let mut out = String::new();
-    for case in &package.cases {
+    let sessions = |c: &&Case| !program || matches!(c.kind, CaseKind::Session { .. });
+    for case in package.cases.iter().filter(sessions) {
         let seen = if case.hidden { "hidden" } else { "public" };
         out.push_str(&format!(
             "{}  {} points, {seen}, rule {}: {}\n",

@@ -15,17 +15,11 @@ pub(crate) fn play(package: &Package, scratch: &Path) -> Result<std::process::Ex
     let (language, folder) = super::bless::reference(package);
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| format!("cannot prepare the build: {e}"))?;
-    let built = run::prepare(
-        package,
-        language,
-        &package.root.join(folder),
-        &[],
-        scratch,
-        &sandbox,
-    )
-    .map_err(|e| format!("the package's reference ({language}) does not build: {e}"))?;
+    let built = run::prepare(package, language, folder, &[], scratch, &sandbox)
+        .map_err(|e| format!("the package's reference ({language}) does not build: {e}"))?;
     let mut command = match &built {
         Built::Rust { binary } => Command::new(binary),
+        Built::Program { .. } => return Err("a reference is Rust or Python".into()),
         Built::Python { folder, caller } => {
             let mut command = Command::new("python3");
             command

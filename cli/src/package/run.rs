@@ -14,16 +14,39 @@ use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
 /// A solution ready to run: compiled, or beside its caller.
 #[derive(Debug)]
 pub(crate) enum Built {
-    Rust { binary: PathBuf },
-    Python { folder: PathBuf, caller: PathBuf },
+    Rust {
+        binary: PathBuf,
+    },
+    Python {
+        folder: PathBuf,
+        caller: PathBuf,
+    },
+    /// Any program, through stdin and stdout (`grade --program`): a
+    /// shell command run in a copy of the submission's folder. It plays
+    /// the sessions; it has no functions to call.
+    Program {
+        folder: PathBuf,
+        command: String,
+    },
 }
 
 impl Built {
     fn language(&self) -> Language {
         match self {
             Built::Rust { .. } => Language::Rust,
-            Built::Python { .. } => Language::Python,
+            Built::Python { .. } | Built::Program { .. } => Language::Python,
         }
+    }
+
+    /// `folder` copied into `scratch`, where `command` will run.
+    pub(crate) fn program(folder: &Path, command: &str, scratch: &Path) -> Result<Built, String> {
+        let _ = std::fs::remove_dir_all(scratch);
+        let copy = scratch.join("build");
+        copy_folder(folder, &copy).map_err(|e| e.to_string())?;
+        Ok(Built::Program {
+            folder: copy,
+            command: command.to_owned(),
+        })
     }
 }
 
@@ -164,25 +187,15 @@ fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
     }
 }
 
-/// Runs `case` on `built`.
-pub(crate) fn run_case(
-    package: &Package,
-    built: &Built,
-    case: &Case,
-    sandbox: &Sandbox,
-    limits: &Limits,
-) -> Ran {
-    let (words, stdin): (Vec<String>, Vec<u8>) = match &case.kind {
-        CaseKind::Calls { .. } => (vec!["case".into(), case.name.clone()], Vec::new()),
-        CaseKind::Session { input, .. } => (
-            vec!["play".into()],
-            input
-                .iter()
-                .flat_map(|l| format!("{l}\n").into_bytes())
-                .collect(),
-        ),
-    };
-    let mut job = match built {
+/// The job that runs `built` with `words` (`case NAME`, or `play`).
+fn job(built: &Built, words: Vec<String>) -> Job<'_> {
+    match built {
+        Built::Program { folder, command } => {
+            let mut job = Job::new("/bin/sh", &["-c".to_owned(), command.clone()]);
+            job.work_from = Some(folder);
+            job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
+            job
+        }
         Built::Rust { binary } => {
             let mut job = Job::new(BINARY, &words);
             job.read_only = vec![(binary.clone(), BINARY.into())];
@@ -201,20 +214,46 @@ pub(crate) fn run_case(
             job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
             job
         }
+    }
+}
+
+/// Runs `case` on `built`.
+pub(crate) fn run_case(
+    package: &Package,
+    built: &Built,
+    case: &Case,
+    sandbox: &Sandbox,
+    limits: &Limits,
+) -> Ran {
+    let (words, stdin): (Vec<String>, Vec<u8>) = match &case.kind {
+        CaseKind::Calls { .. } => (vec!["case".into(), case.name.clone()], Vec::new()),
+        CaseKind::Session { input, .. } => (
+            vec!["play".into()],
+            input
+                .iter()
+                .flat_map(|l| format!("{l}\n").into_bytes())
+                .collect(),
+        ),
     };
+    let crashed = |why: String| Ran {
+        answers: Vec::new(),
+        lines: Vec::new(),
+        failure: Some(why),
+        verdict: Some(Verdict::Crashed),
+        language: built.language(),
+        cpu: Duration::ZERO,
+    };
+    if matches!(
+        (built, &case.kind),
+        (Built::Program { .. }, CaseKind::Calls { .. })
+    ) {
+        return crashed("a program run with --program has no functions to call".into());
+    }
+    let mut job = job(built, words);
     job.stdin = &stdin;
     let outcome = match sandbox.run(&job, limits) {
         Ok(outcome) => outcome,
-        Err(e) => {
-            return Ran {
-                answers: Vec::new(),
-                lines: Vec::new(),
-                failure: Some(format!("cannot run it: {e}")),
-                verdict: Some(Verdict::Crashed),
-                language: built.language(),
-                cpu: Duration::ZERO,
-            };
-        }
+        Err(e) => return crashed(format!("cannot run it: {e}")),
     };
     let stdout = String::from_utf8_lossy(&outcome.stdout);
     let (verdict, failure) = ending(&outcome);

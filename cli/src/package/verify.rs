@@ -198,7 +198,7 @@ fn submission_check(
     let reached = level_of(
         package,
         submission.language,
-        &package.root.join(&submission.dir),
+        &submission.dir,
         sandbox,
         &scratch.join("submission"),
     );
