@@ -723,3 +723,85 @@ fn a_package_grades_any_program_and_a_class_in_shards() {
     assert!(output.status.success(), "{}", said(&output));
     assert_eq!(grades(&merged), grades(&whole));
 }
+
+/// `grade --exercise --test-points`: a Python class's own tests
+/// (`test_mine.py`, the starter's example to start from) run on the
+/// package's reference and its wrong submissions; a test that fails on
+/// the reference is invalid; a missing file scores nothing. `boardkit
+/// test --exercise --mine` says the same locally.
+#[test]
+fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
+    let (dir, package) = new_package();
+    let wrong = package.join("submissions/off_by_one");
+    std::fs::create_dir_all(&wrong).unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    std::fs::write(
+        wrong.join("demo.py"),
+        reference.replace("return sum(numbers)", "return sum(numbers) + 1"),
+    )
+    .unwrap();
+    std::fs::write(
+        wrong.join("submission.toml"),
+        "language = \"python\"\nreaches = \"none\"\ndescription = \"adds one to every total\"\n",
+    )
+    .unwrap();
+    let class = dir.path().join("class");
+    let mut students = Vec::new();
+    for name in ["ana", "bruno", "carla"] {
+        let folder = class.join(name);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(&package)
+            .arg(&folder)
+            .args(["--language", "python"])
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        std::fs::copy(
+            package.join("reference/python/demo.py"),
+            folder.join("demo.py"),
+        )
+        .unwrap();
+        students.push(folder);
+    }
+    std::fs::write(
+        class.join("bruno/test_mine.py"),
+        "import demo\n\ndef test_wrong():\n    assert demo.total([1]) == 2\n",
+    )
+    .unwrap();
+    std::fs::remove_file(class.join("carla/test_mine.py")).unwrap();
+    let local = boardkit()
+        .args(["test", "--exercise"])
+        .arg(&package)
+        .arg(&students[0])
+        .arg("--mine")
+        .output()
+        .unwrap();
+    assert!(
+        said(&local).contains("your tests catch 1 of 1 public bugs"),
+        "{}",
+        said(&local)
+    );
+    let out = dir.path().join("out");
+    let output = grade_with(&package, &out, &students, true, &["--test-points", "4"]);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert_eq!(
+        rows[0], "submission,basic,proficient,tests,score,max_score,level",
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"ana,2,2,4,8,8,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"bruno,2,2,0,4,8,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(
+        rows.contains(&"carla,2,2,0,4,8,proficient".to_owned()),
+        "{rows:?}"
+    );
+    let refused = grade_with(&package, &out, &students, false, &["--test-points", "4"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+}

@@ -645,7 +645,7 @@ fn package_options(
         program: args.program,
         python: None,
         style_points: args.style_points,
-        test_points: None,
+        test_points: args.test_points,
         notes_held: args.style_notes == StyleNotes::Hidden,
         jobs: args
             .jobs
@@ -672,8 +672,9 @@ fn package_options(
 fn package_asked(args: &GradeArgs, dir: &Path) -> Result<crate::package::Package, Failure> {
     let unsupported = [
         (
-            args.test_points.is_some(),
-            "--test-points is not available with --exercise yet",
+            args.test_points.is_some()
+                && (args.language == Language::Rust || args.program.is_some()),
+            "with --exercise, --test-points grades a Python class's own tests (test_mine.py); a class of crates's are not graded yet",
         ),
         (
             args.style_points.is_some()

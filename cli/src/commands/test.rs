@@ -161,13 +161,16 @@ fn package_test(
     let Some(folder) = &args.exercise else {
         return Ok(());
     };
-    if args.mine || args.program.is_some() {
+    if args.program.is_some() {
         return Err(usage_error(
-            "an exercise package's folder is tested on its cases: --mine and --program are for the kit's games",
+            "an exercise package's folder is tested on its cases: --program is for the kit's games",
         )
         .into());
     }
     let package = super::package::loaded(folder)?;
+    if args.mine {
+        return package_own_tests(&package, args, dir, language);
+    }
     let level = match &args.level {
         None => None,
         Some(name) => Some(
@@ -307,6 +310,37 @@ fn own_python_tests(
     if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
         eprint!("\n{text}");
     }
+    Ok(())
+}
+
+/// `--exercise PACKAGE --mine`: a Python starter's `test_mine.py` against
+/// the package's Python reference and its public wrong submissions.
+fn package_own_tests(
+    package: &crate::package::Package,
+    args: &TestArgs,
+    dir: &std::path::Path,
+    language: super::grade::Language,
+) -> Outcome {
+    if language == super::grade::Language::Rust {
+        return Err(usage_error(
+            "an exercise package's own tests are a Python starter's test_mine.py: --language python",
+        )
+        .into());
+    }
+    let sandbox = crate::grader::sandbox::Sandbox::own_user()
+        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
+    let bugs = crate::package::grade::function_bugs(package, &sandbox, &work.path().join("bugs"));
+    let versions =
+        crate::grader::own_tests::python::PythonVersions::of_package(package, false, &bugs)
+            .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
+    let Some(source) = versions.test_file(dir) else {
+        let file = crate::grader::own_tests::python::PACKAGE_TEST_FILE;
+        return Err(Failure::failed(OwnTestsError::Missing(dir.join(file))));
+    };
+    let limits = case_limits(args.timeout);
+    let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
+    print!("{}", crate::grader::own_tests::verdict::report(&verdict));
     Ok(())
 }
 

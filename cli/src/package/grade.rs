@@ -14,6 +14,8 @@ use rayon::prelude::*;
 
 use super::run::{self, Built};
 use super::{Case, CaseKind, Language, Package};
+use crate::grader::own_tests::python::PythonVersions;
+use crate::grader::own_tests::verdict::Verdict as OwnVerdict;
 use crate::grader::report::{self, Results, TestResult};
 use crate::grader::sandbox::{Isolation, Limits, Sandbox};
 use crate::grader::submission;
@@ -69,7 +71,17 @@ pub(crate) fn grade(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
+    // Students' own tests run against the Python reference and mutants.
+    let own = match options.test_points {
+        Some(_) => {
+            let bugs = function_bugs(package, &sandbox, &scratch.join("bugs"));
+            let versions = PythonVersions::of_package(package, true, &bugs);
+            Some(versions.map_err(GradeError::NoSubmission)?)
+        }
+        None => None,
+    };
     let class = Class {
+        own: own.as_ref(),
         package,
         language,
         options,
@@ -114,6 +126,7 @@ struct Class<'a> {
     sandbox: &'a Sandbox,
     scratch: &'a Path,
     only: &'a [&'a Path],
+    own: Option<&'a PythonVersions>,
 }
 
 impl Class<'_> {
@@ -148,6 +161,18 @@ impl Class<'_> {
                 self.options.notes_held,
             );
         }
+        if let (Some(points), Some(versions), Ok(s)) = (self.options.test_points, self.own, &opened)
+        {
+            let verdict = match versions.test_file(&s.root) {
+                Some(source) => {
+                    let work = self.scratch.join("own-tests").join(name);
+                    let limits = &self.options.limits;
+                    versions.judge(self.sandbox, &source, &work, limits, rand::random())
+                }
+                None => OwnVerdict::missing(&versions.file_names.join(" or "), &versions.versions),
+            };
+            results.own_tests(verdict, points);
+        }
         results.unsandboxed = self.options.isolation == Isolation::None;
         results.unread = opened.as_ref().err().map(ToString::to_string);
         if let Ok(submission::Submission {
@@ -167,6 +192,49 @@ impl Class<'_> {
             eprintln!("boardkit: cannot save the results of {name}: {e}");
         }
     }
+}
+
+/// The package's wrong Python submissions and mutants whose bug shows in
+/// a function's answers: the bugs own tests, which call functions, can
+/// catch (a program's bug they cannot).
+pub(crate) fn function_bugs(
+    package: &Package,
+    sandbox: &Sandbox,
+    scratch: &Path,
+) -> std::collections::BTreeSet<String> {
+    let top = package.levels.len() - 1;
+    let calls: Vec<&Case> = package
+        .cases
+        .iter()
+        .filter(|c| matches!(c.kind, CaseKind::Calls { .. }))
+        .collect();
+    let wrong = package
+        .submissions
+        .iter()
+        .filter(|s| s.language == Language::Python && s.reaches != Some(top));
+    let mut bugs = std::collections::BTreeSet::new();
+    for submission in wrong {
+        let work = scratch.join(&submission.name);
+        let built = run::prepare(
+            package,
+            Language::Python,
+            &submission.dir,
+            &calls,
+            &work,
+            sandbox,
+        );
+        let Ok(built) = built else {
+            continue;
+        };
+        let fails = calls.iter().any(|case| {
+            let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
+            run::judge(package, case, &ran).is_err()
+        });
+        if fails {
+            bugs.insert(submission.name.clone());
+        }
+    }
+    bugs
 }
 
 /// Notes on a crate's code, its student folder read as the grader reads

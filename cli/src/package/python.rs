@@ -247,3 +247,41 @@ pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
         .replace("{name}", &package.name)
         .replace("{cases}", &listed)
 }
+
+/// A Python starter's `test_mine.py`: the student's own tests, started
+/// with one example from the first public call whose answer is one value
+/// (not an error). `boardkit grade --test-points` runs them on correct
+/// versions and on wrong ones.
+pub(crate) fn own_tests(package: &Package) -> String {
+    let mut out = format!(
+        "\"\"\"Your own tests of {}: pytest tests that call `{name}`'s functions.\n\nWith `boardkit grade --test-points`, the grader runs them on correct\nversions, which they must pass, and on wrong ones (bugs), which they\nshould fail: each bug they catch counts. Call the functions only with\nplain values (numbers, strings, lists, tuples).\n\"\"\"\n\nimport {name}\n",
+        quoted(&package.title),
+        name = package.name
+    );
+    let example = package.cases.iter().filter(|c| !c.hidden).find_map(|case| {
+        let CaseKind::Calls { function, calls } = &case.kind else {
+            return None;
+        };
+        let f = &package.functions[*function];
+        if matches!(f.returns, Type::Result(_)) {
+            return None;
+        }
+        let call = calls.iter().find(|c| super::rust::accepted(c).len() == 1)?;
+        let answer = super::rust::accepted(call).pop()?;
+        Some((f, call, answer))
+    });
+    if let Some((f, call, answer)) = example {
+        let call = call_expression(package, f, &call.args);
+        let assertion = match answer {
+            Value::Boolean(true) => call,
+            Value::Boolean(false) => format!("not {call}"),
+            answer => format!("{call} == {}", literal(&f.returns, &answer)),
+        };
+        let _ = write!(
+            out,
+            "\n\ndef test_{}_example():\n    assert {assertion}\n",
+            f.name,
+        );
+    }
+    out
+}

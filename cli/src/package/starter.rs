@@ -65,6 +65,10 @@ pub(crate) fn write(
         Language::Python => {
             files.push((format!("{name}.py"), super::python::stub(package)));
             files.push((format!("test_{name}.py"), super::python::tests(package)));
+            files.push((
+                crate::grader::own_tests::python::PACKAGE_TEST_FILE.into(),
+                super::python::own_tests(package),
+            ));
         }
     }
     files.push(("README.md".into(), readme(package, language, &locale)));

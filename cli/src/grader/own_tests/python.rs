@@ -22,6 +22,9 @@ use super::verdict::{
 use crate::exercise_data::{self, PythonOwnTests};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 
+/// A package's starter's own tests, in Python.
+pub(crate) const PACKAGE_TEST_FILE: &str = "test_mine.py";
+
 /// `python3 -c LAUNCHER MODULE SECONDS PYTEST_ARGS...`: the version in the
 /// parent, pytest in the child, calls between them as literals, one a line;
 /// each test cut after SECONDS (it fails alone, and the others still run).
@@ -191,6 +194,61 @@ impl PythonVersions {
             sources,
             file_names: own.examples.values().filter_map(|p| file(p)).collect(),
             forms_of,
+        })
+    }
+
+    /// The versions of an exercise package, in Python: its reference,
+    /// its Python submissions that reach every level (correct versions),
+    /// and those of the others and its mutants named in `bugs` (mutants:
+    /// what each breaks is its description); with `hidden`, the mutants
+    /// of `hidden/` too. The student's file is `test_mine.py`.
+    pub(crate) fn of_package(
+        package: &crate::package::Package,
+        hidden: bool,
+        bugs: &BTreeSet<String>,
+    ) -> Result<PythonVersions, String> {
+        let read = |folder: &Path| {
+            let file = folder.join(format!("{}.py", package.name));
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+        };
+        let folder = package.reference.python.as_ref().ok_or_else(|| {
+            format!(
+                "{} has no Python reference: own tests run against it",
+                package.name
+            )
+        })?;
+        let reference = read(folder)?;
+        let top = package.levels.len() - 1;
+        let mut versions = Versions::default();
+        let mut sources = Vec::new();
+        let python = package
+            .submissions
+            .iter()
+            .filter(|s| s.language == crate::package::Language::Python);
+        for submission in python.filter(|s| hidden || !s.mutant) {
+            let version = if submission.reaches == Some(top) {
+                versions
+                    .correct
+                    .push(Version::Solution(submission.name.clone()));
+                Version::Solution(submission.name.clone())
+            } else if !bugs.contains(&submission.name) {
+                continue;
+            } else {
+                versions.mutants.push(Mutant {
+                    breaks: submission.description.clone(),
+                    hidden: submission.mutant,
+                });
+                Version::Mutant(versions.mutants.len() - 1)
+            };
+            sources.push((version, read(&submission.dir)?));
+        }
+        Ok(PythonVersions {
+            versions,
+            module: package.name.clone(),
+            reference,
+            sources,
+            file_names: vec![PACKAGE_TEST_FILE.to_owned()],
+            forms_of: Vec::new(),
         })
     }
 
