@@ -805,3 +805,59 @@ fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
     let refused = grade_with(&package, &out, &students, false, &["--test-points", "4"]);
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
 }
+
+/// A package's starter in its statement's second locale speaks it: its
+/// README, its tests' failures (Rust and Python), `boardkit test`.
+#[test]
+fn a_packages_starter_speaks_its_statements_locale() {
+    let (dir, package) = new_package();
+    std::fs::copy(
+        package.join("statement/en.md"),
+        package.join("statement/pt-BR.md"),
+    )
+    .unwrap();
+    edit(
+        &package.join("exercise.toml"),
+        "en = \"statement/en.md\"",
+        "en = \"statement/en.md\"\npt-BR = \"statement/pt-BR.md\"",
+    );
+    for language in ["rust", "python"] {
+        let starter = dir.path().join(language);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(&package)
+            .arg(&starter)
+            .args(["--language", language, "--locale", "pt-BR"])
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
+        assert!(readme.contains("O enunciado é STATEMENT.md"), "{readme}");
+        let tested = boardkit()
+            .args(["test", "--exercise"])
+            .arg(&package)
+            .arg(&starter)
+            .output()
+            .unwrap();
+        let text = said(&tested);
+        assert!(text.contains("Básico (basic)"), "{text}");
+        assert!(!text.contains("level reached"), "{text}");
+    }
+    // A total off by one: a call's failure, said in Portuguese.
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    std::fs::write(
+        dir.path().join("rust/src/demo/mod.rs"),
+        reference.replace("numbers.iter().sum()", "numbers.iter().sum::<i64>() + 1"),
+    )
+    .unwrap();
+    let ran = Command::new("cargo")
+        .args(["test", "-q", "--offline"])
+        .current_dir(dir.path().join("rust"))
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    assert!(said(&ran).contains("devolveu"), "{}", said(&ran));
+    let python = dir.path().join("python");
+    let tests = std::fs::read_to_string(python.join("test_demo.py")).unwrap();
+    assert!(tests.contains("devolveu %s; aceito: %s"), "{tests}");
+}

@@ -28,6 +28,7 @@ pub(crate) mod scaffold;
 pub(crate) mod starter;
 pub(crate) mod types;
 pub(crate) mod verify;
+pub(crate) mod words;
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};

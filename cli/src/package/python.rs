@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use toml::Value;
 
 use super::types::Type;
+use super::words::Words;
 use super::{Case, CaseKind, Function, Package};
 
 /// The Python annotation of `t`.
@@ -132,17 +133,25 @@ fn helpers(package: &Package) -> String {
 
 /// `test_<name>.py`: each public case a test, in a class per level
 /// (`pytest -k <level>` runs one).
-pub(crate) fn tests(package: &Package) -> String {
+pub(crate) fn tests(package: &Package, words: &Words) -> String {
+    let doc = words.text(
+        "package_tests",
+        &[
+            ("title", &package.title),
+            ("command", "python3 -m pytest -k <level>"),
+            ("levels", &package.levels.join(", ")),
+        ],
+    );
     let mut out = format!(
-        "\"\"\"{}'s public cases, level by level: `python3 -m pytest -k <level>`\nruns one ({}). Written by `boardkit starter` from the exercise's cases:\nthe grader runs the same, and hidden ones like them.\"\"\"\n",
-        quoted(&package.title),
-        package.levels.join(", ")
+        "\"\"\"\n{}\"\"\"\n",
+        quoted(&super::words::wrapped(&doc, "", 72))
     );
     out.push_str(&helpers(package));
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [g for g in (graded(l.rstrip(\"\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"typed %r; the program printed:\\n%s%s\" % (typed, ran.stdout, ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [g for g in (graded(l.rstrip(\"\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
         name = package.name,
+        printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
     );
     for (index, level) in package.levels.iter().enumerate() {
         let cases: Vec<&Case> = package
@@ -157,7 +166,7 @@ pub(crate) fn tests(package: &Package) -> String {
         class.insert_str(0, "Test");
         let _ = writeln!(out, "\n\nclass {class}:");
         for case in cases {
-            out.push_str(&test(package, case));
+            out.push_str(&test(package, case, words));
         }
     }
     out
@@ -170,7 +179,7 @@ fn capitalized(word: &str) -> String {
         .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
-fn test(package: &Package, case: &Case) -> String {
+fn test(package: &Package, case: &Case, words: &Words) -> String {
     let mut body = String::new();
     match &case.kind {
         CaseKind::Calls { function, calls } => {
@@ -187,13 +196,17 @@ fn test(package: &Package, case: &Case) -> String {
                 } else {
                     "False"
                 };
+                let shown = call_text
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"")
+                    .replace('%', "%%");
+                let message = words.python_format(
+                    "package_returned",
+                    &[("call", &shown), ("got", "%s"), ("accepted", "%s")],
+                );
                 let _ = writeln!(
                     body,
-                    "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {accepted}, \"{} returned %s; accepted: %s\" % (got, \", \".join({accepted}))",
-                    call_text
-                        .replace('\\', "\\\\")
-                        .replace('"', "\\\"")
-                        .replace('%', "%%")
+                    "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {accepted}, \"{message}\" % (got, \", \".join({accepted}))",
                 );
             }
         }
@@ -252,10 +265,14 @@ pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
 /// with one example from the first public call whose answer is one value
 /// (not an error). `boardkit grade --test-points` runs them on correct
 /// versions and on wrong ones.
-pub(crate) fn own_tests(package: &Package) -> String {
+pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
+    let doc = words.text(
+        "package_own_tests",
+        &[("title", &package.title), ("name", &package.name)],
+    );
     let mut out = format!(
-        "\"\"\"Your own tests of {}: pytest tests that call `{name}`'s functions.\n\nWith `boardkit grade --test-points`, the grader runs them on correct\nversions, which they must pass, and on wrong ones (bugs), which they\nshould fail: each bug they catch counts. Call the functions only with\nplain values (numbers, strings, lists, tuples).\n\"\"\"\n\nimport {name}\n",
-        quoted(&package.title),
+        "\"\"\"\n{}\"\"\"\n\nimport {name}\n",
+        quoted(&super::words::wrapped(&doc, "", 72)),
         name = package.name
     );
     let example = package.cases.iter().filter(|c| !c.hidden).find_map(|case| {

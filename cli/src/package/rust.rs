@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use toml::Value;
 
 use super::types::Type;
+use super::words::Words;
 use super::{Call, Case, CaseKind, Function, Package};
 
 /// The Rust type of `t`; an argument (`borrowed`) takes strings, lists
@@ -138,16 +139,23 @@ pub(crate) fn crate_name(package: &Package) -> String {
 
 /// `tests/<name>.rs`: each public case a test, in a module per level
 /// (`cargo test basic` runs one).
-pub(crate) fn tests(package: &Package) -> String {
+pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let krate = crate_name(package);
+    let doc = words.text(
+        "package_tests",
+        &[
+            ("title", &package.title),
+            ("command", "cargo test <level>"),
+            ("levels", &package.levels.join(", ")),
+        ],
+    );
     let mut out = format!(
-        "//! {}'s public cases, level by level: `cargo test <level>` runs one\n//! ({}). Written by `boardkit starter` from the exercise's cases: the\n//! grader runs the same, and hidden ones like them.\n\n#![allow(unused_imports)]\n\nuse {krate}::{};\n",
-        package.title,
-        package.levels.join(", "),
+        "{}\n#![allow(unused_imports)]\n\nuse {krate}::{};\n",
+        super::words::wrapped(&doc, "//! ", 72),
         package.name
     );
     if package.program.is_some() {
-        out.push_str(&session_helpers(package));
+        out.push_str(&session_helpers(package, words));
     }
     for (index, level) in package.levels.iter().enumerate() {
         let cases: Vec<&Case> = package
@@ -160,20 +168,20 @@ pub(crate) fn tests(package: &Package) -> String {
         }
         let _ = write!(out, "\nmod {level} {{\n    use super::*;\n");
         for case in cases {
-            out.push_str(&test(package, case));
+            out.push_str(&test(package, case, words));
         }
         out.push_str("}\n");
     }
     out
 }
 
-fn test(package: &Package, case: &Case) -> String {
+fn test(package: &Package, case: &Case, words: &Words) -> String {
     let mut body = String::new();
     match &case.kind {
         CaseKind::Calls { function, calls } => {
             let f = &package.functions[*function];
             for call in calls {
-                body.push_str(&call_check(package, f, call));
+                body.push_str(&call_check(package, f, call, words));
             }
         }
         CaseKind::Session { input, expect } => {
@@ -209,7 +217,7 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
     format!("{}::{}({})", package.name, f.name, args.join(", "))
 }
 
-fn call_check(package: &Package, f: &Function, call: &Call) -> String {
+fn call_check(package: &Package, f: &Function, call: &Call, words: &Words) -> String {
     let call_text = call_expression(package, f, &call.args);
     let accepted: Vec<String> = accepted(call)
         .iter()
@@ -219,16 +227,28 @@ fn call_check(package: &Package, f: &Function, call: &Call) -> String {
         Type::Result(_) => format!("{call_text}.map_err(|_| ())"),
         _ => call_text.clone(),
     };
-    let shown = call_text.replace('{', "{{").replace('}', "}}");
+    let shown = call_text
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('{', "{{")
+        .replace('}', "}}");
+    let message = words.rust_format(
+        "package_returned",
+        &[
+            ("call", &shown),
+            ("got", "{got:?}"),
+            ("accepted", "{accepted:?}"),
+        ],
+    );
     format!(
-        "        let got = {got};\n        let accepted = [{}];\n        assert!(accepted.contains(&got), \"{shown} returned {{got:?}}; accepted: {{accepted:?}}\");\n",
+        "        let got = {got};\n        let accepted = [{}];\n        assert!(accepted.contains(&got), \"{message}\");\n",
         accepted.join(", ")
     )
 }
 
 /// The session test's helpers: run the program, keep its graded lines
 /// (read as the grader reads them: the same code).
-fn session_helpers(package: &Package) -> String {
+fn session_helpers(package: &Package, words: &Words) -> String {
     let patterns: Vec<String> = package.messages[&package.language]
         .values()
         .map(|m| format!("{m:?}"))
@@ -237,6 +257,17 @@ fn session_helpers(package: &Package) -> String {
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
         .replace("{graded}", include_str!("templates/lines.rs.in"))
+        .replace(
+            "{timeout}",
+            &words.rust_format("package_timeout", &[("typed", "{input:?}")]),
+        )
+        .replace(
+            "{printed}",
+            &words.rust_format(
+                "package_printed",
+                &[("typed", "{input:?}"), ("printed", "{text}")],
+            ),
+        )
 }
 
 /// A starter's session test: `{lines}` the program's lines, `{graded}`

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::words::Words;
 use super::{Language, Package};
 
 /// Writes the starter into `dir` (new, or empty); returns the files
@@ -41,6 +42,7 @@ pub(crate) fn write(
         std::fs::read_to_string(&statement).map_err(|e| format!("{}: {e}", statement.display()))?;
     let mut files: Vec<(String, String)> = vec![("STATEMENT.md".into(), statement)];
     let name = &package.name;
+    let words = Words::of(&locale);
     match language {
         Language::Rust => {
             let dashed = name.replace('_', "-");
@@ -60,19 +62,28 @@ pub(crate) fn write(
                 files.push(("src/main.rs".into(), main));
             }
             files.push((format!("src/{name}/mod.rs"), super::rust::stub(package)));
-            files.push((format!("tests/{name}.rs"), super::rust::tests(package)));
+            files.push((
+                format!("tests/{name}.rs"),
+                super::rust::tests(package, &words),
+            ));
         }
         Language::Python => {
             files.push((format!("{name}.py"), super::python::stub(package)));
-            files.push((format!("test_{name}.py"), super::python::tests(package)));
+            files.push((
+                format!("test_{name}.py"),
+                super::python::tests(package, &words),
+            ));
             files.push((
                 crate::grader::own_tests::python::PACKAGE_TEST_FILE.into(),
-                super::python::own_tests(package),
+                super::python::own_tests(package, &words),
             ));
         }
     }
-    files.push(("README.md".into(), readme(package, language, &locale)));
-    if let Some(hints) = hints_file(package, &locale) {
+    files.push(("README.md".into(), readme(package, language, &words)));
+    if let Some(catalogue) = words.catalogue_file(name, language == Language::Python) {
+        files.push((boardkit::catalogue::Catalogue::FILE.into(), catalogue));
+    }
+    if let Some(hints) = hints_file(package, &words) {
         files.push((boardkit::watch::HINTS.into(), hints));
     }
     for (file, text) in &files {
@@ -85,7 +96,7 @@ pub(crate) fn write(
     Ok(files.into_iter().map(|(f, _)| f).collect())
 }
 
-fn readme(package: &Package, language: Language, locale: &str) -> String {
+fn readme(package: &Package, language: Language, words: &Words) -> String {
     let (yours, test, one) = match language {
         Language::Rust => (format!("src/{}/", package.name), "cargo test", "cargo test"),
         Language::Python => (
@@ -115,7 +126,7 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
         .collect();
     let hints = package
         .hints
-        .get(locale)
+        .get(&words.locale)
         .map(|h| {
             h.iter()
                 .map(|h| format!("- {}\n", h.text))
@@ -125,21 +136,30 @@ fn readme(package: &Package, language: Language, locale: &str) -> String {
     let hints = if hints.is_empty() {
         String::new()
     } else {
-        format!("\n## Hints\n\n{hints}")
+        format!("\n{}\n\n{hints}", words.text("package_hints", &[]))
     };
-    format!(
-        "# {}\n\n```sh\n{test:<width$}  # every level's public cases\n{one_level:<width$}  # one level\n```\n\nThe statement is STATEMENT.md. Your code is `{yours}`: write the\nfunctions it asks for there. The levels, easiest first, and their\npoints (the grader's hidden cases vary the public ones):\n\n| level | public | hidden |\n|---|---|---|\n{points}{hints}",
-        package.title
-    )
+    let commands = format!(
+        "{test:<width$}  # {}\n{one_level:<width$}  # {}",
+        words.text("package_every_level", &[]),
+        words.text("package_one_level", &[])
+    );
+    let text = words.text(
+        "package_readme",
+        &[
+            ("title", &package.title),
+            ("commands", &commands),
+            ("yours", &yours),
+            ("points", &points),
+        ],
+    );
+    format!("{text}{hints}")
 }
 
 /// The hints of `locale` as watch mode reads them (`tests/hints.toml`):
 /// each level's, in order, with what each is about.
-fn hints_file(package: &Package, locale: &str) -> Option<String> {
-    let hints = package.hints.get(locale).filter(|h| !h.is_empty())?;
-    let mut out = String::from(
-        "# The exercise's hints, level by level: `boardkit watch --exercise` opens\n# them one at a time (h then Enter).\n",
-    );
+fn hints_file(package: &Package, words: &Words) -> Option<String> {
+    let hints = package.hints.get(&words.locale).filter(|h| !h.is_empty())?;
+    let mut out = super::words::wrapped(&words.text("package_hints_file", &[]), "# ", 72);
     for (index, level) in package.levels.iter().enumerate() {
         let mut table = toml::Table::new();
         let list: Vec<toml::Value> = hints
