@@ -859,5 +859,8 @@ fn a_packages_starter_speaks_its_statements_locale() {
     assert!(said(&ran).contains("devolveu"), "{}", said(&ran));
     let python = dir.path().join("python");
     let tests = std::fs::read_to_string(python.join("test_demo.py")).unwrap();
-    assert!(tests.contains("devolveu %s; aceito: %s"), "{tests}");
+    assert!(
+        tests.contains("devolveu %s; valores aceitos: %s"),
+        "{tests}"
+    );
 }

@@ -331,11 +331,10 @@ fn package_own_tests(
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
     let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
     let bugs = crate::package::grade::function_bugs(package, &sandbox, &work.path().join("bugs"));
-    let versions =
-        crate::grader::own_tests::python::PythonVersions::of_package(package, false, &bugs)
-            .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
+    let versions = crate::package::grade::own_versions(package, false, &bugs)
+        .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
     let Some(source) = versions.test_file(dir) else {
-        let file = crate::grader::own_tests::python::PACKAGE_TEST_FILE;
+        let file = crate::package::grade::OWN_TESTS_FILE;
         return Err(Failure::failed(OwnTestsError::Missing(dir.join(file))));
     };
     let limits = case_limits(args.timeout);

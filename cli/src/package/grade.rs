@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::run::{self, Built};
 use super::{Case, CaseKind, Language, Package};
-use crate::grader::own_tests::python::PythonVersions;
+use crate::grader::own_tests::python::{GivenVersion, PythonVersions};
 use crate::grader::own_tests::verdict::Verdict as OwnVerdict;
 use crate::grader::report::{self, Results, TestResult};
 use crate::grader::sandbox::{Isolation, Limits, Sandbox};
@@ -75,7 +75,7 @@ pub(crate) fn grade(
     let own = match options.test_points {
         Some(_) => {
             let bugs = function_bugs(package, &sandbox, &scratch.join("bugs"));
-            let versions = PythonVersions::of_package(package, true, &bugs);
+            let versions = own_versions(package, true, &bugs);
             Some(versions.map_err(GradeError::NoSubmission)?)
         }
         None => None,
@@ -192,6 +192,53 @@ impl Class<'_> {
             eprintln!("boardkit: cannot save the results of {name}: {e}");
         }
     }
+}
+
+/// A Python starter's own tests.
+pub(crate) const OWN_TESTS_FILE: &str = "test_mine.py";
+
+/// What a Python class's own tests run on: the package's Python
+/// reference, its Python submissions that reach every level (correct
+/// versions), and those of its wrong submissions and mutants named in
+/// `bugs` (what each breaks is its description); with `hidden`, the
+/// mutants of `hidden/` too.
+pub(crate) fn own_versions(
+    package: &Package,
+    hidden: bool,
+    bugs: &std::collections::BTreeSet<String>,
+) -> Result<PythonVersions, String> {
+    let read = |folder: &Path| {
+        let file = folder.join(format!("{}.py", package.name));
+        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+    };
+    let folder = package.reference.python.as_ref().ok_or_else(|| {
+        format!(
+            "{} has no Python reference: own tests run against it",
+            package.name
+        )
+    })?;
+    let top = package.levels.len() - 1;
+    let mut given = Vec::new();
+    for submission in &package.submissions {
+        let correct = submission.reaches == Some(top);
+        let kept = submission.language == Language::Python
+            && (hidden || !submission.mutant)
+            && (correct || bugs.contains(&submission.name));
+        if kept {
+            given.push(GivenVersion {
+                name: submission.name.clone(),
+                source: read(&submission.dir)?,
+                breaks: (!correct).then(|| submission.description.clone()),
+                hidden: submission.mutant,
+            });
+        }
+    }
+    Ok(PythonVersions::of_sources(
+        &package.name,
+        read(folder)?,
+        given,
+        OWN_TESTS_FILE,
+    ))
 }
 
 /// The package's wrong Python submissions and mutants whose bug shows in

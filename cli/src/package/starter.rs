@@ -74,7 +74,7 @@ pub(crate) fn write(
                 super::python::tests(package, &words),
             ));
             files.push((
-                crate::grader::own_tests::python::PACKAGE_TEST_FILE.into(),
+                crate::package::grade::OWN_TESTS_FILE.into(),
                 super::python::own_tests(package, &words),
             ));
         }

@@ -22,8 +22,14 @@ use super::verdict::{
 use crate::exercise_data::{self, PythonOwnTests};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 
-/// A package's starter's own tests, in Python.
-pub(crate) const PACKAGE_TEST_FILE: &str = "test_mine.py";
+/// A version an exercise gives besides its reference: its name, its
+/// source, and what it breaks (none: a correct version), hidden or not.
+pub(crate) struct GivenVersion {
+    pub name: String,
+    pub source: String,
+    pub breaks: Option<String>,
+    pub hidden: bool,
+}
 
 /// `python3 -c LAUNCHER MODULE SECONDS PYTEST_ARGS...`: the version in the
 /// parent, pytest in the child, calls between them as literals, one a line;
@@ -197,59 +203,43 @@ impl PythonVersions {
         })
     }
 
-    /// The versions of an exercise package, in Python: its reference,
-    /// its Python submissions that reach every level (correct versions),
-    /// and those of the others and its mutants named in `bugs` (mutants:
-    /// what each breaks is its description); with `hidden`, the mutants
-    /// of `hidden/` too. The student's file is `test_mine.py`.
-    pub(crate) fn of_package(
-        package: &crate::package::Package,
-        hidden: bool,
-        bugs: &BTreeSet<String>,
-    ) -> Result<PythonVersions, String> {
-        let read = |folder: &Path| {
-            let file = folder.join(format!("{}.py", package.name));
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
-        };
-        let folder = package.reference.python.as_ref().ok_or_else(|| {
-            format!(
-                "{} has no Python reference: own tests run against it",
-                package.name
-            )
-        })?;
-        let reference = read(folder)?;
-        let top = package.levels.len() - 1;
+    /// The versions an exercise gives as sources: its `reference` and
+    /// the others, for the module `module`, the student's tests in
+    /// `file_name` (an exercise package's, read by the package).
+    pub(crate) fn of_sources(
+        module: &str,
+        reference: String,
+        given: Vec<GivenVersion>,
+        file_name: &str,
+    ) -> PythonVersions {
         let mut versions = Versions::default();
         let mut sources = Vec::new();
-        let python = package
-            .submissions
-            .iter()
-            .filter(|s| s.language == crate::package::Language::Python);
-        for submission in python.filter(|s| hidden || !s.mutant) {
-            let version = if submission.reaches == Some(top) {
-                versions
-                    .correct
-                    .push(Version::Solution(submission.name.clone()));
-                Version::Solution(submission.name.clone())
-            } else if !bugs.contains(&submission.name) {
-                continue;
-            } else {
-                versions.mutants.push(Mutant {
-                    breaks: submission.description.clone(),
-                    hidden: submission.mutant,
-                });
-                Version::Mutant(versions.mutants.len() - 1)
+        for version in given {
+            let kind = match version.breaks {
+                None => {
+                    versions
+                        .correct
+                        .push(Version::Solution(version.name.clone()));
+                    Version::Solution(version.name)
+                }
+                Some(breaks) => {
+                    versions.mutants.push(Mutant {
+                        breaks,
+                        hidden: version.hidden,
+                    });
+                    Version::Mutant(versions.mutants.len() - 1)
+                }
             };
-            sources.push((version, read(&submission.dir)?));
+            sources.push((kind, version.source));
         }
-        Ok(PythonVersions {
+        PythonVersions {
             versions,
-            module: package.name.clone(),
+            module: module.to_owned(),
             reference,
             sources,
-            file_names: vec![PACKAGE_TEST_FILE.to_owned()],
+            file_names: vec![file_name.to_owned()],
             forms_of: Vec::new(),
-        })
+        }
     }
 
     /// Every version's source: the reference, then the others.
