@@ -487,14 +487,14 @@ fn course_as_it_comes(part: &str, dir: &Path) {
     )
     .unwrap();
     let (mut moodle, mut canvas) = (Vec::new(), Vec::new());
-    for (file, bytes) in crate::submissions::exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         moodle.push((
             format!("Ana Souza_4112_assignsubmission_file/{file}"),
             bytes.clone(),
         ));
         canvas.push((format!("limabia_340935_777_{file}"), bytes));
     }
-    for (file, bytes) in crate::submissions::exam("bruno") {
+    for (file, bytes) in crate::download_support::exam("bruno") {
         moodle.push((
             format!("Bia Lima_4113_assignsubmission_file_{file}"),
             bytes.clone(),
@@ -502,15 +502,15 @@ fn course_as_it_comes(part: &str, dir: &Path) {
         canvas.push((format!("souzaana_late_340934_778_{file}"), bytes));
     }
     match part {
-        "Moodle" => crate::submissions::zip_of(&dir.join("submissions.zip"), &moodle),
-        "Canvas" => crate::submissions::zip_of(&dir.join("submissions.zip"), &canvas),
+        "Moodle" => crate::download_support::zip_of(&dir.join("submissions.zip"), &moodle),
+        "Canvas" => crate::download_support::zip_of(&dir.join("submissions.zip"), &canvas),
         _ => {
             for (name, exams) in [("ana", ["bruno", "diego"]), ("bia", ["diego", "diego"])] {
                 let repo = dir.join("classroom").join(name);
                 std::fs::create_dir_all(&repo).unwrap();
                 let dates = ["2026-12-01T10:00:00-03:00", "2026-12-02T10:00:00-03:00"];
                 for (date, from) in dates.into_iter().zip(exams) {
-                    for (file, bytes) in crate::submissions::exam(from) {
+                    for (file, bytes) in crate::download_support::exam(from) {
                         std::fs::write(repo.join(file), bytes).unwrap();
                     }
                     let script = "git init -q -b main; git add -A && \

@@ -14,6 +14,7 @@ mod serve;
 
 mod architecture;
 mod catalogue;
+mod download_support;
 mod guides;
 mod network;
 mod package_support;
@@ -22,7 +23,6 @@ mod public_cases;
 mod python_starter;
 mod reference;
 mod starter;
-mod submissions;
 mod terminal;
 mod tui;
 mod web_api;

@@ -11,7 +11,7 @@ const DEADLINE: &str = "2026-12-01T23:59:00-03:00";
 /// Writes the exam `from`'s two files into `dir`, made if missing.
 fn hand_in(dir: &Path, from: &str) {
     std::fs::create_dir_all(dir).unwrap();
-    for (file, bytes) in exam(from) {
+    for (file, bytes) in crate::download_support::exam(from) {
         std::fs::write(dir.join(file), bytes).unwrap();
     }
 }
@@ -347,26 +347,6 @@ fn worktrees_submodules_and_shallow_clones_are_graded_at_their_commit() {
     );
 }
 
-/// A zip of `entries` (path in the archive, bytes).
-pub(crate) fn zip_of(path: &Path, entries: &[(String, Vec<u8>)]) {
-    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    for (name, bytes) in entries {
-        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        std::io::Write::write_all(&mut zip, bytes).unwrap();
-    }
-    zip.finish().unwrap();
-}
-
-/// An exam's two files.
-pub(crate) fn exam(name: &str) -> Vec<(&'static str, Vec<u8>)> {
-    let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
-    ["funcoes.py", "programa.py"]
-        .into_iter()
-        .map(|file| (file, std::fs::read(exams.join(name).join(file)).unwrap()))
-        .collect()
-}
-
 /// Grades an LMS's download; returns each submission's score by name, and
 /// what `unmapped.txt` lists.
 fn grade_download(
@@ -458,11 +438,11 @@ fn an_lms_download_is_graded_as_it_comes_named_through_the_roster() {
     );
     // Canvas: flat files, one late; Caio mapped by Canvas's user id.
     let mut canvas = Vec::new();
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         canvas.push((format!("reiscaio_late_340934_208490284_{file}"), bytes));
     }
     let archive = scratch.path().join("canvas.zip");
-    zip_of(&archive, &canvas);
+    crate::download_support::zip_of(&archive, &canvas);
     let (scores, unmapped) = grade_download("canvas", &archive, &roster, &scratch.path().join("c"));
     assert_eq!(scores.len(), 1);
     assert_eq!(scores[0].0, "caio");
@@ -479,13 +459,13 @@ fn moodle_download(dir: &Path) -> PathBuf {
     // by participant id; Bia's files flat, mapped by full name; Duda in
     // no roster.
     let mut moodle = Vec::new();
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         moodle.push((
             format!("Ana Souza_4112_assignsubmission_file/{file}"),
             bytes,
         ));
     }
-    for (file, bytes) in exam("bruno") {
+    for (file, bytes) in crate::download_support::exam("bruno") {
         moodle.push((format!("Bia Lima_4113_assignsubmission_file_{file}"), bytes));
         moodle.push((
             format!("Duda Alves_4114_assignsubmission_file_{file}"),
@@ -499,11 +479,11 @@ fn moodle_download(dir: &Path) -> PathBuf {
         b"not a zip".to_vec(),
     ));
     let inner = dir.join("inner.zip");
-    let files: Vec<(String, Vec<u8>)> = exam("diego")
+    let files: Vec<(String, Vec<u8>)> = crate::download_support::exam("diego")
         .into_iter()
         .map(|(f, b)| (f.to_owned(), b))
         .collect();
-    zip_of(&inner, &files);
+    crate::download_support::zip_of(&inner, &files);
     for (file, bytes) in [
         ("trabalho.zip", std::fs::read(&inner).unwrap()),
         ("relatorio.pdf", b"%PDF".to_vec()),
@@ -511,7 +491,7 @@ fn moodle_download(dir: &Path) -> PathBuf {
         moodle.push((format!("Eli Dias_4116_assignsubmission_file_{file}"), bytes));
     }
     let archive = dir.join("moodle.zip");
-    zip_of(&archive, &moodle);
+    crate::download_support::zip_of(&archive, &moodle);
     archive
 }
 
@@ -530,7 +510,7 @@ fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instr
     )
     .unwrap();
     let mut moodle = Vec::new();
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         moodle.push((
             format!("Ana Souza_4112_assignsubmission_file_{file}"),
             bytes,
@@ -546,7 +526,7 @@ fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instr
         ));
     }
     let archive = scratch.path().join("moodle.zip");
-    zip_of(&archive, &moodle);
+    crate::download_support::zip_of(&archive, &moodle);
     let out = scratch.path().join("m");
     let (scores, unmapped) = grade_download("moodle", &archive, &roster, &out);
     let names: Vec<&str> = scores.iter().map(|(n, _)| n.as_str()).collect();
@@ -581,12 +561,12 @@ fn homonyms_stay_apart_resubmissions_are_mapped_and_hidden_inputs_stay_the_instr
     // Canvas: Caio's program handed in again, named `programa-1.py`.
     let full = scores[1].1;
     let mut canvas = Vec::new();
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         let file = file.replace("programa.py", "programa-1.py");
         canvas.push((format!("reiscaio_340934_208490284_{file}"), bytes));
     }
     let archive = scratch.path().join("canvas.zip");
-    zip_of(&archive, &canvas);
+    crate::download_support::zip_of(&archive, &canvas);
     let (scores, _) = grade_download("canvas", &archive, &roster, &scratch.path().join("c"));
     assert_eq!(scores, [("caio".to_owned(), full)]);
 }
@@ -715,7 +695,7 @@ fn two_downloads(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     .unwrap();
     let mut first = Vec::new();
     let mut second = Vec::new();
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         first.push((
             format!("Ana Souza_4112_assignsubmission_file_{file}"),
             bytes.clone(),
@@ -727,8 +707,8 @@ fn two_downloads(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
         ));
     }
     let (one, two) = (dir.join("one.zip"), dir.join("two.zip"));
-    zip_of(&one, &first);
-    zip_of(&two, &second);
+    crate::download_support::zip_of(&one, &first);
+    crate::download_support::zip_of(&two, &second);
     (roster, one, two)
 }
 
@@ -755,12 +735,12 @@ fn moodle_class(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     )
     .unwrap();
     let big = dir.join("big.zip");
-    zip_of(&big, &[("funcoes.py".to_owned(), vec![b'#'; 20 << 20])]);
+    crate::download_support::zip_of(&big, &[("funcoes.py".to_owned(), vec![b'#'; 20 << 20])]);
     let mut moodle = vec![(
         "Eva Reis_4115_assignsubmission_file_entrega.zip".to_owned(),
         std::fs::read(&big).unwrap(),
     )];
-    for (file, bytes) in exam("diego") {
+    for (file, bytes) in crate::download_support::exam("diego") {
         moodle.push((
             format!("Ana Souza_4112_assignsubmission_file_{file}"),
             bytes.clone(),
@@ -775,7 +755,7 @@ fn moodle_class(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
         ));
     }
     let archive = dir.join("moodle.zip");
-    zip_of(&archive, &moodle);
+    crate::download_support::zip_of(&archive, &moodle);
     (archive, roster)
 }
 
@@ -833,7 +813,7 @@ fn every_class_file_is_renewed_or_deleted_and_the_work_folder_is_emptied() {
     // Regraded afresh, without the roster nor the download.
     let bia = scratch.path().join("bia");
     std::fs::create_dir_all(&bia).unwrap();
-    for (file, bytes) in exam("bruno") {
+    for (file, bytes) in crate::download_support::exam("bruno") {
         std::fs::write(bia.join(file), bytes).unwrap();
     }
     let regraded = boardkit()
