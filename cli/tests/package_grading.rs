@@ -864,3 +864,79 @@ fn a_packages_starter_speaks_its_statements_locale() {
         "{tests}"
     );
 }
+
+/// Every type of the format reaches a function as an argument, read at
+/// run time by the Rust and the Python callers alike (quotes,
+/// backslashes, tabs, newlines and more than ASCII in strings; tuples,
+/// options, grids, lists of them), and the starters written for it
+/// compile.
+#[test]
+fn every_type_reaches_a_function_in_rust_and_python() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/types");
+    let output = checked("verify", &package);
+    let text = said(&output);
+    assert!(output.status.success(), "{text}");
+    for check in [
+        "the rust reference passes every case as blessed",
+        "the python reference passes every case as blessed",
+        "the Rust and Python starters compile",
+    ] {
+        assert!(text.contains(&format!("ok: {check}")), "{check}: {text}");
+    }
+}
+
+/// What a run can read holds no other case: a function that prints the
+/// caller, in Rust (`include_str!`) and Python (`/kit/caller.py`), and its
+/// arguments on stderr shows no hidden case's input in its feedback.
+#[test]
+fn a_submission_reads_no_hidden_input_from_the_caller() {
+    let (dir, package) = new_package();
+    let python = dir.path().join("class/mallory");
+    std::fs::create_dir_all(&python).unwrap();
+    std::fs::write(
+        python.join("demo.py"),
+        "import sys\n\ndef total(numbers):\n    sys.stderr.write(open('/kit/caller.py').read().replace('\\n', ' ') + repr(sys.argv))\n    raise SystemExit(1)\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &[python], true);
+    assert!(output.status.success(), "{}", said(&output));
+    let feedback = std::fs::read_to_string(out.join("students/mallory/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("FUNCTIONS"),
+        "the caller was read: {feedback}"
+    );
+    assert!(
+        !feedback.contains("-4, 10, -1") && !feedback.contains("total_negative"),
+        "{feedback}"
+    );
+    let rust = dir.path().join("crates/mallory");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&rust)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    std::fs::write(
+        rust.join("src/demo/mod.rs"),
+        reference.replace(
+            "numbers.iter().sum()",
+            "{ eprintln!(\"{}\", include_str!(\"../../answers.rs\").replace('\\n', \" \")); std::process::exit(1) }",
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out-rust");
+    let output = grade(&package, &out, &[rust], false);
+    assert!(output.status.success(), "{}", said(&output));
+    let feedback = std::fs::read_to_string(out.join("students/mallory/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("fn main"),
+        "the caller was read: {feedback}"
+    );
+    assert!(
+        !feedback.contains("-4") && !feedback.contains("total_negative"),
+        "{feedback}"
+    );
+}

@@ -22,7 +22,7 @@ pub(crate) fn reference(package: &Package) -> (Language, &Path) {
 pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Result<usize, String> {
     let (language, folder) = reference(package);
     let cases: Vec<&Case> = package.cases.iter().collect();
-    let built: Built = run::prepare(package, language, folder, &cases, scratch, sandbox)
+    let built: Built = run::prepare(package, language, folder, scratch, sandbox)
         .map_err(|e| format!("the reference ({language}): {e}"))?;
     let mut changed = 0;
     // A variant blesses its own files; its base's are the base's.

@@ -262,14 +262,7 @@ pub(crate) fn function_bugs(
     let mut bugs = std::collections::BTreeSet::new();
     for submission in wrong {
         let work = scratch.join(&submission.name);
-        let built = run::prepare(
-            package,
-            Language::Python,
-            &submission.dir,
-            &calls,
-            &work,
-            sandbox,
-        );
+        let built = run::prepare(package, Language::Python, &submission.dir, &work, sandbox);
         let Ok(built) = built else {
             continue;
         };
@@ -305,7 +298,7 @@ fn reference_limits(
     scratch: &Path,
 ) -> Result<BTreeMap<String, (Limits, std::time::Duration)>, GradeError> {
     let (language, folder) = super::bless::reference(package);
-    let built = run::prepare(package, language, folder, cases, scratch, sandbox).map_err(|e| {
+    let built = run::prepare(package, language, folder, scratch, sandbox).map_err(|e| {
         GradeError::NoSubmission(format!("the package's reference does not build: {e}"))
     })?;
     let mut limits = BTreeMap::new();
@@ -389,7 +382,7 @@ fn graded(
         );
         return failed_everywhere(package, cases, levels, Verdict::CompileError, &why);
     }
-    let built: Built = match run::prepare(package, language, &solution, cases, work, sandbox) {
+    let built: Built = match run::prepare(package, language, &solution, work, sandbox) {
         Ok(built) => built,
         Err(e) => return failed_everywhere(package, cases, levels, Verdict::CompileError, &e),
     };

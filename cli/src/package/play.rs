@@ -15,7 +15,7 @@ pub(crate) fn play(package: &Package, scratch: &Path) -> Result<std::process::Ex
     let (language, folder) = super::bless::reference(package);
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| format!("cannot prepare the build: {e}"))?;
-    let built = run::prepare(package, language, folder, &[], scratch, &sandbox)
+    let built = run::prepare(package, language, folder, scratch, &sandbox)
         .map_err(|e| format!("the package's reference ({language}) does not build: {e}"))?;
     let mut command = match &built {
         Built::Rust { binary } => Command::new(binary),

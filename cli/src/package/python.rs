@@ -238,27 +238,69 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
 /// `caller.py`: the grader's caller, run in the submission's folder:
 /// `caller.py case <name>` prints each call's answer, one canonical JSON
 /// a line after a mark; `caller.py play` runs the program.
-pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
+pub(crate) fn caller(package: &Package) -> String {
     let mut listed = String::new();
-    for case in cases {
-        let CaseKind::Calls { function, calls } = &case.kind else {
-            continue;
+    for f in &package.functions {
+        let how = match f.returns {
+            Type::Result(_) => "fails",
+            _ => "say",
         };
-        let f = &package.functions[*function];
-        let _ = writeln!(listed, "    {:?}: [", case.name);
-        for call in calls {
-            let expression = call_expression(package, f, &call.args);
-            let say = match f.returns {
-                Type::Result(_) => "fails",
-                _ => "say",
-            };
-            let _ = writeln!(listed, "        lambda: {say}(lambda: {expression}),");
-        }
-        listed.push_str("    ],\n");
+        let args: Vec<String> = f
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| read(t, &format!("a[{i}]")))
+            .collect();
+        let _ = writeln!(
+            listed,
+            "    {:?}: ({how}, lambda a: {}.{}({})),",
+            f.name,
+            package.name,
+            f.name,
+            args.join(", ")
+        );
     }
     include_str!("templates/caller.py.in")
         .replace("{name}", &package.name)
-        .replace("{cases}", &listed)
+        .replace("{functions}", &listed)
+}
+
+/// Python that reads a value of type `t` from the JSON value `json`:
+/// tuples from lists, the rest as JSON gives them.
+fn read(t: &Type, json: &str) -> String {
+    match t {
+        Type::List(inner) | Type::Grid(inner, ..) if needs_reading(inner) => {
+            let row = match t {
+                Type::Grid(..) => read(&Type::List(inner.clone()), "x"),
+                _ => read(inner, "x"),
+            };
+            format!("[{row} for x in {json}]")
+        }
+        Type::Tuple(members) => {
+            let each: Vec<String> = (0..members.len())
+                .map(|i| read(&members[i], &format!("t[{i}]")))
+                .collect();
+            format!("(lambda t: ({},))({json})", each.join(", "))
+        }
+        Type::Option(inner) if needs_reading(inner) => {
+            format!(
+                "(lambda v: None if v is None else {})({json})",
+                read(inner, "v")
+            )
+        }
+        _ => json.to_owned(),
+    }
+}
+
+/// Whether a value of `t` differs from what JSON gives: it holds a tuple.
+fn needs_reading(t: &Type) -> bool {
+    match t {
+        Type::Tuple(_) => true,
+        Type::List(inner) | Type::Grid(inner, ..) | Type::Option(inner) | Type::Result(inner) => {
+            needs_reading(inner)
+        }
+        _ => false,
+    }
 }
 
 /// A Python starter's `test_mine.py`: the student's own tests, started

@@ -106,12 +106,11 @@ fn sysroot() -> Result<PathBuf, String> {
 }
 
 /// Makes `solution` (a folder holding `mod.rs`, or `<name>.py`) ready to
-/// run `cases`, in `scratch`; a compile error is the error.
+/// run any case, in `scratch`; a compile error is the error.
 pub(crate) fn prepare(
     package: &Package,
     language: Language,
     solution: &Path,
-    cases: &[&Case],
     scratch: &Path,
     sandbox: &Sandbox,
 ) -> Result<Built, String> {
@@ -121,8 +120,7 @@ pub(crate) fn prepare(
         Language::Python => {
             copy_folder(solution, &build).map_err(|e| e.to_string())?;
             let caller = scratch.join("caller.py");
-            std::fs::write(&caller, super::python::caller(package, cases))
-                .map_err(|e| e.to_string())?;
+            std::fs::write(&caller, super::python::caller(package)).map_err(|e| e.to_string())?;
             Ok(Built::Python {
                 folder: build,
                 caller,
@@ -131,11 +129,8 @@ pub(crate) fn prepare(
         Language::Rust => {
             copy_folder(solution, &build.join("src").join(&package.name))
                 .map_err(|e| e.to_string())?;
-            std::fs::write(
-                build.join("answers.rs"),
-                super::rust::caller(package, cases),
-            )
-            .map_err(|e| e.to_string())?;
+            std::fs::write(build.join("answers.rs"), super::rust::caller(package))
+                .map_err(|e| e.to_string())?;
             let out = scratch.join("out");
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
             compile(sandbox, &build, &out)?;
@@ -226,7 +221,24 @@ pub(crate) fn run_case(
     limits: &Limits,
 ) -> Ran {
     let (words, stdin): (Vec<String>, Vec<u8>) = match &case.kind {
-        CaseKind::Calls { .. } => (vec!["case".into(), case.name.clone()], Vec::new()),
+        // The calls' arguments at run time, one JSON array a line: the
+        // caller holds no case, so nothing of another case can be read.
+        CaseKind::Calls { function, calls } => {
+            let f = &package.functions[*function];
+            let lines: String = calls
+                .iter()
+                .map(|call| {
+                    let args: Vec<Json> = f
+                        .args
+                        .iter()
+                        .zip(&call.args)
+                        .map(|((_, t), v)| t.canonical(v))
+                        .collect();
+                    format!("{}\n", Json::Array(args))
+                })
+                .collect();
+            (vec!["call".into(), f.name.clone()], lines.into_bytes())
+        }
         CaseKind::Session { input, .. } => (
             vec!["play".into()],
             input

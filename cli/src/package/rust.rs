@@ -275,24 +275,32 @@ fn session_helpers(package: &Package, words: &Words) -> String {
 const SESSION: &str = include_str!("templates/session.rs.in");
 
 /// `answers.rs`: the grader's caller, compiled with the student's folder
-/// at `src/<name>/`: `answers case <name>` prints each call's answer, one
-/// canonical JSON a line; `answers play` runs the program.
-pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
+/// at `src/<name>/`: `answers call <function>` reads each call's
+/// arguments on stdin and prints each answer, one canonical JSON a line;
+/// `answers play` runs the program. It holds no case: nothing of a
+/// hidden case is in the file, nor in the program built from it.
+pub(crate) fn caller(package: &Package) -> String {
     let mut arms = String::new();
-    for case in cases {
-        let CaseKind::Calls { function, calls } = &case.kind else {
-            continue;
-        };
-        let f = &package.functions[*function];
-        let _ = writeln!(arms, "        Some({:?}) => {{", case.name);
-        for call in calls {
+    for f in &package.functions {
+        let _ = writeln!(arms, "                    {:?} => {{", f.name);
+        let mut passed = Vec::new();
+        for (index, (_, t)) in f.args.iter().enumerate() {
             let _ = writeln!(
                 arms,
-                "            say({});",
-                call_expression(package, f, &call.args)
+                "                        let a{index}: {} = {};",
+                type_of(t, false),
+                read(t, &format!("a.get({index}).unwrap_or(&json::NULL)"))
             );
+            let borrowed = matches!(t, Type::Str | Type::List(_) | Type::Grid(..));
+            passed.push(format!("{}a{index}", if borrowed { "&" } else { "" }));
         }
-        arms.push_str("        }\n");
+        let _ = writeln!(
+            arms,
+            "                        say({}::{}({}));\n                    }}",
+            package.name,
+            f.name,
+            passed.join(", ")
+        );
     }
     let play = match &package.program {
         Some(p) => format!("{}::{}", package.name, p.function),
@@ -301,11 +309,50 @@ pub(crate) fn caller(package: &Package, cases: &[&Case]) -> String {
     CALLER_MAIN
         .replace("{name}", &package.name)
         .replace("{answer}", ANSWER)
+        .replace("{json}", include_str!("templates/json.rs.in"))
         .replace("{play}", &play)
         .replace("{arms}", &arms)
 }
 
-/// The caller's frame: `{arms}` are the cases, `{play}` the program.
+/// Rust that reads a value of type `t` from `json` (a `&json::J`).
+fn read(t: &Type, json: &str) -> String {
+    match t {
+        Type::Bool => format!("{json}.bool()"),
+        Type::Int => format!("{json}.int()"),
+        Type::Char => format!("{json}.chr()"),
+        Type::Str => format!("{json}.string()"),
+        Type::List(inner) => format!(
+            "{json}.arr().iter().map(|x| {}).collect::<Vec<_>>()",
+            read(inner, "x")
+        ),
+        Type::Grid(cell, rows, columns) => format!(
+            "{{ let rows = {json}.arr(); std::array::from_fn::<_, {rows}, _>(|i| {{ let row = rows.get(i).map_or(&[][..], |r| r.arr()); std::array::from_fn::<_, {columns}, _>(|j| {{ let x = row.get(j).unwrap_or(&json::NULL); {} }}) }}) }}",
+            read(cell, "x")
+        ),
+        Type::Tuple(members) => {
+            let each: Vec<String> = members
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    format!(
+                        "{{ let x = t.get({i}).unwrap_or(&json::NULL); {} }}",
+                        read(t, "x")
+                    )
+                })
+                .collect();
+            format!("{{ let t = {json}.arr(); ({},) }}", each.join(", "))
+        }
+        Type::Option(inner) => format!(
+            "{{ let v = {json}; if v.is_null() {{ None }} else {{ Some({}) }} }}",
+            read(inner, "v")
+        ),
+        Type::Result(inner) => format!(
+            "{{ let v = {json}; if v.is_error() {{ Err(String::new()) }} else {{ Ok({}) }} }}",
+            read(inner, "v")
+        ),
+    }
+}
+
 const CALLER_MAIN: &str = include_str!("templates/answers.rs.in");
 
 /// Canonical JSON, as the grader compares answers.

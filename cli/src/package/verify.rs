@@ -53,6 +53,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
         checks.push(submission_check(package, submission, sandbox, scratch));
     }
     checks.push(starter_check(package, scratch));
+    checks.push(starters_compile(package, scratch));
     checks.push(time_limits(package, &limits));
     checks
 }
@@ -122,7 +123,7 @@ fn level_of(
         unbuilt: None,
         cpu: Vec::new(),
     };
-    let built: Built = match run::prepare(package, language, folder, &cases, scratch, sandbox) {
+    let built: Built = match run::prepare(package, language, folder, scratch, sandbox) {
         Ok(built) => built,
         Err(e) => {
             reached.failed_levels = (0..package.levels.len()).collect();
@@ -281,6 +282,61 @@ fn starter_check(package: &Package, scratch: &Path) -> Check {
         what: "no starter holds a hidden case".into(),
         problems,
     }
+}
+
+/// The starters `starter_check` wrote compile: the Rust one's tests
+/// (`cargo test --no-run`, nothing of the package runs) and the Python
+/// one's files (`py_compile`). Without cargo or python3, that language's
+/// starter is said unchecked.
+fn starters_compile(package: &Package, scratch: &Path) -> Check {
+    let mut problems = Vec::new();
+    let mut unchecked = Vec::new();
+    let rust = scratch.join(format!("starter-{}", Language::Rust));
+    let mut cargo = std::process::Command::new("cargo");
+    cargo
+        .args(["test", "--no-run", "--offline", "-q"])
+        .current_dir(&rust)
+        .env("CARGO_TARGET_DIR", scratch.join("starter-target"));
+    let python = scratch.join(format!("starter-{}", Language::Python));
+    let files = [
+        format!("{}.py", package.name),
+        format!("test_{}.py", package.name),
+        super::grade::OWN_TESTS_FILE.to_owned(),
+    ];
+    let mut compile = std::process::Command::new("python3");
+    compile
+        .args(["-B", "-m", "py_compile"])
+        .args(&files)
+        .current_dir(&python);
+    for (language, mut command) in [("Rust", cargo), ("Python", compile)] {
+        match command.output() {
+            Ok(out) if out.status.success() => {}
+            Ok(out) => {
+                let said = String::from_utf8_lossy(&out.stderr);
+                let first: Vec<&str> = said.lines().take(12).collect();
+                problems.push(format!(
+                    "the {language} starter's tests do not compile:\n{}",
+                    first.join("\n")
+                ));
+            }
+            Err(_) => unchecked.push(language),
+        }
+    }
+    let what = match unchecked.as_slice() {
+        [] => "the Rust and Python starters compile".to_owned(),
+        missing => {
+            let tools: Vec<&str> = missing
+                .iter()
+                .map(|l| if *l == "Rust" { "cargo" } else { "python3" })
+                .collect();
+            format!(
+                "the starters compile ({} unchecked: no {} here)",
+                missing.join(", "),
+                tools.join(" or ")
+            )
+        }
+    };
+    Check { what, problems }
 }
 
 /// Each case's CPU limit, from the reference's time on it (the grader's
