@@ -62,6 +62,7 @@ fn bless_writes_the_references_answers_and_keeps_the_comments() {
     let (_dir, package) = new_package();
     let case = package.join("cases/total_small.toml");
     edit(&case, "expect = 6", "# the sum\nexpect = 0");
+    edit(&case, "args = [[]]\nexpect = 0", "args = [[]]\nexpect = 99  # none: 0");
     edit(
         &package.join("cases/three_numbers.toml"),
         "\"Total: 12\"",
@@ -72,6 +73,7 @@ fn bless_writes_the_references_answers_and_keeps_the_comments() {
     assert!(output.status.success(), "{}", said(&output));
     let text = std::fs::read_to_string(&case).unwrap();
     assert!(text.contains("# the sum\nexpect = 6"), "{text}");
+    assert!(text.contains("expect = 0  # none: 0"), "{text}");
     assert!(checked("verify", &package).status.success());
 }
 
@@ -237,6 +239,28 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
     assert!(
         tests.contains("fn total_one") && !tests.contains("three_numbers"),
         "{tests}"
+    );
+    // The base's hint of the level it leaves out goes with the level.
+    assert!(
+        readme.contains("Start with `total`") && !readme.contains("reads lines until"),
+        "{readme}"
+    );
+    // Its API given without `[program]`: the base's sessions go too.
+    edit(
+        &variant.join("exercise.toml"),
+        "[points]",
+        "[[function]]\nname = \"total\"\nargs = [{ name = \"numbers\", type = \"list<int>\" }]\nreturns = \"int\"\n\n[points]",
+    );
+    edit(
+        &variant.join("exercise.toml"),
+        "levels = [\"basic\"]",
+        "levels = [\"basic\", \"proficient\"]",
+    );
+    let output = checked("verify", &variant);
+    assert!(
+        said(&output).contains("proficient has no case: add one"),
+        "{}",
+        said(&output)
     );
     // The base is as it was.
     assert!(checked("verify", &package).status.success());
@@ -939,4 +963,64 @@ fn a_submission_reads_no_hidden_input_from_the_caller() {
         !feedback.contains("-4") && !feedback.contains("total_negative"),
         "{feedback}"
     );
+}
+
+/// The authors' guide's worked example, its files taken from
+/// docs/authors.md as a reader would copy them, verifies and prints what
+/// the guide says it prints (the reference's time aside).
+#[test]
+fn the_authors_guides_worked_example_verifies_as_it_says() {
+    let guide =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/authors.md"))
+            .unwrap();
+    // The section's lines, up to the next heading outside a code block
+    // (the statement's own headings are in one).
+    let mut fenced = false;
+    let lines: Vec<&str> = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("## A worked example"))
+        .enumerate()
+        .take_while(|(n, l)| {
+            fenced ^= l.starts_with("```");
+            *n == 0 || fenced || !l.starts_with("## ")
+        })
+        .map(|(_, l)| l)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("high_score");
+    let mut said = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let file = line
+            .strip_prefix('`')
+            .and_then(|l| l.split_once('`'))
+            .filter(|_| line.ends_with(':'))
+            .map(|(f, _)| f);
+        let fence = lines.get(i + 2).is_some_and(|l| l.starts_with("```"));
+        if let (Some(file), true) = (file, fence) {
+            let body: Vec<&str> = lines[i + 3..]
+                .iter()
+                .take_while(|l| !l.starts_with("```"))
+                .copied()
+                .collect();
+            i += 3 + body.len();
+            if file.starts_with("boardkit ") {
+                said = body.iter().map(|l| (*l).to_owned()).collect();
+                continue;
+            }
+            let path = package.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body.join("\n") + "\n").unwrap();
+        }
+        i += 1;
+    }
+    assert!(!said.is_empty(), "the guide shows what verify prints");
+    let output = checked("verify", &package);
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{}", self::said(&output));
+    let took = |l: &str| l.split(" took ").next().unwrap_or(l).to_owned();
+    let printed: Vec<String> = printed.lines().map(took).collect();
+    let said: Vec<String> = said.iter().map(|l| took(l)).collect();
+    assert_eq!(printed, said, "docs/authors.md's worked example");
 }

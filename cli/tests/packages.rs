@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {
-    let cases: [(&str, &str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str, &str); 8] = [
         // A title that would end a generated comment: code in a starter.
         (
             "exercise.toml",
@@ -63,6 +63,18 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
             "level = \"proficient\"",
             "level = \"expert\"",
             "exercise.toml: [hints] en: a hint's level \"expert\" is not one of the levels",
+        ),
+        (
+            "exercise.toml",
+            "text = \"The program reads",
+            "txt = \"The program reads",
+            "unknown field `txt`, expected one of `text`, `level`, `about`",
+        ),
+        (
+            "cases/total_small.toml",
+            "function = \"total\"",
+            "function = \"totl\"",
+            "`totl` is not a function of the manifest: expected one of `total`",
         ),
         (
             "cases/total_small.toml",
@@ -144,5 +156,35 @@ fn no_rust_file_of_the_kit_names_a_package_written_outside_it() {
             });
             assert!(!named, "{} names the package {name}", file.display());
         }
+    }
+}
+
+#[test]
+fn an_authors_slips_are_named_where_they_are() {
+    let slips: [(&str, &str, &str); 3] = [
+        (
+            "hidden/cases/total_small.toml",
+            "varies = \"total_small\"\nlevel = \"basic\"\nrule = 1\ndescription = \"d\"\nfunction = \"total\"\n\n[[call]]\nargs = [[5]]\nexpect = 5\n",
+            "a hidden case named `total_small`, as the public case",
+        ),
+        (
+            "hidden/cases/other.toml",
+            "varies = \"three_numbers\"\nlevel = \"basic\"\nrule = 1\ndescription = \"d\"\nfunction = \"total\"\n\n[[call]]\nargs = [[5]]\nexpect = 5\n",
+            "other.toml:1: varies `three_numbers`: `three_numbers` is at level proficient, this case at basic",
+        ),
+        (
+            "submissions/README",
+            "notes\n",
+            "submissions/README: a submission is a folder",
+        ),
+    ];
+    for (file, text, why) in slips {
+        let (_dir, package) = new_package();
+        std::fs::write(package.join(file), text).unwrap();
+        let output = checked("verify", &package);
+        let said = said(&output);
+        assert_eq!(output.status.code(), Some(1), "{why}: {said}");
+        assert!(said.contains(why), "{why}: {said}");
+        assert!(!said.contains("demo/demo/"), "a path named twice: {said}");
     }
 }

@@ -176,8 +176,9 @@ pub(crate) enum Command {
         #[arg(long, value_parser = crate::registry::names_parser())]
         game: Option<String>,
     },
-    /// Write a student starter crate for a game: stubs, public fixtures and
-    /// their tests, the statement, and a CI workflow with one job per level.
+    /// Write a student starter for a game: stubs, public fixtures and
+    /// their tests, the statement, and (a built-in game's crate) a CI
+    /// workflow with one job per level.
     Starter {
         /// The game (velha, connect4, mastermind); with --exercise, the
         /// folder to write into.
@@ -203,7 +204,9 @@ pub(crate) enum Command {
     Test(test::TestArgs),
     /// Run a starter's tests again on every save, with each level's
     /// progress and the exercise's hints one at a time (h then Enter; q
-    /// then Enter quits). A Rust starter also runs it as `cargo run -q -- watch`.
+    /// then Enter quits). A Rust starter of a built-in game also runs it
+    /// as `cargo run -q -- watch`; a package's, as `boardkit watch
+    /// --exercise PACKAGE`.
     Watch(watch::WatchArgs),
     /// Grade a class: every submission's cases, in isolation, with reports
     /// (grades.csv, students/<name>/results.json, junit.xml, report.html) in --out.

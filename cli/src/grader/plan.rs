@@ -116,27 +116,7 @@ impl Plan {
             }
             let limit = options.deadlines.as_ref().map(|d| d.limit(&name));
             let opened = submission::open(path, &name, &only, &self.scratch, limit);
-            // A repository not graded at a commit: said here too, its 0 is
-            // no grade of the code (a date unread, a clone cut short).
-            if let Err(SubmissionError::Git(e)) = &opened {
-                let said = format!("{name}: scored 0, not graded at a commit: {e}");
-                eprintln!("boardkit: warning: {}", super::shown::printable(&said));
-            }
-            if let Ok(s) = &opened {
-                if limit.is_some() && s.commit.is_none() {
-                    let said = format!(
-                        "{name}: graded as handed in: not a git repository, so --deadline \
-                         cannot date it"
-                    );
-                    eprintln!("boardkit: warning: {}", super::shown::printable(&said));
-                }
-                if !s.links.is_empty() {
-                    eprintln!(
-                        "boardkit: {name}: links left out (never followed): {}",
-                        s.links.join(", ")
-                    );
-                }
-            }
+            say_opened(&name, &opened, limit.is_some());
             // What the grader reads of it: a crate's student folder, a
             // program's whole folder, or a refused archive itself.
             let content = match (&opened, &options.program) {
@@ -394,6 +374,33 @@ pub(super) fn is_out_folder(path: &Path, out: &Path) -> bool {
     match (path.canonicalize(), out.canonicalize()) {
         (Ok(path), Ok(out)) => path == out,
         _ => false,
+    }
+}
+
+/// What a grading run says of a submission it opened: a repository not
+/// graded at a commit (its 0 is no grade of the code: a date unread, a
+/// clone cut short), a folder `--deadline` cannot date, links left out.
+pub(crate) fn say_opened(
+    name: &str,
+    opened: &Result<submission::Submission, SubmissionError>,
+    deadline: bool,
+) {
+    if let Err(SubmissionError::Git(e)) = opened {
+        let said = format!("{name}: scored 0, not graded at a commit: {e}");
+        eprintln!("boardkit: warning: {}", super::shown::printable(&said));
+    }
+    let Ok(s) = opened else { return };
+    if deadline && s.commit.is_none() {
+        let said = format!(
+            "{name}: graded as handed in: not a git repository, so --deadline cannot date it"
+        );
+        eprintln!("boardkit: warning: {}", super::shown::printable(&said));
+    }
+    if !s.links.is_empty() {
+        eprintln!(
+            "boardkit: {name}: links left out (never followed): {}",
+            s.links.join(", ")
+        );
     }
 }
 

@@ -97,6 +97,11 @@ fn set_expect(
     let calls = doc.get_mut("call").ok_or("no `call`")?;
     if let Some(tables) = calls.as_array_of_tables_mut() {
         let table = tables.get_mut(i).ok_or("a call is missing")?;
+        // The comment on its line stays (`expect = 6  # the sum`).
+        let mut value = value;
+        if let Some(old) = table.get("expect").and_then(toml_edit::Item::as_value) {
+            *value.decor_mut() = old.decor().clone();
+        }
         table["expect"] = toml_edit::Item::Value(value);
         return Ok(());
     }

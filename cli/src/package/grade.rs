@@ -71,15 +71,7 @@ pub(crate) fn grade(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
-    // Students' own tests run against the Python reference and mutants.
-    let own = match options.test_points {
-        Some(_) => {
-            let bugs = function_bugs(package, &sandbox, &scratch.join("bugs"));
-            let versions = own_versions(package, true, &bugs);
-            Some(versions.map_err(GradeError::NoSubmission)?)
-        }
-        None => None,
-    };
+    let own = own_tests_versions(package, options, &sandbox, &scratch)?;
     let class = Class {
         own: own.as_ref(),
         package,
@@ -115,6 +107,28 @@ pub(crate) fn grade(
     Ok(all)
 }
 
+/// With `--test-points`, what students' own tests run against: the
+/// Python reference, and the bugs they can catch (refused when none).
+fn own_tests_versions(
+    package: &Package,
+    options: &Options,
+    sandbox: &Sandbox,
+    scratch: &Path,
+) -> Result<Option<PythonVersions>, GradeError> {
+    if options.test_points.is_none() {
+        return Ok(None);
+    }
+    let bugs = function_bugs(package, sandbox, &scratch.join("bugs"));
+    let versions = own_versions(package, true, &bugs).map_err(GradeError::NoSubmission)?;
+    if versions.versions.mutants.is_empty() {
+        return Err(GradeError::NoSubmission(format!(
+            "--test-points: {} has no Python wrong submission or mutant whose bug shows in a function's answers, so own tests would have nothing to catch (docs/authors.md, \"Grading a class\")",
+            package.name
+        )));
+    }
+    Ok(Some(versions))
+}
+
 /// One run's class: what every submission is graded with.
 struct Class<'a> {
     package: &'a Package,
@@ -134,6 +148,18 @@ impl Class<'_> {
     fn grade_one(&self, name: &str, path: &Path) {
         let limit = self.options.deadlines.as_ref().map(|d| d.limit(name));
         let opened = submission::open(path, name, self.only, self.scratch, limit);
+        crate::grader::plan::say_opened(name, &opened, limit.is_some());
+        if let (Language::Rust, None) = (self.language, &self.options.program) {
+            // The folder handed in: the crate's own copy holds its
+            // student folder alone.
+            let python = path.join(format!("{}.py", self.package.name));
+            if python.is_file() && !path.join(format!("src/{}", self.package.name)).is_dir() {
+                eprintln!(
+                    "boardkit: warning: {name} holds {}.py and no crate: a Python class is graded with --language python",
+                    self.package.name
+                );
+            }
+        }
         let work = self.scratch.join("run").join(name);
         let mut results = match &opened {
             Ok(s) => graded(

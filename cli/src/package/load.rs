@@ -1,7 +1,7 @@
 //! Reading a package: its manifest, cases and submissions, each checked as
 //! it is read, every error naming its file and line.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use toml::Spanned;
@@ -60,6 +60,7 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     package.cases = merged(base_public, own_public);
     let own_hidden = cases(&package, Path::new("hidden/cases"), true)?;
     package.cases.extend(merged(base_hidden, own_hidden));
+    named_apart(&package)?;
     for case in &mut package.cases {
         if let Some(points) = manifest.points.get(&case.name) {
             case.points = *points;
@@ -102,13 +103,30 @@ fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case
     let Some(base) = base else {
         return (Vec::new(), Vec::new());
     };
+    // At this package's level of the same name, calling its function of
+    // the same name; a case of a level, a function or a program this
+    // package leaves out goes.
     let relevel = |case: &Case| -> Option<Case> {
         let level = package
             .levels
             .iter()
             .position(|l| *l == base.levels[case.level])?;
+        let kind = match &case.kind {
+            CaseKind::Calls { function, calls } => {
+                let name = &base.functions[*function].name;
+                CaseKind::Calls {
+                    function: package.functions.iter().position(|f| &f.name == name)?,
+                    calls: calls.clone(),
+                }
+            }
+            CaseKind::Session { .. } => {
+                package.program.as_ref()?;
+                case.kind.clone()
+            }
+        };
         Some(Case {
             level,
+            kind,
             ..case.clone()
         })
     };
@@ -510,7 +528,16 @@ fn calls(
         .ok_or_else(|| {
             at(
                 function.span(),
-                format!("`{}` is not a function of the manifest", function.get_ref()),
+                format!(
+                    "`{}` is not a function of the manifest: expected one of {}",
+                    function.get_ref(),
+                    package
+                        .functions
+                        .iter()
+                        .map(|f| format!("`{}`", f.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             )
         })?;
     let f = &package.functions[index];
@@ -563,7 +590,40 @@ fn calls(
     })
 }
 
+/// No two cases share a name: a hidden case named as a public one would
+/// be graded, and reported, as that one.
+fn named_apart(package: &Package) -> Result<(), PackageError> {
+    let mut seen: BTreeMap<&str, &Case> = BTreeMap::new();
+    for case in &package.cases {
+        if let Some(first) = seen.insert(&case.name, case) {
+            let visibility = |c: &Case| if c.hidden { "hidden" } else { "public" };
+            return Err(PackageError::file(
+                &package.root,
+                &case.file,
+                format!(
+                    "a {} case named `{}`, as the {} case {} is: give each case a name of its own",
+                    visibility(case),
+                    case.name,
+                    visibility(first),
+                    first.file.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Each hidden case varies a public case of its kind and level.
+/// What `case` runs, in words: `calls f`, or `is a session`.
+fn what_it_runs(package: &Package, case: &Case) -> String {
+    match &case.kind {
+        CaseKind::Calls { function, .. } => {
+            format!("calls `{}`", package.functions[*function].name)
+        }
+        CaseKind::Session { .. } => "is a session".into(),
+    }
+}
+
 fn check_variations(package: &Package, hidden: &[Case]) -> Result<(), PackageError> {
     for case in hidden {
         let Some(varies) = &case.varies else { continue };
@@ -579,11 +639,29 @@ fn check_variations(package: &Package, hidden: &[Case]) -> Result<(), PackageErr
                 }
         });
         if !same {
-            return Err(PackageError::file(
+            let why = match public {
+                None => format!("there is no public case `{varies}` (cases/{varies}.toml)"),
+                Some(p) if p.level != case.level => format!(
+                    "`{varies}` is at level {}, this case at {}",
+                    package.levels[p.level], package.levels[case.level]
+                ),
+                Some(p) => format!(
+                    "`{varies}` {}, this case {}",
+                    what_it_runs(package, p),
+                    what_it_runs(package, case)
+                ),
+            };
+            let text = std::fs::read_to_string(&case.file).unwrap_or_default();
+            let line = text
+                .lines()
+                .position(|l| l.trim_start().starts_with("varies"))
+                .map_or(1, |i| i + 1);
+            return Err(PackageError::at(
                 &package.root,
                 &case.file,
+                line,
                 format!(
-                    "varies `{varies}`: expected a public case (cases/{varies}.toml) of the same level and the same function, or a session as it is"
+                    "varies `{varies}`: {why}; a hidden case varies a public one of its level that calls the same function (or is a session, as it is)"
                 ),
             ));
         }
@@ -600,6 +678,13 @@ fn submissions(
     let mut found = Vec::new();
     for entry in super::entries(&package.root, folder)? {
         let dir = folder.join(&entry);
+        if !super::confined(&package.root, &dir)?.is_dir() {
+            return Err(PackageError::file(
+                &package.root,
+                &dir,
+                "a submission is a folder, holding submission.toml and its code: nothing else goes in this folder",
+            ));
+        }
         let file = dir.join("submission.toml");
         let (spec, text): (SubmissionFile, String) = manifest::read(&package.root, &file)?;
         let at = |span: std::ops::Range<usize>, m: String| {
@@ -675,21 +760,27 @@ fn hint(given: &HintSpec, levels: &[String]) -> Result<Hint, String> {
 }
 
 /// The package's hints per locale: its own, else its base's at this
-/// package's levels (the level of the same name, else the first).
+/// package's levels (those of the same name).
 fn hints(
     root: &Path,
     file: &Path,
     manifest: &Manifest,
     base: Option<&Package>,
     levels: &[String],
-) -> Result<std::collections::BTreeMap<String, Vec<Hint>>, PackageError> {
-    let mut hints = base.map(|b| b.hints.clone()).unwrap_or_default();
-    for hint in hints.values_mut().flatten() {
-        let name = base.map(|b| b.levels[hint.level].as_str());
-        hint.level = levels
-            .iter()
-            .position(|l| Some(l.as_str()) == name)
-            .unwrap_or(0);
+) -> Result<BTreeMap<String, Vec<Hint>>, PackageError> {
+    // A base's hints at the levels of this package of the same name; a
+    // level it leaves out takes its hints with it.
+    let mut hints: BTreeMap<String, Vec<Hint>> = BTreeMap::new();
+    for (locale, given) in base.map(|b| &b.hints).into_iter().flatten() {
+        let kept = given.iter().filter_map(|hint| {
+            let name = base.map(|b| b.levels[hint.level].as_str());
+            let level = levels.iter().position(|l| Some(l.as_str()) == name)?;
+            Some(Hint {
+                level,
+                ..hint.clone()
+            })
+        });
+        hints.insert(locale.clone(), kept.collect());
     }
     for (locale, given) in &manifest.hints {
         let read: Result<Vec<Hint>, String> = given.iter().map(|h| hint(h, levels)).collect();

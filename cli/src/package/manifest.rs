@@ -57,11 +57,34 @@ pub(crate) struct Manifest {
 /// A hint: its text, for the first level; or a table saying its level
 /// and what it is about (words of the cases' names, such as a
 /// function's), which watch mode matches with the first failing case.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub(crate) enum HintSpec {
     Text(String),
     Levelled(LevelledHint),
+}
+
+// By hand, not `untagged`: a mistake in a table is said as the table's
+// own (`unknown field `txt``), not as "no variant matched".
+impl<'de> Deserialize<'de> for HintSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Read;
+        impl<'de> serde::de::Visitor<'de> for Read {
+            type Value = HintSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a hint: its text, or `{ level = \"...\", text = \"...\", about = [...] }`",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<HintSpec, E> {
+                Ok(HintSpec::Text(text.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<HintSpec, A::Error> {
+                let table = serde::de::value::MapAccessDeserializer::new(map);
+                LevelledHint::deserialize(table).map(HintSpec::Levelled)
+            }
+        }
+        deserializer.deserialize_any(Read)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

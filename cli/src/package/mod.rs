@@ -65,7 +65,11 @@ impl PackageError {
 
 /// `path` as an error names it: the package's folder, then the file.
 fn shown(root: &Path, path: &Path) -> String {
-    root.join(path).display().to_string()
+    // A path read from the package already starts at its folder.
+    match path.starts_with(root) {
+        true => path.display().to_string(),
+        false => root.join(path).display().to_string(),
+    }
 }
 
 /// A checked package.

@@ -172,7 +172,11 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
         problems.push(format!("the stub does not build: {e}"));
     }
     for (index, level) in package.levels.iter().enumerate() {
-        if !reached.failed_levels.contains(&index) {
+        if !package.cases.iter().any(|c| c.level == index) {
+            problems.push(format!(
+                "{level} has no case: add one, or leave the level out of `levels`"
+            ));
+        } else if !reached.failed_levels.contains(&index) {
             problems.push(format!(
                 "the stub passes every case of {level}: add a case it fails"
             ));
