@@ -106,7 +106,7 @@ fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
 }
 
 #[test]
-fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
+fn a_class_is_graded_on_a_package_in_python() {
     let (dir, package) = new_package();
     let class = dir.path().join("class");
     let student = |name: &str, source: &Path| {
@@ -156,7 +156,13 @@ fn a_class_is_graded_on_a_package_in_python_and_in_rust() {
         results.contains("after_published") && !results.contains("-4, 10, -1"),
         "{results}"
     );
-    // Rust: crates from the package's starter.
+}
+
+/// A class of crates made from the package's starter, graded with style
+/// points: the stub's `todo!`s are noted.
+#[test]
+fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
+    let (dir, package) = new_package();
     let crates = dir.path().join("crates");
     let starter = |name: &str, reference: bool| {
         let folder = crates.join(name);
@@ -660,10 +666,9 @@ fn a_packages_program_is_played_from_the_binary() {
 }
 
 /// `grade --exercise --program`: any program through stdin and stdout, on
-/// the sessions alone; and `--shard`: the slices merged are the whole
-/// class's run.
+/// the sessions alone, the package named as a relative folder.
 #[test]
-fn a_package_grades_any_program_and_a_class_in_shards() {
+fn a_package_grades_any_program() {
     let (dir, package) = new_package();
     let class = dir.path().join("class");
     let student = |name: &str, source: &Path, file: &str| {
@@ -721,6 +726,26 @@ fn a_package_grades_any_program_and_a_class_in_shards() {
     );
     assert!(rows.contains(&"bruno,0,0,2,none".to_owned()), "{rows:?}");
     assert!(rows.contains(&"carla,0,0,2,none".to_owned()), "{rows:?}");
+}
+
+/// `grade --exercise --shard`: the slices of a class, merged, are the
+/// whole class's run.
+#[test]
+fn a_package_grades_a_class_in_shards() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    let student = |name: &str, source: &Path| {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(source, folder.join("game.py")).unwrap();
+        folder
+    };
+    let students = [
+        student("ana", &package.join("reference/python/demo.py")),
+        student("bruno", &package.join("submissions/says_sum/demo.py")),
+        class.join("carla"),
+    ];
+    std::fs::create_dir_all(&students[2]).unwrap();
     let whole = dir.path().join("whole");
     let output = grade_with(
         &package,
