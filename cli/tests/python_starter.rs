@@ -20,6 +20,7 @@ fn starter(dir: &Path, locale: &str, path: &str) -> String {
 }
 
 #[test]
+#[ignore = "long: makes a virtual environment (6 s); .ci/run runs it"]
 fn a_python3_without_pytest_is_told_the_command_for_it() {
     let scratch = tempfile::tempdir().unwrap();
     let venv = scratch.path().join("venv");

@@ -471,10 +471,12 @@ fn result(
             points: case.points,
             hidden: case.hidden,
             robustness: false,
-            description: format!(
-                "{} (STATEMENT.md, rule {})",
-                case.description.trim(),
-                case.rule
+            description: boardkit::catalogue::f(
+                "{description} (STATEMENT.md, rule {rule})",
+                &[
+                    ("description", &case.description.trim()),
+                    ("rule", &case.rule),
+                ],
             ),
         },
         verdict,

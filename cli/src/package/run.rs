@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use boardkit::catalogue::{f, t};
 use boardkit::judge::Verdict;
 use serde_json::Value as Json;
 
@@ -301,20 +302,24 @@ fn ending(outcome: &crate::grader::sandbox::Outcome) -> (Option<Verdict>, Option
         Ending::CpuLimit(_) | Ending::TimedOut => Some(Verdict::Timeout),
         Ending::OutputLimit => Some(Verdict::OutputLimit),
     };
+    let stderr = tail(&outcome.stderr);
     let failure = match outcome.ending {
         Ending::Exited(0) => None,
-        Ending::Exited(status) => Some(format!(
-            "it ended with status {status}: {}",
-            tail(&outcome.stderr)
+        Ending::Exited(status) => Some(f(
+            "it ended with status {status}: {stderr}",
+            &[("status", &status), ("stderr", &stderr)],
         )),
-        Ending::Signaled(signal) => Some(format!(
-            "it was killed by signal {signal}: {}",
-            tail(&outcome.stderr)
+        Ending::Signaled(signal) => Some(f(
+            "it was killed by signal {signal}: {stderr}",
+            &[("signal", &signal), ("stderr", &stderr)],
         )),
-        Ending::CpuLimit(d) => Some(format!("it ran out of its {} s of CPU time", d.as_secs())),
-        Ending::TimedOut => Some("it did not end in time".into()),
-        Ending::OutputLimit => Some("it printed too much".into()),
-        Ending::DiskLimit(what) => Some(format!("it filled {what}")),
+        Ending::CpuLimit(d) => Some(f(
+            "it ran out of its {seconds} s of CPU time",
+            &[("seconds", &d.as_secs())],
+        )),
+        Ending::TimedOut => Some(t("it did not end in time").into()),
+        Ending::OutputLimit => Some(t("it printed too much").into()),
+        Ending::DiskLimit(what) => Some(f("it filled {what}", &[("what", &what)])),
     };
     (verdict, failure)
 }
@@ -348,74 +353,105 @@ pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
 /// Whether `ran` passes `case`: `Err` says why not.
 pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), String> {
     match &case.kind {
-        CaseKind::Calls { function, calls } => {
-            let f = &package.functions[*function];
-            for (i, call) in calls.iter().enumerate() {
-                let accepted: Vec<Json> = super::rust::accepted(call)
-                    .iter()
-                    .map(|v| f.returns.canonical(v))
-                    .collect();
-                if accepted.is_empty() {
-                    return Err(format!(
-                        "{}:{}: no answer yet: run `boardkit bless`",
-                        case.file.display(),
-                        call.line
-                    ));
-                }
-                let shown = shown_call(package, f, &call.args, ran.language);
-                let Some(answer) = ran.answers.get(i) else {
-                    return Err(format!(
-                        "{shown}: {}",
-                        ran.failure.clone().unwrap_or_else(|| "no answer".into())
-                    ));
-                };
-                if !accepted.contains(answer) {
-                    return Err(format!(
-                        "{shown} returned {}, expected {}",
-                        shown_answer(answer, ran.language),
-                        accepted
-                            .iter()
-                            .map(|a| shown_answer(a, ran.language))
-                            .collect::<Vec<_>>()
-                            .join(" or ")
-                    ));
-                }
-            }
-            ran.failure.clone().map_or(Ok(()), Err)
+        CaseKind::Calls { function, calls } => judge_calls(package, case, *function, calls, ran),
+        CaseKind::Session { input, expect } => judge_session(case, input, expect.as_deref(), ran),
+    }
+}
+
+/// A function case: each call's answer among those accepted.
+fn judge_calls(
+    package: &Package,
+    case: &Case,
+    function: usize,
+    calls: &[super::Call],
+    ran: &Ran,
+) -> Result<(), String> {
+    let api = &package.functions[function];
+    for (i, call) in calls.iter().enumerate() {
+        let accepted: Vec<Json> = super::rust::accepted(call)
+            .iter()
+            .map(|v| api.returns.canonical(v))
+            .collect();
+        if accepted.is_empty() {
+            return Err(format!(
+                "{}:{}: no answer yet: run `boardkit bless`",
+                case.file.display(),
+                call.line
+            ));
         }
-        CaseKind::Session { input, expect } => {
-            let Some(expect) = expect else {
-                return Err(format!(
-                    "{}: no expected lines yet: run `boardkit bless`",
-                    case.file.display()
-                ));
-            };
-            if let Some(failure) = &ran.failure {
-                return Err(format!("typed {input:?}: {failure}"));
-            }
-            if ran.lines.is_empty() && !expect.is_empty() {
-                return Err(format!(
-                    "typed {input:?}: the program printed none of the exercise's lines (expected first {:?})",
-                    expect[0]
-                ));
-            }
-            if &ran.lines != expect {
-                let at = ran
-                    .lines
-                    .iter()
-                    .zip(expect)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                return Err(format!(
-                    "typed {input:?}: line {} of the program's lines is {:?}, expected {:?}",
-                    at + 1,
-                    ran.lines.get(at).map_or("(none)", String::as_str),
-                    expect.get(at).map_or("(none)", String::as_str)
-                ));
-            }
-            Ok(())
+        let shown = shown_call(package, api, &call.args, ran.language);
+        let Some(answer) = ran.answers.get(i) else {
+            let why = ran.failure.clone().unwrap_or_else(|| t("no answer").into());
+            return Err(format!("{shown}: {why}"));
+        };
+        if !accepted.contains(answer) {
+            let expected: Vec<String> = accepted
+                .iter()
+                .map(|a| shown_answer(a, ran.language))
+                .collect();
+            let or = format!(" {} ", t("or"));
+            return Err(f(
+                "{call} returned {got}, expected {expected}",
+                &[
+                    ("call", &shown),
+                    ("got", &shown_answer(answer, ran.language)),
+                    ("expected", &expected.join(&or)),
+                ],
+            ));
         }
     }
+    ran.failure.clone().map_or(Ok(()), Err)
+}
+
+/// A session: the program's graded lines, those expected.
+fn judge_session(
+    case: &Case,
+    input: &[String],
+    expect: Option<&[String]>,
+    ran: &Ran,
+) -> Result<(), String> {
+    let Some(expect) = expect else {
+        return Err(format!(
+            "{}: no expected lines yet: run `boardkit bless`",
+            case.file.display()
+        ));
+    };
+    let typed = format!("{input:?}");
+    if let Some(failure) = &ran.failure {
+        return Err(f(
+            "typed {typed}: {failure}",
+            &[("typed", &typed), ("failure", failure)],
+        ));
+    }
+    if ran.lines.is_empty() && !expect.is_empty() {
+        return Err(f(
+            "typed {typed}: the program printed none of the exercise's lines (expected first {line})",
+            &[("typed", &typed), ("line", &format!("{:?}", expect[0]))],
+        ));
+    }
+    if ran.lines != expect {
+        let at = ran
+            .lines
+            .iter()
+            .zip(expect)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let line = |lines: &[String]| {
+            lines
+                .get(at)
+                .map_or_else(|| t("(none)").to_owned(), |l| format!("{l:?}"))
+        };
+        return Err(f(
+            "typed {typed}: line {number} of the program's lines is {got}, expected {expected}",
+            &[
+                ("typed", &typed),
+                ("number", &(at + 1)),
+                ("got", &line(&ran.lines)),
+                ("expected", &line(expect)),
+            ],
+        ));
+    }
+    Ok(())
 }
 
 /// A call as the student's language writes it, for messages.

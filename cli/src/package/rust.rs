@@ -154,7 +154,13 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         super::words::wrapped(&doc, "//! ", 72),
         package.name
     );
-    if package.program.is_some() {
+    // The session helpers only where a public session uses them: a
+    // starter compiles without a warning.
+    let sessions = package
+        .cases
+        .iter()
+        .any(|c| !c.hidden && matches!(c.kind, CaseKind::Session { .. }));
+    if package.program.is_some() && sessions {
         out.push_str(&session_helpers(package, words));
     }
     for (index, level) in package.levels.iter().enumerate() {
