@@ -1054,3 +1054,32 @@ fn the_authors_guides_worked_example_verifies_as_it_says() {
     let said: Vec<String> = said.iter().map(|l| took(l)).collect();
     assert_eq!(printed, said, "docs/authors.md's worked example");
 }
+
+/// An `--out` holding another run's results (another exercise, another
+/// language) is refused, and with `--fresh` replaced: one report never
+/// mixes two.
+#[test]
+fn an_out_folder_of_another_run_is_refused_or_replaced() {
+    let (dir, package) = new_package();
+    let student = dir.path().join("class/ana");
+    copy_folder(&package.join("reference/python"), &student);
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, std::slice::from_ref(&student), true);
+    assert!(output.status.success(), "{}", said(&output));
+    let again = grade(&package, &out, std::slice::from_ref(&student), true);
+    assert!(
+        again.status.success(),
+        "the same run again: {}",
+        said(&again)
+    );
+    let rust = grade(&package, &out, std::slice::from_ref(&student), false);
+    assert_eq!(rust.status.code(), Some(2), "{}", said(&rust));
+    assert!(
+        said(&rust).contains("holds the results of another run"),
+        "{}",
+        said(&rust)
+    );
+    let fresh = grade_with(&package, &out, &[student], false, &["--fresh"]);
+    assert!(fresh.status.success(), "{}", said(&fresh));
+    assert_eq!(grades(&out).len(), 2, "{:?}", grades(&out));
+}

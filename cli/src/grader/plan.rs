@@ -418,18 +418,31 @@ pub(super) fn earlier_run_of_another_kind(
     game: &GameInfo,
     options: &Options,
 ) -> Result<(), GradeError> {
+    let now = mode(options);
+    let same = |earlier: &report::RunInfo| {
+        earlier.game == game.id && mode_kind(&earlier.submissions) == mode_kind(&now)
+    };
+    earlier_run_of_another(options, same, &format!("{}, {now}", game.title))
+}
+
+/// Refuses an `--out` whose earlier run is not `same` as this one (which
+/// grades `this`); with `--fresh`, takes its results out first.
+pub(crate) fn earlier_run_of_another(
+    options: &Options,
+    same: impl Fn(&report::RunInfo) -> bool,
+    this: &str,
+) -> Result<(), GradeError> {
     let Some(earlier) = report::read_run_info(&options.out) else {
         return Ok(());
     };
-    let now = mode(options);
-    if earlier.game == game.id && mode_kind(&earlier.submissions) == mode_kind(&now) {
+    if same(&earlier) {
         return Ok(());
     }
     let out = options.out.display();
     if !options.fresh {
         return Err(GradeError::OtherRun(format!(
-            "{out} holds the results of another run: {}, {}; this one grades {}, {now}:              give another --out, or --fresh to replace them",
-            earlier.title, earlier.submissions, game.title
+            "{out} holds the results of another run: {}, {}; this one grades {this}: give another --out, or --fresh to replace them",
+            earlier.title, earlier.submissions
         )));
     }
     eprintln!(

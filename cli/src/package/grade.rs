@@ -31,6 +31,7 @@ pub(crate) fn grade(
     options: &Options,
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
+    refuse_another_run(package, language, options)?;
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     // Absolute: the sandbox mounts the folders under it.
     let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
@@ -505,11 +506,9 @@ fn run_info(
         })
         .collect();
     latest.sort();
+    let kind = grading_kind(package, language, options);
     let (submissions, grading) = match &options.program {
-        Some(command) => (
-            command.clone(),
-            format!("package {} program {command}", package.name),
-        ),
+        Some(command) => (command.clone(), format!("{kind} {command}")),
         // Said as the grader says its own classes: merged shards and
         // similarity read a class of crates by it.
         None => (
@@ -517,7 +516,7 @@ fn run_info(
                 Language::Rust => crate::grader::plan::CRATES.to_owned(),
                 Language::Python => format!("python3 {}.py", package.name),
             },
-            format!("package {} {language}", package.name),
+            kind,
         ),
     };
     report::RunInfo {
@@ -542,6 +541,31 @@ fn run_info(
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
         download: options.download.clone(),
+    }
+}
+
+/// One report per exercise and mode: an `--out` holding another's
+/// results is refused (or, with `--fresh`, emptied), never mixed in.
+fn refuse_another_run(
+    package: &Package,
+    language: Language,
+    options: &Options,
+) -> Result<(), GradeError> {
+    let kind = grading_kind(package, language, options);
+    let same = |earlier: &report::RunInfo| {
+        let words: Vec<&str> = earlier.grading.split(' ').take(3).collect();
+        words.join(" ") == kind
+    };
+    let this = format!("{}, {kind}", package.title);
+    crate::grader::plan::earlier_run_of_another(options, same, &this)
+}
+
+/// What a run of `package` grades, as its header's `grading` begins:
+/// `package NAME rust`, `package NAME python` or `package NAME program`.
+fn grading_kind(package: &Package, language: Language, options: &Options) -> String {
+    match &options.program {
+        Some(_) => format!("package {} program", package.name),
+        None => format!("package {} {language}", package.name),
     }
 }
 

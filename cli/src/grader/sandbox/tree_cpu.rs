@@ -46,15 +46,18 @@ pub(super) fn tree_cpu(root: libc::pid_t) -> Option<Duration> {
     Some(from_ticks(ticks))
 }
 
-/// One process's start (in clock ticks since boot: with its pid, it names
-/// the process even once the pid is used again) and its own CPU ticks.
-fn own_of(pid: libc::pid_t) -> Option<(u64, u64)> {
+/// One process's line of `/proc/<pid>/stat` read once: its start (in
+/// clock ticks since boot: with its pid, it names the process even once
+/// the pid is used again), its own CPU ticks, and those with its reaped
+/// children's.
+fn times_of(pid: libc::pid_t) -> Option<(u64, u64, u64)> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let rest = &text[text.rfind(')')? + 1..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime: fields 14 and 15; starttime: field 22.
-    let own = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some((fields.get(19)?.parse().ok()?, own))
+    let tick = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    // utime, stime, cutime, cstime: fields 14 to 17; starttime: field 22.
+    let own = tick(11)? + tick(12)?;
+    Some((tick(19)?, own, own + tick(13)? + tick(14)?))
 }
 
 fn from_ticks(ticks: u64) -> Duration {
@@ -64,9 +67,10 @@ fn from_ticks(ticks: u64) -> Duration {
         + Duration::from_nanos(ticks % per_second * 1_000_000_000 / per_second)
 }
 
-/// A run's CPU time as watched over its life: the larger of
-/// [`tree_cpu`] and the sum of every process's own time as last seen, the
-/// ended ones kept. Never more than the tree used: each process is
+/// A run's CPU time as watched over its life: the larger of what the
+/// tree's living processes and the children they reaped used (as
+/// [`tree_cpu`]) and the sum of every process's own time as last seen,
+/// the ended ones kept. Never more than the tree used: each process is
 /// counted once, by its pid and start.
 #[derive(Debug, Default)]
 pub(super) struct TreeClock {
@@ -74,17 +78,25 @@ pub(super) struct TreeClock {
 }
 
 impl TreeClock {
-    /// The time used so far by `root`'s tree; `None` when `root` cannot
-    /// be read.
+    /// The time used so far by `root`'s tree (one reading of `/proc`);
+    /// `None` when `root` cannot be read.
     pub(super) fn used(&mut self, root: libc::pid_t) -> Option<Duration> {
-        let waited_for = tree_cpu(root)?;
-        for pid in std::iter::once(root).chain(descendants(root)) {
-            if let Some((start, own)) = own_of(pid) {
-                let last = self.seen.entry((pid, start)).or_default();
-                *last = (*last).max(own);
+        let (start, own, with_reaped) = times_of(root)?;
+        let mut living = with_reaped;
+        self.see(root, start, own);
+        for pid in descendants(root) {
+            if let Some((start, own, with_reaped)) = times_of(pid) {
+                living += with_reaped;
+                self.see(pid, start, own);
             }
         }
-        Some(waited_for.max(from_ticks(self.seen.values().sum())))
+        let seen: u64 = self.seen.values().sum();
+        Some(from_ticks(living.max(seen)))
+    }
+
+    fn see(&mut self, pid: libc::pid_t, start: u64, own: u64) {
+        let last = self.seen.entry((pid, start)).or_default();
+        *last = (*last).max(own);
     }
 }
 
