@@ -126,8 +126,8 @@ pub(crate) struct GradeArgs {
     #[arg(long, value_enum, default_value_t = Language::Rust)]
     language: Language,
     /// Give the notes on each crate's code (style) up to N points, one
-    /// less per note: a `style` column, counted in score and max_score,
-    /// never in a level or --require.
+    /// less per kind of note (a habit is one): a `style` column, counted
+    /// in score and max_score, never in a level or --require.
     #[arg(long, value_name = "N")]
     style_points: Option<u32>,
     /// Grade each student's own tests (tests/mine.rs; in Python, the

@@ -194,8 +194,10 @@ pub(crate) enum Command {
         #[arg(long, value_enum, default_value_t = grade::Language::Rust)]
         language: grade::Language,
         /// The statement's language: en (the default), or a translation
-        /// the kit holds (velha: pt-BR; connect4: fr). The exact lines a
-        /// program prints are the same in every one.
+        /// the kit holds (velha: pt-BR; connect4: fr); with --exercise,
+        /// one of the package's statements (default: en if it has one,
+        /// else the first by name). The exact lines a program prints are
+        /// the same in every one.
         #[arg(long)]
         locale: Option<String>,
     },

@@ -20,8 +20,9 @@ pub(crate) struct TestArgs {
     /// public cases on DIR, a starter written from it.
     #[arg(long, value_name = "PACKAGE")]
     exercise: Option<std::path::PathBuf>,
-    /// The language the folder is written in (a Rust starter runs its
-    /// cases with `cargo test`; this command runs them for Python).
+    /// The language the folder is written in (a game's Rust starter runs
+    /// its cases with `cargo test`; this command runs them for Python, and
+    /// for a package's starter in either language).
     /// Default: Python for a folder with Python files and no Cargo.toml.
     #[arg(long, value_enum)]
     language: Option<super::grade::Language>,
