@@ -48,50 +48,45 @@ impl Words {
     /// of `holes` (its placeholder, then the Rust that fills it, such as
     /// `{got:?}`) in place.
     pub(crate) fn rust_format(&self, key: &str, holes: &[(&str, &str)]) -> String {
-        let marks: Vec<(String, String)> = holes
-            .iter()
-            .map(|(n, _)| (n.to_string(), mark(n)))
-            .collect();
-        let values: Vec<(&str, &str)> = marks
-            .iter()
-            .map(|(n, m)| (n.as_str(), m.as_str()))
-            .collect();
-        let mut out = self
-            .text(key, &values)
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\n")
-            .replace('{', "{{")
-            .replace('}', "}}");
-        for ((_, filled), (_, marked)) in holes.iter().zip(&marks) {
-            out = out.replace(marked.as_str(), filled);
-        }
-        out
+        self.literal(key, holes, |text| {
+            quoted(text).replace('{', "{{").replace('}', "}}")
+        })
     }
 
     /// The message `key` as the inside of a Python `"..." % (...)`
     /// literal, each of `holes` (its placeholder, then `%s` or `%r`) in
     /// place.
     pub(crate) fn python_format(&self, key: &str, holes: &[(&str, &str)]) -> String {
-        let marks: Vec<(String, String)> = holes
+        self.literal(key, holes, |text| quoted(text).replace('%', "%%"))
+    }
+
+    /// The message `key`, escaped by `escape` for a string literal, each
+    /// of `holes` filled after the escaping (so the filling stays code).
+    fn literal(
+        &self,
+        key: &str,
+        holes: &[(&str, &str)],
+        escape: impl Fn(&str) -> String,
+    ) -> String {
+        let marks: Vec<String> = holes.iter().map(|(n, _)| mark(n)).collect();
+        let values: Vec<(&str, &str)> = holes
             .iter()
-            .map(|(n, _)| (n.to_string(), mark(n)))
+            .zip(&marks)
+            .map(|((n, _), m)| (*n, m.as_str()))
             .collect();
-        let values: Vec<(&str, &str)> = marks
-            .iter()
-            .map(|(n, m)| (n.as_str(), m.as_str()))
-            .collect();
-        let mut out = self
-            .text(key, &values)
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\n")
-            .replace('%', "%%");
-        for ((_, filled), (_, marked)) in holes.iter().zip(&marks) {
+        let mut out = escape(&self.text(key, &values));
+        for ((_, filled), marked) in holes.iter().zip(&marks) {
             out = out.replace(marked.as_str(), filled);
         }
         out
     }
+}
+
+/// `text` inside a double-quoted literal of Rust or Python.
+fn quoted(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 /// `text` in lines of at most `width` characters, each after `prefix`.
