@@ -67,8 +67,9 @@ fn main() {
         files.retain(|f| {
             let text = f.to_string_lossy().replace('\\', "/");
             // The hidden mutants students' own tests are graded by, and
-            // the suites `dev check` proves them with.
-            if text.contains(".hidden.") || text.contains(".hidden/") {
+            // the suites `dev check` proves them with; a package's
+            // hidden cases and mutants (`hidden/`).
+            if text.contains(".hidden.") || text.contains(".hidden/") || text.contains("/hidden/") {
                 return false;
             }
             !hidden.iter().any(|(game, name)| {

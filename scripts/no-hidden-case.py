@@ -14,8 +14,9 @@ it looks for.
 The hidden mutants students' own tests are graded by
 (`exercises/**/mutations.hidden.toml`) are searched the same way: the file's
 text, and each mutant's `breaks` line that no public mutant shares (a
-Python mutant may break the same rule in the same words). Exit 1 with each needle found, or
-missing.
+Python mutant may break the same rule in the same words). So are the
+built-in packages' hidden parts (`exercises/**/hidden/`), by each file's
+text. Exit 1 with each needle found, or missing.
 """
 import pathlib
 import sys
@@ -87,11 +88,21 @@ def main():
                 problems.append(f"{name}: {what} is in the student's build")
         if instructor is not None and text not in instructor:
             problems.append(f"{name}: its file is not in the instructor's build either")
+    # The built-in packages' hidden parts (`exercises/**/hidden/`): each
+    # file's text.
+    packaged = sorted(p for p in (ROOT / "exercises").glob("**/hidden/**/*") if p.is_file())
+    for path in packaged:
+        name = path.relative_to(ROOT)
+        text = path.read_bytes()
+        if text in student:
+            problems.append(f"{name}: its file is in the student's build")
+        if instructor is not None and text not in instructor:
+            problems.append(f"{name}: its file is not in the instructor's build either")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"ok: none of the {len(hidden)} hidden cases and {count} hidden mutants is in the student's build")
+    print(f"ok: none of the {len(hidden)} hidden cases, {count} hidden mutants and {len(packaged)} packages' hidden files is in the student's build")
     return 0
 
 

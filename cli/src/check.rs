@@ -49,6 +49,8 @@ pub(crate) enum CheckError {
     Cargo(std::io::Error),
     #[error(transparent)]
     Grade(#[from] crate::grader::GradeError),
+    #[error("{0}")]
+    Package(String),
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CheckError + '_ {
@@ -294,6 +296,54 @@ fn check_game(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), Che
         game.id
     );
     check_own_tests(game, work, tally);
+    println!("== {}: its packages, verified", game.id);
+    check_packages(game, work, tally)?;
+    Ok(())
+}
+
+/// `boardkit verify` over each of the game's packages the kit embeds
+/// (`exercises/<game>/<folder>/exercise.toml`), written out whole: a
+/// variant finds its base beside it.
+fn check_packages(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(), CheckError> {
+    let prefix = format!("exercises/{}/", game.id);
+    let out = work.join("packages");
+    let mut roots = Vec::new();
+    for (path, bytes) in crate::embedded::under(&prefix) {
+        let target = out.join(path);
+        if let Some(folder) = target.parent() {
+            std::fs::create_dir_all(folder).map_err(io_error(folder))?;
+        }
+        std::fs::write(&target, bytes).map_err(io_error(&target))?;
+        let rest = &path[prefix.len()..];
+        if rest.matches('/').count() == 1 && rest.ends_with("/exercise.toml") {
+            roots.push(target.parent().map(Path::to_owned).unwrap_or_default());
+        }
+    }
+    let sandbox = crate::package::run::sandbox(false).map_err(CheckError::Package)?;
+    for root in roots {
+        let shown = root
+            .strip_prefix(&out)
+            .unwrap_or(&root)
+            .display()
+            .to_string();
+        let package = match crate::package::load::load(&root) {
+            Ok(package) => package,
+            Err(e) => {
+                tally.check(false, format!("{shown} loads: {e}"));
+                continue;
+            }
+        };
+        let scratch = work.join("package-scratch");
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&scratch).map_err(io_error(&scratch))?;
+        for check in crate::package::verify::verify(&package, &sandbox, &scratch) {
+            let problems = check.problems.join("; ");
+            tally.check(
+                check.problems.is_empty(),
+                format!("{shown}: {} {problems}", check.what),
+            );
+        }
+    }
     Ok(())
 }
 

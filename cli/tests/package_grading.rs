@@ -188,7 +188,7 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     let output = grade_with(
         &package,
         &out,
-        &[right, stub],
+        &[right, stub.clone()],
         false,
         &["--style-points", "3"],
     );
@@ -202,7 +202,17 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     // The stub's `todo!`s are noted, and cost a style point.
     assert!(rows.contains(&"edu,0,0,1,1,7,none".to_owned()), "{rows:?}");
     let feedback = std::fs::read_to_string(out.join("students/edu/feedback.md")).unwrap();
-    assert!(feedback.contains("src/demo/mod.rs:9"), "{feedback}");
+    // At the stub's first `todo!`, wherever its doc puts it.
+    let first = std::fs::read_to_string(stub.join("src/demo/mod.rs"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("todo!"))
+        .unwrap()
+        + 1;
+    assert!(
+        feedback.contains(&format!("src/demo/mod.rs:{first}")),
+        "{feedback}"
+    );
 }
 
 #[test]
@@ -1082,4 +1092,65 @@ fn an_out_folder_of_another_run_is_refused_or_replaced() {
     let fresh = grade_with(&package, &out, &[student], false, &["--fresh"]);
     assert!(fresh.status.success(), "{}", said(&fresh));
     assert_eq!(grades(&out).len(), 2, "{:?}", grades(&out));
+}
+
+/// The built-in velha and its English variant, copied; the variant's own
+/// sessions removed. Its sessions then have no lines until `bless` writes
+/// them, in English, into the variant's folder (hidden ones into
+/// `hidden/`); the base's files stay as they were.
+#[test]
+fn a_variant_in_another_locale_gets_its_own_sessions_from_bless() {
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises/velha");
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["package", "english"] {
+        copy_tree(&kit.join(folder), &dir.path().join(folder));
+    }
+    let english = dir.path().join("english");
+    std::fs::remove_dir_all(english.join("cases")).unwrap();
+    std::fs::remove_dir_all(english.join("hidden")).unwrap();
+    let before = std::fs::read_to_string(dir.path().join("package/cases/draw.toml")).unwrap();
+    let output = checked("verify", &english);
+    let text = said(&output);
+    assert!(
+        text.contains("english/cases/draw.toml: no expected lines yet: run `boardkit bless`"),
+        "{text}"
+    );
+    let output = checked("bless", &english);
+    assert!(output.status.success(), "{}", said(&output));
+    let draw = std::fs::read_to_string(english.join("cases/draw.toml")).unwrap();
+    assert!(
+        draw.contains("\"Tic-Tac-Toe\"") && draw.contains("\"Draw\""),
+        "{draw}"
+    );
+    assert!(!draw.contains("\"Empate\""), "{draw}");
+    let hidden = std::fs::read_to_string(english.join("hidden/cases/draw_hidden.toml")).unwrap();
+    assert!(
+        hidden.contains("varies = \"draw\"") && hidden.contains("\"Draw\""),
+        "{hidden}"
+    );
+    // Function cases stay the base's: no copy of them.
+    assert!(!english.join("cases/extrai_linha.toml").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("package/cases/draw.toml")).unwrap(),
+        before
+    );
+    let again = checked("bless", &english);
+    assert!(
+        said(&again).contains("0 case files written"),
+        "{}",
+        said(&again)
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }

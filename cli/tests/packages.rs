@@ -188,3 +188,36 @@ fn an_authors_slips_are_named_where_they_are() {
         assert!(!said.contains("demo/demo/"), "a path named twice: {said}");
     }
 }
+
+/// A built-in package by its name, where no copy of the kit is: velha's
+/// English variant makes an English starter; an unknown name lists the
+/// built-in ones.
+#[test]
+fn a_built_in_package_is_taken_by_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = boardkit()
+        .current_dir(dir.path())
+        .args(["starter", "--exercise", "velha-english", "tictactoe"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", said(&output));
+    let statement = std::fs::read_to_string(dir.path().join("tictactoe/STATEMENT.md")).unwrap();
+    assert!(statement.starts_with("# Tic-tac-toe"), "{statement}");
+    let tests = std::fs::read_to_string(dir.path().join("tictactoe/tests/velha.rs")).unwrap();
+    assert!(tests.contains("\"Winner: {}\""), "{tests}");
+    assert!(
+        !tests.contains("draw_hidden"),
+        "a starter holds no hidden case"
+    );
+    let output = boardkit()
+        .current_dir(dir.path())
+        .args(["verify", "no_such_package"])
+        .output()
+        .unwrap();
+    let text = said(&output);
+    assert_eq!(output.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("nor a built-in one: ") && text.contains("velha-english"),
+        "{text}"
+    );
+}

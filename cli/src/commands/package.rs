@@ -18,15 +18,29 @@ pub(crate) struct PackageArgs {
     pub no_sandbox: bool,
 }
 
+/// The package in folder `dir`, or the built-in package of that name
+/// (`velha`, `velha-english`) when no such folder is there.
 pub(crate) fn loaded(dir: &std::path::Path) -> Result<package::Package, Failure> {
-    if !dir.join(package::load::MANIFEST).is_file() {
-        return Err(usage_error(format!(
-            "{} holds no exercise.toml: not a package",
-            dir.display()
-        ))
-        .into());
+    if dir.join(package::load::MANIFEST).is_file() {
+        return package::load(dir).map_err(Failure::failed);
     }
-    package::load(dir).map_err(Failure::failed)
+    let named = dir.to_str().filter(|_| !dir.exists());
+    match named.and_then(package::builtin::folder) {
+        Some(Ok(folder)) => package::load(&folder).map_err(Failure::failed),
+        Some(Err(e)) => Err(Failure::failed(std::io::Error::other(e))),
+        None => {
+            let names: Vec<String> = package::builtin::names()
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
+            Err(usage_error(format!(
+                "{} holds no exercise.toml: not a package (nor a built-in one: {})",
+                dir.display(),
+                names.join(", ")
+            ))
+            .into())
+        }
+    }
 }
 
 fn sandbox(no_sandbox: bool) -> Result<crate::grader::sandbox::Sandbox, Failure> {

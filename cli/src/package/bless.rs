@@ -35,9 +35,16 @@ pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Res
             ));
         }
         let path = &case.file;
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // A base's session in another locale becomes this package's own.
+        let source = case.from.as_ref().unwrap_or(path);
+        let text =
+            std::fs::read_to_string(source).map_err(|e| format!("{}: {e}", source.display()))?;
         let blessed = blessed(package, case, &ran, &text)?;
-        if blessed != text {
+        if blessed != text || case.from.is_some() {
+            if let Some(folder) = path.parent() {
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| format!("{}: {e}", folder.display()))?;
+            }
             std::fs::write(path, blessed).map_err(|e| format!("{}: {e}", path.display()))?;
             changed += 1;
         }

@@ -12,11 +12,13 @@
 //! - [`run`]: a reference or a submission run on the cases, in the
 //!   sandbox; [`verify`] checks a package; [`bless`] writes its answers;
 //!   [`scaffold`] writes a new one; [`starter`] writes a student's.
+//! - [`builtin`]: the kit's own packages, by name.
 //!
 //! A package never reaches outside its folder: every path is relative and
 //! inside it, and links are refused.
 
 pub(crate) mod bless;
+pub(crate) mod builtin;
 pub(crate) mod grade;
 pub(crate) mod load;
 pub(crate) mod manifest;
@@ -147,6 +149,10 @@ pub(crate) struct Case {
     pub description: String,
     /// A hidden case: the public case it varies.
     pub varies: Option<String>,
+    /// A variant's session whose lines its base printed in another
+    /// locale: the base's file, which `bless` copies to `file` with this
+    /// package's lines.
+    pub from: Option<PathBuf>,
     pub kind: CaseKind,
 }
 

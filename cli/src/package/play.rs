@@ -30,6 +30,7 @@ pub(crate) fn play(package: &Package, scratch: &Path) -> Result<std::process::Ex
         }
     };
     command
+        .env(run::LANGUAGE, &package.language)
         .arg("play")
         .status()
         .map_err(|e| format!("cannot run the reference: {e}"))

@@ -16,7 +16,7 @@ use super::{Case, CaseKind, Function, Package};
 pub(crate) fn type_of(t: &Type) -> String {
     match t {
         Type::Bool => "bool".into(),
-        Type::Int => "int".into(),
+        Type::Int | Type::Uint => "int".into(),
         Type::Char | Type::Str => "str".into(),
         Type::List(inner) => format!("list[{}]", type_of(inner)),
         Type::Grid(cell, ..) => format!("list[list[{}]]", type_of(cell)),
@@ -86,15 +86,17 @@ fn quoted(text: &str) -> String {
 }
 
 /// The student's `<name>.py`: the API, each function raising.
-pub(crate) fn stub(package: &Package) -> String {
+pub(crate) fn stub(package: &Package, words: &Words) -> String {
+    let header = words.text("package_stub_python", &[("title", &package.title)]);
     let mut out = format!(
-        "\"\"\"{}: your code. Write the functions below (STATEMENT.md); add any\nhelpers you like.\"\"\"\n",
-        quoted(&package.title)
+        "\"\"\"\n{}\"\"\"\n",
+        quoted(&super::words::wrapped(&header, "", 72))
     );
+    let todo = quoted(&words.text("package_todo", &[]));
     for f in &package.functions {
         let _ = write!(
             out,
-            "\n\n{}\n{}    raise NotImplementedError(\"{}: see STATEMENT.md\")\n",
+            "\n\n{}\n{}    raise NotImplementedError(\"{}: {todo}\")\n",
             signature(f),
             docstring(&f.doc, "See STATEMENT.md."),
             f.name
@@ -103,7 +105,7 @@ pub(crate) fn stub(package: &Package) -> String {
     if let Some(program) = &package.program {
         let _ = write!(
             out,
-            "\n\ndef {}() -> None:\n{}    raise NotImplementedError(\"{}: see STATEMENT.md\")\n\n\nif __name__ == \"__main__\":\n    {}()\n",
+            "\n\ndef {}() -> None:\n{}    raise NotImplementedError(\"{}: {todo}\")\n\n\nif __name__ == \"__main__\":\n    {}()\n",
             program.function,
             docstring(
                 &program.doc,
@@ -149,8 +151,9 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     out.push_str(&helpers(package));
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE)\n    got = [g for g in (graded(l.rstrip(\"\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, BOARDKIT_LANGUAGE={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
         name = package.name,
+        language = package.language,
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
     );
     for (index, level) in package.levels.iter().enumerate() {

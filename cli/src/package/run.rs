@@ -184,7 +184,18 @@ fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
 }
 
 /// The job that runs `built` with `words` (`case NAME`, or `play`).
-fn job(built: &Built, words: Vec<String>) -> Job<'_> {
+fn job<'a>(built: &'a Built, words: Vec<String>, package: &Package) -> Job<'a> {
+    let mut job = bare_job(built, words);
+    job.env.push((LANGUAGE.into(), package.language.clone()));
+    job
+}
+
+/// The variable a program finds its messages' locale in: a reference
+/// that serves several locales (velha in Portuguese and in English)
+/// prints the one the package grades.
+pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
+
+fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
     match built {
         Built::Program { folder, command } => {
             let mut job = Job::new("/bin/sh", &["-c".to_owned(), command.clone()]);
@@ -262,7 +273,7 @@ pub(crate) fn run_case(
     ) {
         return crashed("a program run with --program has no functions to call".into());
     }
-    let mut job = job(built, words);
+    let mut job = job(built, words, package);
     job.stdin = &stdin;
     let outcome = match sandbox.run(&job, limits) {
         Ok(outcome) => outcome,
@@ -331,7 +342,7 @@ fn tail(stderr: &[u8]) -> String {
     lines[lines.len().saturating_sub(6)..].join("\n")
 }
 
-// `matches` and `graded`: the one reading of a program's lines, which a
+// `captures`, `shaped` and `graded`: the one reading of a program's lines, which a
 // Rust starter's tests take too (and a Python starter's, ported, is
 // checked against).
 include!("templates/lines.rs.in");
@@ -344,9 +355,8 @@ pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
     let patterns: Vec<&str> = messages.values().map(String::as_str).collect();
     stdout
         .lines()
-        .map(|l| l.trim_end_matches('\r'))
+        .map(|l| l.trim_end_matches([' ', '\t', '\r']))
         .filter_map(|l| graded(&patterns, l))
-        .map(str::to_owned)
         .collect()
 }
 
@@ -494,4 +504,71 @@ pub(crate) fn sandbox(unsandboxed: bool) -> Result<Sandbox, String> {
         false => Isolation::bubblewrap().map_err(|e| e.to_string())?,
     };
     Sandbox::new(isolation, 1).map_err(|e| format!("cannot prepare the sandbox: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::graded;
+
+    const PATTERNS: &[&str] = &[
+        "Jogo da Velha",
+        "A {}|{}|{}",
+        "Vencedor: {}",
+        "Posição inválida",
+    ];
+
+    const LINES: &[&str] = &[
+        "Jogo da Velha",
+        "A X | O |   ",
+        "A  X|O |",
+        "Jogada: Vencedor:  O ",
+        "Sua vez: Posição inválida",
+        "Posição inválida!",
+        "B X | O |",
+        "Jogo",
+        "",
+    ];
+
+    #[test]
+    fn what_a_pattern_stands_for_is_graded_without_its_spaces() {
+        let got: Vec<Option<String>> = LINES.iter().map(|l| graded(PATTERNS, l)).collect();
+        let want = [
+            Some("Jogo da Velha"),
+            Some("A X|O|"),
+            Some("A X|O|"),
+            Some("Vencedor: O"),
+            Some("Posição inválida"),
+            None,
+            None,
+            None,
+            None,
+        ];
+        assert_eq!(got, want.map(|w| w.map(str::to_owned)));
+    }
+
+    /// The Python starter's port reads every line as this one does.
+    #[test]
+    fn the_python_port_grades_alike() {
+        let patterns: Vec<String> = PATTERNS
+            .iter()
+            .map(|p| serde_json::to_string(p).unwrap())
+            .collect();
+        let port = include_str!("templates/lines.py.in").replace("{lines}", &patterns.join(", "));
+        let lines = serde_json::to_string(LINES).unwrap();
+        let script = format!(
+            "__file__ = 'test.py'\n{port}\nprint(json.dumps([graded(l) for l in {lines}]))\n"
+        );
+        let out = std::process::Command::new("python3")
+            .args(["-c", &script])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let python: Vec<Option<String>> = serde_json::from_slice(&out.stdout).unwrap();
+        let rust: Vec<Option<String>> = LINES.iter().map(|l| graded(PATTERNS, l)).collect();
+        assert_eq!(python, rust);
+    }
 }

@@ -21,6 +21,7 @@ pub(crate) fn type_of(t: &Type, borrowed: bool) -> String {
         (Type::Grid(..), true) => format!("&{}", type_of(t, false)),
         (Type::Bool, _) => "bool".into(),
         (Type::Int, _) => "i64".into(),
+        (Type::Uint, _) => "usize".into(),
         (Type::Char, _) => "char".into(),
         (Type::Str, _) => "String".into(),
         (Type::List(inner), _) => format!("Vec<{}>", type_of(inner, false)),
@@ -74,6 +75,7 @@ pub(crate) fn literal(t: &Type, value: &Value, borrowed: bool) -> String {
             format!("({},)", members.join(", "))
         }
         (Type::Int, Value::Integer(i)) => format!("{i}_i64"),
+        (Type::Uint, Value::Integer(i)) => format!("{i}_usize"),
         (_, v) => v.to_string(),
     }
 }
@@ -94,11 +96,10 @@ fn signature(f: &Function) -> String {
 }
 
 /// The student's `src/<name>/mod.rs`: the API, each function a `todo!`.
-pub(crate) fn stub(package: &Package) -> String {
-    let mut out = format!(
-        "//! {}: your code. Everything in this folder is yours: write the\n//! functions below (STATEMENT.md), and add any helpers, types and\n//! modules you like.\n",
-        package.title
-    );
+pub(crate) fn stub(package: &Package, words: &Words) -> String {
+    let header = words.text("package_stub", &[("title", &package.title)]);
+    let mut out = super::words::wrapped(&header, "//! ", 72);
+    let todo = words.rust_format("package_todo", &[]);
     if package.program.is_some() {
         out.push_str("\nuse std::io::{BufRead, Write};\n");
     }
@@ -106,7 +107,7 @@ pub(crate) fn stub(package: &Package) -> String {
         let shown: Vec<String> = f.args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
         let _ = write!(
             out,
-            "\n{}{} {{\n    todo!(\"{}({}): see STATEMENT.md\")\n}}\n",
+            "\n{}{} {{\n    todo!(\"{}({}): {todo}\")\n}}\n",
             doc(&f.doc),
             signature(f),
             f.name,
@@ -116,7 +117,7 @@ pub(crate) fn stub(package: &Package) -> String {
     if let Some(program) = &package.program {
         let _ = write!(
             out,
-            "\n{}pub fn {}(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = (input, output);\n    todo!(\"{}: see STATEMENT.md\")\n}}\n",
+            "\n{}pub fn {}(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = (input, output);\n    todo!(\"{}: {todo}\")\n}}\n",
             doc(&program.doc),
             program.function,
             program.function
@@ -163,6 +164,13 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     if package.program.is_some() && sessions {
         out.push_str(&session_helpers(package, words));
     }
+    if package
+        .cases
+        .iter()
+        .any(|c| !c.hidden && matches!(c.kind, CaseKind::Calls { .. }))
+    {
+        out.push_str(&check_helper(words));
+    }
     for (index, level) in package.levels.iter().enumerate() {
         let cases: Vec<&Case> = package
             .cases
@@ -174,20 +182,20 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         }
         let _ = write!(out, "\nmod {level} {{\n    use super::*;\n");
         for case in cases {
-            out.push_str(&test(package, case, words));
+            out.push_str(&test(package, case));
         }
         out.push_str("}\n");
     }
     out
 }
 
-fn test(package: &Package, case: &Case, words: &Words) -> String {
+fn test(package: &Package, case: &Case) -> String {
     let mut body = String::new();
     match &case.kind {
         CaseKind::Calls { function, calls } => {
             let f = &package.functions[*function];
             for call in calls {
-                body.push_str(&call_check(package, f, call, words));
+                body.push_str(&call_check(package, f, call));
             }
         }
         CaseKind::Session { input, expect } => {
@@ -223,7 +231,9 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
     format!("{}::{}({})", package.name, f.name, args.join(", "))
 }
 
-fn call_check(package: &Package, f: &Function, call: &Call, words: &Words) -> String {
+/// One call's check: a statement of its own, with no binding, so that a
+/// case of thousands of calls compiles as a flat list.
+fn call_check(package: &Package, f: &Function, call: &Call) -> String {
     let call_text = call_expression(package, f, &call.args);
     let accepted: Vec<String> = accepted(call)
         .iter()
@@ -233,22 +243,24 @@ fn call_check(package: &Package, f: &Function, call: &Call, words: &Words) -> St
         Type::Result(_) => format!("{call_text}.map_err(|_| ())"),
         _ => call_text.clone(),
     };
-    let shown = call_text
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('{', "{{")
-        .replace('}', "}}");
+    format!(
+        "        super::check({got}, &[{}], {call_text:?});\n",
+        accepted.join(", ")
+    )
+}
+
+/// The starter's tests' one check of a call's answer.
+fn check_helper(words: &Words) -> String {
     let message = words.rust_format(
         "package_returned",
         &[
-            ("call", &shown),
+            ("call", "{call}"),
             ("got", "{got:?}"),
             ("accepted", "{accepted:?}"),
         ],
     );
     format!(
-        "        let got = {got};\n        let accepted = [{}];\n        assert!(accepted.contains(&got), \"{message}\");\n",
-        accepted.join(", ")
+        "\n/// A call's answer, among those accepted.\n#[track_caller]\nfn check<T: PartialEq + std::fmt::Debug>(got: T, accepted: &[T], call: &str) {{\n    assert!(accepted.contains(&got), \"{message}\");\n}}\n"
     )
 }
 
@@ -262,6 +274,7 @@ fn session_helpers(package: &Package, words: &Words) -> String {
     SESSION
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
+        .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
         .replace(
             "{timeout}",
@@ -277,7 +290,8 @@ fn session_helpers(package: &Package, words: &Words) -> String {
 }
 
 /// A starter's session test: `{lines}` the program's lines, `{graded}`
-/// their reading, `{binary}` the program.
+/// their reading, `{binary}` the program, `{language}` the messages'
+/// locale.
 const SESSION: &str = include_str!("templates/session.rs.in");
 
 /// `answers.rs`: the grader's caller, compiled with the student's folder
@@ -325,6 +339,7 @@ fn read(t: &Type, json: &str) -> String {
     match t {
         Type::Bool => format!("{json}.bool()"),
         Type::Int => format!("{json}.int()"),
+        Type::Uint => format!("{json}.uint()"),
         Type::Char => format!("{json}.chr()"),
         Type::Str => format!("{json}.string()"),
         Type::List(inner) => format!(
@@ -365,6 +380,7 @@ const CALLER_MAIN: &str = include_str!("templates/answers.rs.in");
 const ANSWER: &str = r#"trait Answer { fn write(&self, out: &mut String); }
 impl Answer for bool { fn write(&self, out: &mut String) { out.push_str(if *self { "true" } else { "false" }); } }
 impl Answer for i64 { fn write(&self, out: &mut String) { out.push_str(&self.to_string()); } }
+impl Answer for usize { fn write(&self, out: &mut String) { out.push_str(&self.to_string()); } }
 impl Answer for char { fn write(&self, out: &mut String) { self.to_string().write(out); } }
 impl Answer for String {
     fn write(&self, out: &mut String) {

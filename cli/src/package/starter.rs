@@ -43,42 +43,10 @@ pub(crate) fn write(
     let mut files: Vec<(String, String)> = vec![("STATEMENT.md".into(), statement)];
     let name = &package.name;
     let words = Words::of(&locale);
-    match language {
-        Language::Rust => {
-            let dashed = name.replace('_', "-");
-            files.push((
-                "Cargo.toml".into(),
-                format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n"),
-            ));
-            files.push((
-                "src/lib.rs".into(),
-                format!("//! {}: the exercise's crate. Your code is `src/{name}/`; the rest is\n//! the kit's.\n\npub mod {name};\n", package.title),
-            ));
-            if let Some(program) = &package.program {
-                let main = include_str!("templates/main.rs.in")
-                    .replace("{crate}", &super::rust::crate_name(package))
-                    .replace("{name}", name)
-                    .replace("{play}", &program.function);
-                files.push(("src/main.rs".into(), main));
-            }
-            files.push((format!("src/{name}/mod.rs"), super::rust::stub(package)));
-            files.push((
-                format!("tests/{name}.rs"),
-                super::rust::tests(package, &words),
-            ));
-        }
-        Language::Python => {
-            files.push((format!("{name}.py"), super::python::stub(package)));
-            files.push((
-                format!("test_{name}.py"),
-                super::python::tests(package, &words),
-            ));
-            files.push((
-                crate::package::grade::OWN_TESTS_FILE.into(),
-                super::python::own_tests(package, &words),
-            ));
-        }
-    }
+    files.extend(match language {
+        Language::Rust => rust_files(package, &words),
+        Language::Python => python_files(package, &words),
+    });
     files.push(("README.md".into(), readme(package, language, &words)));
     if let Some(catalogue) = words.catalogue_file(name, language == Language::Python) {
         files.push((boardkit::catalogue::Catalogue::FILE.into(), catalogue));
@@ -94,6 +62,65 @@ pub(crate) fn write(
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// A Rust starter's own files: its manifest, crate root, program, stub
+/// and tests.
+fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
+    let name = &package.name;
+    let mut files = Vec::new();
+    let dashed = name.replace('_', "-");
+    files.push((
+        "Cargo.toml".into(),
+        format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n"),
+    ));
+    files.push((
+        "src/lib.rs".into(),
+        format!(
+            "{}\npub mod {name};\n",
+            super::words::wrapped(
+                &words.text(
+                    "package_crate",
+                    &[("title", &package.title), ("name", name)]
+                ),
+                "//! ",
+                72
+            )
+        ),
+    ));
+    if let Some(program) = &package.program {
+        let main = include_str!("templates/main.rs.in")
+            .replace("{crate}", &super::rust::crate_name(package))
+            .replace("{name}", name)
+            .replace("{play}", &program.function);
+        files.push(("src/main.rs".into(), main));
+    }
+    files.push((
+        format!("src/{name}/mod.rs"),
+        super::rust::stub(package, words),
+    ));
+    files.push((
+        format!("tests/{name}.rs"),
+        super::rust::tests(package, words),
+    ));
+    files
+}
+
+/// A Python starter's own files: its stub, its tests and the student's
+/// own tests' example.
+fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
+    let name = &package.name;
+    let mut files = Vec::new();
+    files.push((format!("{name}.py"), super::python::stub(package, words)));
+    files.push((
+        format!("test_{name}.py"),
+        super::python::tests(package, words),
+    ));
+    files.push((
+        crate::package::grade::OWN_TESTS_FILE.into(),
+        super::python::own_tests(package, words),
+    ));
+    files
 }
 
 fn readme(package: &Package, language: Language, words: &Words) -> String {

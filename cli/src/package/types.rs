@@ -16,6 +16,8 @@ use toml::Value;
 pub(crate) enum Type {
     Bool,
     Int,
+    /// A whole number of 0 or more: `usize` in Rust (an index, a count).
+    Uint,
     Char,
     Str,
     List(Box<Type>),
@@ -33,6 +35,7 @@ impl std::fmt::Display for Type {
         match self {
             Type::Bool => f.write_str("bool"),
             Type::Int => f.write_str("int"),
+            Type::Uint => f.write_str("uint"),
             Type::Char => f.write_str("char"),
             Type::Str => f.write_str("string"),
             Type::List(t) => write!(f, "list<{t}>"),
@@ -48,7 +51,7 @@ impl std::fmt::Display for Type {
 }
 
 /// What the type names are, for errors.
-pub(crate) const EXPECTED: &str = "bool, int, char, string, list<T>, grid<T, ROWS, COLUMNS>, tuple<T, ...>, option<T> or result<T>";
+pub(crate) const EXPECTED: &str = "bool, int, uint, char, string, list<T>, grid<T, ROWS, COLUMNS>, tuple<T, ...>, option<T> or result<T>";
 
 impl std::str::FromStr for Type {
     type Err = String;
@@ -123,6 +126,7 @@ impl Reader<'_> {
         let simple = match word.as_str() {
             "bool" => Some(Type::Bool),
             "int" => Some(Type::Int),
+            "uint" => Some(Type::Uint),
             "char" => Some(Type::Char),
             "string" => Some(Type::Str),
             _ => None,
@@ -181,6 +185,7 @@ impl Type {
         match (self, value) {
             (Type::Bool, Value::Boolean(_)) | (Type::Int, Value::Integer(_)) => Ok(()),
             (Type::Str, Value::String(_)) => Ok(()),
+            (Type::Uint, Value::Integer(i)) if *i >= 0 => Ok(()),
             (Type::Char, Value::String(s)) if s.chars().count() == 1 => Ok(()),
             (Type::List(t), Value::Array(items)) => items.iter().try_for_each(|v| t.check(v)),
             (Type::Grid(t, rows, columns), Value::Array(items)) => {
@@ -248,6 +253,7 @@ impl Type {
             (Type::Result(t), v) => t.value_of_answer(v),
             (Type::Bool, Json::Bool(b)) => Some(Value::Boolean(*b)),
             (Type::Int, Json::Number(n)) => n.as_i64().map(Value::Integer),
+            (Type::Uint, Json::Number(n)) => n.as_i64().filter(|i| *i >= 0).map(Value::Integer),
             (Type::Str, Json::String(s)) => Some(Value::String(s.clone())),
             (Type::Char, Json::String(s)) if s.chars().count() == 1 => {
                 Some(Value::String(s.clone()))
@@ -345,6 +351,9 @@ mod tests {
         assert!(t.check(&value("{}")).is_ok());
         assert!(t.check(&value("[1, 'xy']")).is_err());
         assert!(t.check(&value("[1]")).is_err());
+        let index: Type = "tuple<uint, uint>".parse().unwrap();
+        assert!(index.check(&value("[0, 2]")).is_ok());
+        assert!(index.check(&value("[0, -1]")).is_err());
         let grid: Type = "grid<int, 2, 2>".parse().unwrap();
         assert!(grid.check(&value("[[1, 2], [3, 4]]")).is_ok());
         assert!(grid.check(&value("[[1, 2], [3]]")).is_err());
@@ -357,6 +366,7 @@ mod tests {
     fn canonical_answers_read_back_as_their_values() {
         for (t, v) in [
             ("option<tuple<int, int>>", "[0, 2]"),
+            ("tuple<uint, uint>", "[1, 2]"),
             ("option<int>", "{}"),
             ("result<list<bool>>", "[true, false]"),
             ("result<int>", "{ error = true }"),

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::run::{self, Built};
+use super::words::Words;
 use super::{Case, CaseKind, Language, Package};
 use crate::grader::sandbox::{Limits, Sandbox};
 
@@ -157,10 +158,13 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
     let folder = scratch.join("stub-source");
     let _ = std::fs::remove_dir_all(&folder);
     let written = std::fs::create_dir_all(&folder).and_then(|()| match language {
-        Language::Rust => std::fs::write(folder.join("mod.rs"), super::rust::stub(package)),
+        Language::Rust => std::fs::write(
+            folder.join("mod.rs"),
+            super::rust::stub(package, &Words::of("en")),
+        ),
         Language::Python => std::fs::write(
             folder.join(format!("{}.py", package.name)),
-            super::python::stub(package),
+            super::python::stub(package, &Words::of("en")),
         ),
     });
     let mut problems = Vec::new();
@@ -265,27 +269,60 @@ fn starter_check(package: &Package, scratch: &Path) -> Check {
                 case.name
             ));
         }
-        if let CaseKind::Calls { function, calls } = &case.kind {
-            let f = &package.functions[*function];
-            for call in calls {
-                let public = package.cases.iter().any(|c| !c.hidden && matches!(&c.kind, CaseKind::Calls { calls, .. } if calls.iter().any(|p| p.args == call.args)));
-                for language in [Language::Rust, Language::Python] {
-                    let shown = run::shown_call(package, f, &call.args, language);
-                    if !public && text.contains(&shown) {
-                        problems.push(format!(
-                            "{}:{}: a starter holds the hidden call {shown}",
-                            case.file.display(),
-                            call.line
-                        ));
-                    }
-                }
-            }
-        }
     }
+    problems.extend(hidden_calls_held(package, &text));
     Check {
         what: "no starter holds a hidden case".into(),
         problems,
     }
+}
+
+/// Each hidden call (its arguments in no public call) a starter's `text`
+/// shows, as either language writes it: found in one pass over the text,
+/// for a package of tens of thousands of calls.
+fn hidden_calls_held(package: &Package, text: &str) -> Vec<String> {
+    let key = |args: &[toml::Value]| toml::Value::Array(args.to_vec()).to_string();
+    let public: BTreeSet<String> = package
+        .cases
+        .iter()
+        .filter(|c| !c.hidden)
+        .filter_map(|c| match &c.kind {
+            CaseKind::Calls { calls, .. } => Some(calls),
+            CaseKind::Session { .. } => None,
+        })
+        .flatten()
+        .map(|call| key(&call.args))
+        .collect();
+    let mut hidden = Vec::new();
+    for case in package.cases.iter().filter(|c| c.hidden) {
+        let CaseKind::Calls { function, calls } = &case.kind else {
+            continue;
+        };
+        let f = &package.functions[*function];
+        for call in calls.iter().filter(|c| !public.contains(&key(&c.args))) {
+            for language in [Language::Rust, Language::Python] {
+                let shown = run::shown_call(package, f, &call.args, language);
+                hidden.push((case, call.line, shown));
+            }
+        }
+    }
+    let Ok(finder) = aho_corasick::AhoCorasick::new(hidden.iter().map(|(_, _, s)| s)) else {
+        return vec!["cannot search the starters for hidden calls".into()];
+    };
+    let found: BTreeSet<usize> = finder
+        .find_overlapping_iter(text)
+        .map(|m| m.pattern().as_usize())
+        .collect();
+    found
+        .into_iter()
+        .map(|i| {
+            let (case, line, shown) = &hidden[i];
+            format!(
+                "{}:{line}: a starter holds the hidden call {shown}",
+                case.file.display()
+            )
+        })
+        .collect()
 }
 
 /// The starters `starter_check` wrote compile: the Rust one's tests
@@ -366,5 +403,43 @@ fn time_limits(package: &Package, cpu: &[(String, Duration)]) -> Check {
     Check {
         what,
         problems: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A starter that shows a hidden call's arguments is caught, in
+    /// either language's writing; one that shows only public calls is not.
+    #[test]
+    fn a_hidden_call_in_a_starter_is_found() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises/velha/package");
+        let package = super::super::load::load(&root).expect("velha loads");
+        let public = |args: &[toml::Value]| {
+            package.cases.iter().filter(|c| !c.hidden).any(|c| {
+                matches!(&c.kind, CaseKind::Calls { calls, .. } if calls.iter().any(|p| p.args == args))
+            })
+        };
+        let (function, call) = package
+            .cases
+            .iter()
+            .filter(|c| c.hidden)
+            .find_map(|c| match &c.kind {
+                CaseKind::Calls { function, calls } => calls
+                    .iter()
+                    .find(|call| !public(&call.args))
+                    .map(|call| (*function, call)),
+                CaseKind::Session { .. } => None,
+            })
+            .expect("velha has a hidden call");
+        let f = &package.functions[function];
+        assert!(hidden_calls_held(&package, "").is_empty());
+        for language in [Language::Rust, Language::Python] {
+            let shown = run::shown_call(&package, f, &call.args, language);
+            let found = hidden_calls_held(&package, &format!("x = {shown}\n"));
+            assert_eq!(found.len(), 1, "{shown}: {found:?}");
+            assert!(found[0].contains("holds the hidden call"), "{found:?}");
+        }
     }
 }

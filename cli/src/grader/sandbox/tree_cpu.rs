@@ -196,7 +196,12 @@ mod tests {
         let _ = child.kill();
         let _ = child.wait();
         assert!(used >= Duration::from_millis(400), "{used:?}");
-        assert!(waited_for * 2 < used, "{waited_for:?} of {used:?}");
+        // The one look counts what the living and the reaped used; on a
+        // loaded machine that may be half of it: the clock sees more.
+        assert!(
+            waited_for + Duration::from_millis(200) < used,
+            "{waited_for:?} of {used:?}"
+        );
     }
 
     #[test]
