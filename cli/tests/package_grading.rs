@@ -147,7 +147,7 @@ fn a_class_is_graded_on_a_package_in_python() {
         .unwrap();
     assert!(
         String::from_utf8_lossy(&listed.stdout)
-            .contains("basic::total_negative  1 points, hidden, rule 1"),
+            .contains("basic::total_negative  1 point, hidden, rule 1"),
         "{}",
         said(&listed)
     );
@@ -279,6 +279,18 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
     let output = checked("verify", &variant);
     assert!(
         said(&output).contains("proficient has no case: add one"),
+        "{}",
+        said(&output)
+    );
+    // Points for a base's session it dropped: said as dropped.
+    edit(
+        &variant.join("exercise.toml"),
+        "[points]",
+        "[points]\nthree_numbers = 2",
+    );
+    let output = checked("verify", &variant);
+    assert!(
+        said(&output).contains("`three_numbers`, a case of the base this variant drops"),
         "{}",
         said(&output)
     );
@@ -1152,5 +1164,34 @@ fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
+    }
+}
+
+/// `--timeout` below 10 s is each case's CPU limit (the reference takes
+/// far less than a twentieth of it), its wall-clock backstop behind it:
+/// as run.json says, so it is.
+#[test]
+fn a_package_case_takes_the_timeout_given() {
+    let (dir, package) = new_package();
+    let right = dir.path().join("class/ana");
+    std::fs::create_dir_all(&right).unwrap();
+    std::fs::copy(
+        package.join("reference/python/demo.py"),
+        right.join("demo.py"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = grade_with(&package, &out, &[right], true, &["--timeout", "2"]);
+    assert!(output.status.success(), "{}", said(&output));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let cases = run["case_cpu"].as_object().expect("case_cpu");
+    assert!(!cases.is_empty(), "{run}");
+    for (name, case) in cases {
+        assert_eq!(
+            (case["limit_s"].as_u64(), case["wall_s"].as_u64()),
+            (Some(2), Some(12)),
+            "{name}: {run}"
+        );
     }
 }

@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {
-    let cases: [(&str, &str, &str, &str); 8] = [
+    let cases: [(&str, &str, &str, &str); 9] = [
         // A title that would end a generated comment: code in a starter.
         (
             "exercise.toml",
@@ -81,6 +81,13 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
             "args = [[1, 2, 3]]",
             "args = [[1, \"two\", 3]]",
             "total_small.toml:7: argument `numbers`",
+        ),
+        // A property's answers and a blessed one: which would count?
+        (
+            "cases/total_small.toml",
+            "expect = 6",
+            "expect = 6\naccept = [6, 7]",
+            "`expect` (the reference's answer, which `bless` writes) or `accept`",
         ),
     ];
     for (file, from, to, why) in cases {

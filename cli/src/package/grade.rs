@@ -331,7 +331,9 @@ fn reference_limits(
     let mut limits = BTreeMap::new();
     for case in cases {
         let ran = run::run_case(package, &built, case, sandbox, &options.limits);
-        let cpu = boardkit::judge::case_cpu(ran.cpu);
+        // `--timeout`, or 20 times the reference's time when that is
+        // more: as the built-in games' cases (`grader::run`).
+        let cpu = ran.cpu * boardkit::judge::REFERENCE_MARGIN;
         let case_limits = if cpu > std::time::Duration::from_secs(options.limits.cpu_seconds) {
             options.limits.with_cpu(cpu)
         } else {
@@ -576,10 +578,13 @@ pub(crate) fn list_cases(package: &Package, program: bool) -> String {
     let sessions = |c: &&Case| !program || matches!(c.kind, CaseKind::Session { .. });
     for case in package.cases.iter().filter(sessions) {
         let seen = if case.hidden { "hidden" } else { "public" };
+        let points = match case.points {
+            1 => "1 point".to_owned(),
+            n => format!("{n} points"),
+        };
         out.push_str(&format!(
-            "{}  {} points, {seen}, rule {}: {}\n",
+            "{}  {points}, {seen}, rule {}: {}\n",
             case.test_name(package),
-            case.points,
             case.rule,
             case.description
         ));

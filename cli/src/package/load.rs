@@ -60,6 +60,11 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     package.cases = merged(base_public, own_public);
     let own_hidden = cases(&package, Path::new("hidden/cases"), true)?;
     package.cases.extend(merged(base_hidden, own_hidden));
+    // Level by level, everywhere they are listed: the public cases of a
+    // level, then its hidden ones.
+    package
+        .cases
+        .sort_by(|a, b| (a.level, a.hidden, &a.name).cmp(&(b.level, b.hidden, &b.name)));
     named_apart(&package)?;
     for case in &mut package.cases {
         if let Some(points) = manifest.points.get(&case.name) {
@@ -74,7 +79,17 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
         return Err(PackageError::file(
             root,
             file,
-            format!("`[points]` names `{unknown}`, which is not a case"),
+            match base
+                .as_ref()
+                .and_then(|b| b.cases.iter().find(|c| &c.name == unknown))
+            {
+                Some(dropped) => format!(
+                    "`[points]` names `{unknown}`, a case of the base this variant drops (its level `{}` is not one of this variant's levels, or it runs a program this variant leaves out)",
+                    base.as_ref()
+                        .map_or("", |b| b.levels[dropped.level].as_str())
+                ),
+                None => format!("`[points]` names `{unknown}`, which is not a case"),
+            },
         ));
     }
     package.submissions = submissions(&package, Path::new("submissions"), false)?;
@@ -599,6 +614,12 @@ fn calls(
             f.returns
                 .check(expect.get_ref())
                 .map_err(|m| at(expect.span(), format!("`expect`: {m}")))?;
+        }
+        if let (Some(_), Some(accept)) = (&call.expect, &call.accept) {
+            return Err(at(
+                accept.span(),
+                "a call has `expect` (the reference's answer, which `bless` writes) or `accept` (every answer a property accepts), not both".into(),
+            ));
         }
         if let Some(accept) = &call.accept {
             for value in accept.get_ref() {
