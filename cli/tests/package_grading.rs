@@ -1115,7 +1115,7 @@ fn a_variant_in_another_locale_gets_its_own_sessions_from_bless() {
     let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises/velha");
     let dir = tempfile::tempdir().unwrap();
     for folder in ["package", "english"] {
-        copy_tree(&kit.join(folder), &dir.path().join(folder));
+        copy_folder(&kit.join(folder), &dir.path().join(folder));
     }
     let english = dir.path().join("english");
     std::fs::remove_dir_all(english.join("cases")).unwrap();
@@ -1154,19 +1154,6 @@ fn a_variant_in_another_locale_gets_its_own_sessions_from_bless() {
     );
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// `--timeout` below 10 s is each case's CPU limit (the reference takes
 /// far less than a twentieth of it), its wall-clock backstop behind it:
 /// as run.json says, so it is.
@@ -1194,4 +1181,100 @@ fn a_package_case_takes_the_timeout_given() {
             "{name}: {run}"
         );
     }
+}
+
+/// A program that takes options: `[program] options` says them, a
+/// session's `args` sets them. The reference, the starters in both
+/// languages, `play --exercise` and the grader all pass them; a program
+/// that ignores them fails the session that sets them; a session of a
+/// program without options cannot set them.
+#[test]
+fn a_program_takes_the_options_a_session_gives() {
+    let (dir, package) = new_package();
+    std::fs::write(
+        package.join("cases/started.toml"),
+        "level = \"proficient\"\nrule = 2\ndescription = \"the total starts at --start\"\nargs = [\"--start\", \"10\"]\ninput = [\"1\", \"2\"]\n",
+    )
+    .unwrap();
+    let text = said(&checked("verify", &package));
+    assert!(
+        text.contains("started.toml:4: the program takes no options"),
+        "{text}"
+    );
+    edit(
+        &package.join("exercise.toml"),
+        "[reference]",
+        "options = \"--start N: the total starts at N (0 without it)\"\n\n[reference]",
+    );
+    edit(
+        &package.join("reference/rust/mod.rs"),
+        "pub fn play(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {\n    let mut numbers = Vec::new();",
+        "pub fn play(\n    options: &[String],\n    input: &mut dyn BufRead,\n    output: &mut dyn Write,\n) -> std::io::Result<()> {\n    let start = match options {\n        [flag, n] if flag == \"--start\" => n.parse().unwrap_or(0),\n        _ => 0,\n    };\n    let mut numbers = vec![start];",
+    );
+    let python = package.join("reference/python/demo.py");
+    edit(
+        &python,
+        "def play() -> None:",
+        "def play(options: list[str]) -> None:",
+    );
+    edit(
+        &python,
+        "    numbers = []",
+        "    numbers = [int(options[1])] if options[:1] == [\"--start\"] else []",
+    );
+    edit(
+        &python,
+        "    play()",
+        "    import sys\n\n    play(sys.argv[1:])",
+    );
+    let blessed = checked("bless", &package);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    let started = std::fs::read_to_string(package.join("cases/started.toml")).unwrap();
+    assert!(started.contains("\"Total: 13\""), "{started}");
+    let verified = checked("verify", &package);
+    let text = said(&verified);
+    assert!(verified.status.success(), "{text}");
+    // says_sum ignores the options and prints Sum: it stays at basic.
+    assert!(
+        text.contains("ok: the submission says_sum (python) reaches basic"),
+        "{text}"
+    );
+    let starters = starters_fail_then_pass(&package);
+    let stub = std::fs::read_to_string(starters.0.path().join("rust/src/main.rs")).unwrap();
+    assert!(stub.contains("std::env::args().skip(1)"), "{stub}");
+    // Played with its options.
+    let mut play = boardkit()
+        .args(["play", "--exercise"])
+        .arg(&package)
+        .args(["--", "--start", "5"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    play.stdin.take().unwrap().write_all(b"1\n").unwrap();
+    let played = play.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&played.stdout).contains("Total: 6"),
+        "{}",
+        said(&played)
+    );
+    // Graded: a student who ignores the options fails that session only.
+    let class = dir.path().join("class");
+    let ignores = class.join("ignores");
+    std::fs::create_dir_all(&ignores).unwrap();
+    std::fs::write(
+        ignores.join("demo.py"),
+        "import sys\n\n\ndef total(numbers):\n    return sum(numbers)\n\n\ndef play(options):\n    numbers = []\n    while True:\n        try:\n            line = input()\n        except EOFError:\n            break\n        try:\n            numbers.append(int(line))\n        except ValueError:\n            print(\"Not a number: \" + line)\n    print(\"Total: \" + str(total(numbers)))\n\n\nif __name__ == \"__main__\":\n    play(sys.argv[1:])\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, &[ignores], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let feedback = std::fs::read_to_string(out.join("students/ignores/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("started") && feedback.contains("--start 10"),
+        "{feedback}"
+    );
+    assert!(!feedback.contains("three\\_numbers ("), "{feedback}");
 }

@@ -143,6 +143,10 @@ pub(crate) enum Command {
         /// your own user (play packages you trust).
         #[arg(long, value_name = "PACKAGE")]
         exercise: Option<std::path::PathBuf>,
+        /// With --exercise, the options of a program that takes them,
+        /// after `--`: `boardkit play --exercise PACKAGE -- --start 3`.
+        #[arg(last = true, requires = "exercise", value_name = "OPTIONS")]
+        options: Vec<String>,
         #[command(subcommand)]
         game: Option<play::PlayGame>,
     },
@@ -259,11 +263,13 @@ fn dispatch(command: Command) -> Outcome {
         Command::Play {
             game: Some(game),
             exercise: None,
+            ..
         } => said(play::run(game)),
         Command::Play {
             game: None,
             exercise: Some(folder),
-        } => package::play(&folder),
+            options,
+        } => package::play(&folder, &options),
         Command::Play { .. } => Err(usage_error(
             "expected a game or --exercise PACKAGE: boardkit play GAME, or boardkit play --exercise PACKAGE",
         )

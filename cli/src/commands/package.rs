@@ -130,17 +130,25 @@ pub(crate) fn starter(
 
 /// `boardkit play --exercise DIR`: the reference's program; its exit
 /// status is the command's.
-pub(crate) fn play(dir: &std::path::Path) -> Outcome {
+pub(crate) fn play(dir: &std::path::Path, options: &[String]) -> Outcome {
     let package = loaded(dir)?;
-    if package.program.is_none() {
+    let Some(program) = &package.program else {
         return Err(usage_error(format!(
             "{} has no program to play: its cases call functions only",
             package.name
         ))
         .into());
+    };
+    if program.options.is_none() && !options.is_empty() {
+        return Err(usage_error(format!(
+            "{}'s program takes no options, and was given {}",
+            package.name,
+            options.join(" ")
+        ))
+        .into());
     }
     let scratch = tempfile::tempdir().map_err(Failure::failed)?;
-    let status = package::play::play(&package, scratch.path())
+    let status = package::play::play(&package, options, scratch.path())
         .map_err(|e| Failure::failed(std::io::Error::other(e)))?;
     match status.code() {
         Some(0) => Ok(()),

@@ -145,8 +145,8 @@ fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case
             ..case.clone()
         };
         Some(match &moved.kind {
-            CaseKind::Session { input, .. } if package.language != base.language => {
-                own_copy(package, moved.clone(), input.clone())
+            CaseKind::Session { args, input, .. } if package.language != base.language => {
+                own_copy(package, moved.clone(), args.clone(), input.clone())
             }
             _ => moved,
         })
@@ -168,7 +168,7 @@ fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case
 
 /// A base's session for a variant that prints another locale: its input,
 /// and no expected lines until `bless` writes the variant's own file.
-fn own_copy(package: &Package, case: Case, input: Vec<String>) -> Case {
+fn own_copy(package: &Package, case: Case, args: Vec<String>, input: Vec<String>) -> Case {
     let folder = if case.hidden { "hidden/cases" } else { "cases" };
     Case {
         file: package
@@ -177,6 +177,7 @@ fn own_copy(package: &Package, case: Case, input: Vec<String>) -> Case {
             .join(format!("{}.toml", case.name)),
         from: Some(case.file.clone()),
         kind: CaseKind::Session {
+            args,
             input,
             expect: None,
         },
@@ -220,6 +221,7 @@ fn api(
                             },
                         )?,
                         doc: p.doc.clone(),
+                        options: p.options.clone(),
                     }),
                     None => None,
                 },
@@ -504,12 +506,34 @@ fn case(
             )
         })?;
     let kind = match (&spec.function, &spec.input) {
+        (Some(_), None) if spec.args.is_some() => {
+            return Err(at(
+                spec.args.as_ref().map_or(0..0, Spanned::span),
+                "`args` are a session's: a function case gives its calls' `args` in each `[[call]]`".into(),
+            ));
+        }
         (Some(function), None) => calls(package, function, spec, at, text)?,
         (None, Some(input)) if package.program.is_some() => {
             if !spec.calls.is_empty() {
                 return Err(at(0..0, "a session case has no `[[call]]`".into()));
             }
+            let args = spec
+                .args
+                .as_ref()
+                .map(|a| a.get_ref().clone())
+                .unwrap_or_default();
+            let takes = package
+                .program
+                .as_ref()
+                .is_some_and(|p| p.options.is_some());
+            if !args.is_empty() && !takes {
+                return Err(at(
+                    spec.args.as_ref().map_or(0..0, Spanned::span),
+                    "the program takes no options: say them in `[program] options` first".into(),
+                ));
+            }
             CaseKind::Session {
+                args,
                 input: input.clone(),
                 expect: spec.expect.clone(),
             }

@@ -129,6 +129,11 @@ pub(crate) struct ProgramSpec {
     /// What it does: the stub's doc.
     #[serde(default)]
     pub doc: String,
+    /// Its command-line options, in one line (`--start N: the first
+    /// total`): the program then takes them, and a session's `args` sets
+    /// them.
+    #[serde(default)]
+    pub options: Option<String>,
 }
 
 fn play() -> String {
@@ -171,6 +176,10 @@ pub(crate) struct CaseFile {
     pub input: Option<Vec<String>>,
     #[serde(default)]
     pub expect: Option<Vec<String>>,
+    /// A session's command-line options (the program's `[program]
+    /// options`).
+    #[serde(default)]
+    pub args: Option<Spanned<Vec<String>>>,
 }
 
 fn one() -> u32 {

@@ -124,6 +124,10 @@ pub(crate) struct Function {
 pub(crate) struct Program {
     pub function: String,
     pub doc: String,
+    /// Its command-line options, said for the stub's doc: when given, the
+    /// program takes them (`play(options, input, output)`) and a session
+    /// may set them (`args`).
+    pub options: Option<String>,
 }
 
 /// The reference's folders (relative to the root).
@@ -171,6 +175,8 @@ pub(crate) enum CaseKind {
     /// The program, fed these lines; `expect` the reference's lines, once
     /// blessed.
     Session {
+        /// The options the program is started with.
+        args: Vec<String>,
         input: Vec<String>,
         expect: Option<Vec<String>>,
     },

@@ -11,7 +11,11 @@ use super::run::{self, Built};
 
 /// Builds the reference in `scratch`, then plays its program with this
 /// process's stdin, stdout and stderr; returns its exit status.
-pub(crate) fn play(package: &Package, scratch: &Path) -> Result<std::process::ExitStatus, String> {
+pub(crate) fn play(
+    package: &Package,
+    options: &[String],
+    scratch: &Path,
+) -> Result<std::process::ExitStatus, String> {
     let (language, folder) = super::bless::reference(package);
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| format!("cannot prepare the build: {e}"))?;
@@ -32,6 +36,7 @@ pub(crate) fn play(package: &Package, scratch: &Path) -> Result<std::process::Ex
     command
         .env(run::LANGUAGE, &package.language)
         .arg("play")
+        .args(options)
         .status()
         .map_err(|e| format!("cannot run the reference: {e}"))
 }

@@ -92,6 +92,9 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
         "\"\"\"\n{}\"\"\"\n",
         quoted(&super::words::wrapped(&header, "", 72))
     );
+    if !super::rust::options_passed(package, "sys").is_empty() {
+        out.push_str("\nimport sys\n");
+    }
     let todo = quoted(&words.text("package_todo", &[]));
     for f in &package.functions {
         let _ = write!(
@@ -105,14 +108,16 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
     if let Some(program) = &package.program {
         let _ = write!(
             out,
-            "\n\ndef {}() -> None:\n{}    raise NotImplementedError(\"{}: {todo}\")\n\n\nif __name__ == \"__main__\":\n    {}()\n",
+            "\n\ndef {}({}) -> None:\n{}    raise NotImplementedError(\"{}: {todo}\")\n\n\nif __name__ == \"__main__\":\n    {}({})\n",
             program.function,
+            super::rust::options_passed(package, "options: list[str]"),
             docstring(
-                &program.doc,
+                &super::rust::program_doc(program),
                 "Plays: reads with input(), writes with print()."
             ),
             program.function,
-            program.function
+            program.function,
+            super::rust::options_passed(package, "sys.argv[1:]"),
         );
     }
     out
@@ -151,7 +156,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     out.push_str(&helpers(package));
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(typed, expect):\n    \"\"\"Runs the program on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\"], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, BOARDKIT_LANGUAGE={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect):\n    \"\"\"Runs the program with its options on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, BOARDKIT_LANGUAGE={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
         name = package.name,
         language = package.language,
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
@@ -213,11 +218,16 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
                 );
             }
         }
-        CaseKind::Session { input, expect } => {
+        CaseKind::Session {
+            args,
+            input,
+            expect,
+        } => {
+            let options = serde_json::to_string(args).unwrap_or_default();
             let typed = serde_json::to_string(input).unwrap_or_default();
             let expect =
                 serde_json::to_string(&expect.clone().unwrap_or_default()).unwrap_or_default();
-            let _ = writeln!(body, "        session({typed}, {expect})");
+            let _ = writeln!(body, "        session({options}, {typed}, {expect})");
         }
     }
     format!(

@@ -198,7 +198,11 @@ pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
 fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
     match built {
         Built::Program { folder, command } => {
-            let mut job = Job::new("/bin/sh", &["-c".to_owned(), command.clone()]);
+            // The session's options (the words after `play`) follow the
+            // command.
+            let mut args = vec!["-c".to_owned(), format!("{command} \"$@\""), "sh".into()];
+            args.extend(words.into_iter().skip(1));
+            let mut job = Job::new("/bin/sh", &args);
             job.work_from = Some(folder);
             job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
             job
@@ -251,8 +255,10 @@ pub(crate) fn run_case(
                 .collect();
             (vec!["call".into(), f.name.clone()], lines.into_bytes())
         }
-        CaseKind::Session { input, .. } => (
-            vec!["play".into()],
+        CaseKind::Session { args, input, .. } => (
+            std::iter::once("play".to_owned())
+                .chain(args.iter().cloned())
+                .collect(),
             input
                 .iter()
                 .flat_map(|l| format!("{l}\n").into_bytes())
@@ -364,7 +370,11 @@ pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
 pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), String> {
     match &case.kind {
         CaseKind::Calls { function, calls } => judge_calls(package, case, *function, calls, ran),
-        CaseKind::Session { input, expect } => judge_session(case, input, expect.as_deref(), ran),
+        CaseKind::Session {
+            args,
+            input,
+            expect,
+        } => judge_session(case, args, input, expect.as_deref(), ran),
     }
 }
 
@@ -416,6 +426,7 @@ fn judge_calls(
 /// A session: the program's graded lines, those expected.
 fn judge_session(
     case: &Case,
+    args: &[String],
     input: &[String],
     expect: Option<&[String]>,
     ran: &Ran,
@@ -426,7 +437,11 @@ fn judge_session(
             case.file.display()
         ));
     };
-    let typed = format!("{input:?}");
+    // The options, when there are, before the lines typed.
+    let typed = match args {
+        [] => format!("{input:?}"),
+        _ => format!("{} {input:?}", args.join(" ")),
+    };
     if let Some(failure) = &ran.failure {
         return Err(f(
             "typed {typed}: {failure}",

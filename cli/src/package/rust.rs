@@ -117,9 +117,11 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
     if let Some(program) = &package.program {
         let _ = write!(
             out,
-            "\n{}pub fn {}(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = (input, output);\n    todo!(\"{}: {todo}\")\n}}\n",
-            doc(&program.doc),
+            "\n{}pub fn {}({}input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = ({}input, output);\n    todo!(\"{}: {todo}\")\n}}\n",
+            doc(&program_doc(program)),
             program.function,
+            options_passed(package, "options: &[String], "),
+            options_passed(package, "options, "),
             program.function
         );
     }
@@ -198,9 +200,16 @@ fn test(package: &Package, case: &Case) -> String {
                 body.push_str(&call_check(package, f, call));
             }
         }
-        CaseKind::Session { input, expect } => {
+        CaseKind::Session {
+            args,
+            input,
+            expect,
+        } => {
             let expect = expect.clone().unwrap_or_default();
-            let _ = writeln!(body, "        super::session(&{input:?}, &{expect:?});");
+            let _ = writeln!(
+                body,
+                "        super::session(&{args:?}, &{input:?}, &{expect:?});"
+            );
         }
     }
     format!(
@@ -331,7 +340,27 @@ pub(crate) fn caller(package: &Package) -> String {
         .replace("{answer}", ANSWER)
         .replace("{json}", include_str!("templates/json.rs.in"))
         .replace("{play}", &play)
+        .replace("{options}", options_passed(package, "&args[2..], "))
         .replace("{arms}", &arms)
+}
+
+/// The program's doc, its options said after it.
+pub(crate) fn program_doc(program: &super::Program) -> String {
+    match &program.options {
+        Some(options) => format!("{} Options: {options}", program.doc)
+            .trim()
+            .to_owned(),
+        None => program.doc.clone(),
+    }
+}
+
+/// What a call of the program passes before its input and output: its
+/// options (`passed`), when it takes them.
+pub(crate) fn options_passed<'a>(package: &Package, passed: &'a str) -> &'a str {
+    match package.program.as_ref().and_then(|p| p.options.as_ref()) {
+        Some(_) => passed,
+        None => "",
+    }
 }
 
 /// Rust that reads a value of type `t` from `json` (a `&json::J`).

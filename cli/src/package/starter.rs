@@ -92,7 +92,14 @@ fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
         let main = include_str!("templates/main.rs.in")
             .replace("{crate}", &super::rust::crate_name(package))
             .replace("{name}", name)
-            .replace("{play}", &program.function);
+            .replace("{play}", &program.function)
+            .replace(
+                "{options}",
+                super::rust::options_passed(
+                    package,
+                    "&std::env::args().skip(1).collect::<Vec<_>>(), ",
+                ),
+            );
         files.push(("src/main.rs".into(), main));
     }
     files.push((
