@@ -1242,23 +1242,7 @@ fn a_program_takes_the_options_a_session_gives() {
     let starters = starters_fail_then_pass(&package);
     let stub = std::fs::read_to_string(starters.0.path().join("rust/src/main.rs")).unwrap();
     assert!(stub.contains("std::env::args().skip(1)"), "{stub}");
-    // Played with its options.
-    let mut play = boardkit()
-        .args(["play", "--exercise"])
-        .arg(&package)
-        .args(["--", "--start", "5"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    play.stdin.take().unwrap().write_all(b"1\n").unwrap();
-    let played = play.wait_with_output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&played.stdout).contains("Total: 6"),
-        "{}",
-        said(&played)
-    );
+    played_with_options(&package);
     // Graded: a student who ignores the options fails that session only.
     let class = dir.path().join("class");
     let ignores = class.join("ignores");
@@ -1277,4 +1261,25 @@ fn a_program_takes_the_options_a_session_gives() {
         "{feedback}"
     );
     assert!(!feedback.contains("three\\_numbers ("), "{feedback}");
+}
+
+/// `play --exercise DIR -- --start 5`: the demo's total starts at 5.
+fn played_with_options(package: &Path) {
+    // Played with its options.
+    let mut play = boardkit()
+        .args(["play", "--exercise"])
+        .arg(package)
+        .args(["--", "--start", "5"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    play.stdin.take().unwrap().write_all(b"1\n").unwrap();
+    let played = play.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&played.stdout).contains("Total: 6"),
+        "{}",
+        said(&played)
+    );
 }

@@ -513,31 +513,7 @@ fn case(
             ));
         }
         (Some(function), None) => calls(package, function, spec, at, text)?,
-        (None, Some(input)) if package.program.is_some() => {
-            if !spec.calls.is_empty() {
-                return Err(at(0..0, "a session case has no `[[call]]`".into()));
-            }
-            let args = spec
-                .args
-                .as_ref()
-                .map(|a| a.get_ref().clone())
-                .unwrap_or_default();
-            let takes = package
-                .program
-                .as_ref()
-                .is_some_and(|p| p.options.is_some());
-            if !args.is_empty() && !takes {
-                return Err(at(
-                    spec.args.as_ref().map_or(0..0, Spanned::span),
-                    "the program takes no options: say them in `[program] options` first".into(),
-                ));
-            }
-            CaseKind::Session {
-                args,
-                input: input.clone(),
-                expect: spec.expect.clone(),
-            }
-        }
+        (None, Some(input)) if package.program.is_some() => session(package, spec, input, at)?,
         (None, Some(_)) => {
             return Err(at(
                 0..0,
@@ -662,6 +638,39 @@ fn calls(
     Ok(CaseKind::Calls {
         function: index,
         calls,
+    })
+}
+
+/// A session case: its options (when the program takes them), its input
+/// and its blessed lines.
+fn session(
+    package: &Package,
+    spec: &CaseFile,
+    input: &[String],
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<CaseKind, PackageError> {
+    if !spec.calls.is_empty() {
+        return Err(at(0..0, "a session case has no `[[call]]`".into()));
+    }
+    let args = spec
+        .args
+        .as_ref()
+        .map(|a| a.get_ref().clone())
+        .unwrap_or_default();
+    let takes = package
+        .program
+        .as_ref()
+        .is_some_and(|p| p.options.is_some());
+    if !args.is_empty() && !takes {
+        return Err(at(
+            spec.args.as_ref().map_or(0..0, Spanned::span),
+            "the program takes no options: say them in `[program] options` first".into(),
+        ));
+    }
+    Ok(CaseKind::Session {
+        args,
+        input: input.to_vec(),
+        expect: spec.expect.clone(),
     })
 }
 
