@@ -197,8 +197,8 @@ fn an_authors_slips_are_named_where_they_are() {
 }
 
 /// A built-in package by its name, where no copy of the kit is: velha's
-/// English variant makes an English starter; an unknown name lists the
-/// built-in ones.
+/// English variant makes an English starter and is graded by name; an
+/// unknown name lists the built-in ones.
 #[test]
 fn a_built_in_package_is_taken_by_its_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -216,6 +216,19 @@ fn a_built_in_package_is_taken_by_its_name() {
         !tests.contains("draw_hidden"),
         "a starter holds no hidden case"
     );
+    // grade takes it by name too; the instructor's build lists its
+    // hidden cases, level by level.
+    let listed = boardkit()
+        .current_dir(dir.path())
+        .args(["grade", "--exercise", "velha-english", "--list-cases"])
+        .output()
+        .unwrap();
+    let text = said(&listed);
+    assert!(listed.status.success(), "{text}");
+    assert!(
+        text.contains("proficient::draw_hidden  1 point, hidden, rule 4"),
+        "{text}"
+    );
     let output = boardkit()
         .current_dir(dir.path())
         .args(["verify", "no_such_package"])
@@ -227,4 +240,63 @@ fn a_built_in_package_is_taken_by_its_name() {
         text.contains("nor a built-in one: ") && text.contains("velha-english"),
         "{text}"
     );
+}
+
+/// EXERCISE.md, the students' statement of the built-in games, is in step
+/// with velha's package: each function the package's stub holds is
+/// stated with the same signature, the program by its name and its
+/// input and output, and each graded line's fixed text is written.
+#[test]
+fn exercise_md_states_velhas_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = boardkit()
+        .args(["starter", "--exercise", "velha"])
+        .arg(dir.path().join("velha"))
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let stub = std::fs::read_to_string(dir.path().join("velha/src/velha/mod.rs")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let statement = std::fs::read_to_string(root.join("EXERCISE.md")).unwrap();
+    let signatures: Vec<&str> = stub
+        .lines()
+        .filter(|l| l.starts_with("pub fn "))
+        .map(|l| l.trim_end_matches(" {"))
+        .collect();
+    assert_eq!(signatures.len(), 6, "{stub}");
+    for signature in signatures {
+        if signature.contains("BufRead") {
+            let name = &signature[..signature.find('(').unwrap()];
+            let stated = statement
+                .lines()
+                .find(|l| l.contains(&format!("`{name}(")))
+                .unwrap_or_else(|| panic!("EXERCISE.md states no `{name}`"));
+            assert!(
+                stated.contains("&mut dyn BufRead") && stated.contains("&mut dyn Write"),
+                "{stated}"
+            );
+        } else {
+            assert!(
+                statement.contains(&format!("`{signature}`")),
+                "EXERCISE.md does not state `{signature}`"
+            );
+        }
+    }
+    let manifest =
+        std::fs::read_to_string(root.join("exercises/velha/package/exercise.toml")).unwrap();
+    let messages = manifest
+        .split("[messages.pt-BR]")
+        .nth(1)
+        .and_then(|m| m.split("\n[").next())
+        .unwrap();
+    for line in messages.lines().filter_map(|l| l.split_once(" = ")) {
+        let pattern = line.1.trim_matches('"');
+        for part in pattern.split("{}").filter(|p| p.trim().len() >= 3) {
+            assert!(
+                statement.contains(&format!("`{part}")),
+                "EXERCISE.md does not write {part:?} ({})",
+                line.0
+            );
+        }
+    }
 }

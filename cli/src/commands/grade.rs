@@ -685,14 +685,7 @@ fn package_asked(args: &GradeArgs, dir: &Path) -> Result<crate::package::Package
     if let Some((_, why)) = unsupported.iter().find(|(given, _)| *given) {
         return Err(usage_error(why).into());
     }
-    if !dir.join(crate::package::load::MANIFEST).is_file() {
-        return Err(usage_error(format!(
-            "{} holds no exercise.toml: not a package",
-            dir.display()
-        ))
-        .into());
-    }
-    let package = crate::package::load(dir).map_err(Failure::failed)?;
+    let package = super::package::loaded(dir)?;
     if args.program.is_some() && package.program.is_none() {
         return Err(usage_error(format!(
             "{} has no program: --program grades a program's sessions",
