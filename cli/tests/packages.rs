@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::package_support::*;
 
 #[test]
+#[ignore = "long: builds and runs two references, three submissions and both stubs (7 s)"]
 fn a_new_package_verifies_as_it_stands() {
     let (_dir, package) = new_package();
     let output = checked("verify", &package);
