@@ -36,6 +36,11 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 pub(crate) use load::load;
+
+/// The variable a program finds its messages' locale in: a reference
+/// that serves several locales (velha in Portuguese and in English)
+/// prints the one the package grades.
+pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
 use types::Type;
 
 /// Why a package cannot be used: the file, the line when there is one,

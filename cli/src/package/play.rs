@@ -34,7 +34,7 @@ pub(crate) fn play(
         }
     };
     command
-        .env(run::LANGUAGE, &package.language)
+        .env(super::LANGUAGE, &package.language)
         .arg("play")
         .args(options)
         .status()

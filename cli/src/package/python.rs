@@ -156,9 +156,10 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     out.push_str(&helpers(package));
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect):\n    \"\"\"Runs the program with its options on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, BOARDKIT_LANGUAGE={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect):\n    \"\"\"Runs the program with its options on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
         name = package.name,
         language = package.language,
+        variable = super::LANGUAGE,
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
     );
     for (index, level) in package.levels.iter().enumerate() {

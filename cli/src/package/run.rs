@@ -186,14 +186,10 @@ fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
 /// The job that runs `built` with `words` (`case NAME`, or `play`).
 fn job<'a>(built: &'a Built, words: Vec<String>, package: &Package) -> Job<'a> {
     let mut job = bare_job(built, words);
-    job.env.push((LANGUAGE.into(), package.language.clone()));
+    job.env
+        .push((super::LANGUAGE.into(), package.language.clone()));
     job
 }
-
-/// The variable a program finds its messages' locale in: a reference
-/// that serves several locales (velha in Portuguese and in English)
-/// prints the one the package grades.
-pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
 
 fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
     match built {

@@ -283,6 +283,7 @@ fn session_helpers(package: &Package, words: &Words) -> String {
     SESSION
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
+        .replace("{variable}", super::LANGUAGE)
         .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
         .replace(
@@ -300,7 +301,7 @@ fn session_helpers(package: &Package, words: &Words) -> String {
 
 /// A starter's session test: `{lines}` the program's lines, `{graded}`
 /// their reading, `{binary}` the program, `{language}` the messages'
-/// locale.
+/// locale, `{variable}` the variable that says it.
 const SESSION: &str = include_str!("templates/session.rs.in");
 
 /// `answers.rs`: the grader's caller, compiled with the student's folder
