@@ -229,6 +229,52 @@ pub fn texts(value: &toml::Value) -> Option<Vec<String>> {
         .collect()
 }
 
+impl Stdin {
+    /// A stdin from its TOML value: text, or a list of parts.
+    pub fn from_toml(value: toml::Value) -> Result<Stdin, String> {
+        stdin_of(value)
+    }
+
+    /// Its size in bytes; `None` beyond [`MAX_STDIN_BYTES`].
+    pub fn size(&self) -> Option<usize> {
+        let size = match self {
+            Stdin::Text(text) => text.len(),
+            Stdin::Parts(parts) => parts
+                .iter()
+                .try_fold(0usize, |total, part| {
+                    let len = match part {
+                        StdinPart::Text(t) => t.len(),
+                        StdinPart::Bytes { bytes } => bytes.len(),
+                        StdinPart::Repeat { repeat, times } => repeat.len().saturating_mul(*times),
+                    };
+                    total.checked_add(len)
+                })
+                .unwrap_or(usize::MAX),
+        };
+        (size <= MAX_STDIN_BYTES).then_some(size)
+    }
+
+    /// The bytes to feed the program.
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            Stdin::Text(text) => text.as_bytes().to_vec(),
+            Stdin::Parts(parts) => {
+                let mut bytes = Vec::with_capacity(self.size().unwrap_or(0));
+                for part in parts {
+                    match part {
+                        StdinPart::Text(t) => bytes.extend_from_slice(t.as_bytes()),
+                        StdinPart::Bytes { bytes: b } => bytes.extend_from_slice(b),
+                        StdinPart::Repeat { repeat, times } => {
+                            bytes.extend_from_slice(repeat.repeat(*times).as_bytes())
+                        }
+                    }
+                }
+                bytes
+            }
+        }
+    }
+}
+
 /// A fixture's stdin from its TOML value: text, or a list of parts.
 fn stdin_of(value: toml::Value) -> Result<Stdin, String> {
     let part = |value: &toml::Value| -> Option<StdinPart> {
@@ -366,44 +412,12 @@ impl Fixture {
     }
 
     fn stdin_size(&self) -> Result<usize, InvalidFixture> {
-        let size = match &self.stdin {
-            Stdin::Text(text) => text.len(),
-            Stdin::Parts(parts) => parts
-                .iter()
-                .try_fold(0usize, |total, part| {
-                    let len = match part {
-                        StdinPart::Text(t) => t.len(),
-                        StdinPart::Bytes { bytes } => bytes.len(),
-                        StdinPart::Repeat { repeat, times } => repeat.len().saturating_mul(*times),
-                    };
-                    total.checked_add(len).ok_or(())
-                })
-                .unwrap_or(usize::MAX),
-        };
-        if size > MAX_STDIN_BYTES {
-            return Err(InvalidFixture::StdinTooLong);
-        }
-        Ok(size)
+        self.stdin.size().ok_or(InvalidFixture::StdinTooLong)
     }
 
     /// The bytes to feed the program.
     pub fn stdin_bytes(&self) -> Vec<u8> {
-        match &self.stdin {
-            Stdin::Text(text) => text.as_bytes().to_vec(),
-            Stdin::Parts(parts) => {
-                let mut bytes = Vec::with_capacity(self.stdin_size().unwrap_or(0));
-                for part in parts {
-                    match part {
-                        StdinPart::Text(t) => bytes.extend_from_slice(t.as_bytes()),
-                        StdinPart::Bytes { bytes: b } => bytes.extend_from_slice(b),
-                        StdinPart::Repeat { repeat, times } => {
-                            bytes.extend_from_slice(repeat.repeat(*times).as_bytes())
-                        }
-                    }
-                }
-                bytes
-            }
-        }
+        self.stdin.bytes()
     }
 }
 

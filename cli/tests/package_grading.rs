@@ -1126,7 +1126,7 @@ fn a_variant_in_another_locale_gets_its_own_sessions_from_bless() {
     let output = checked("bless", &english);
     assert!(output.status.success(), "{}", said(&output));
     assert!(
-        said(&output).contains("20 case files written"),
+        said(&output).contains("30 case files written"),
         "{}",
         said(&output)
     );
@@ -1283,4 +1283,76 @@ fn played_with_options(package: &Path) {
         "{}",
         said(&played)
     );
+}
+
+/// Sessions that type bytes (`stdin`: CR LF, no final newline, a byte that
+/// is not UTF-8) and one that must end in an error (`ends = "error"`),
+/// both graded in no level (`robustness = true`). The references already
+/// stop at a line that is not UTF-8 (Rust's `lines()`, Python's
+/// `input()`); the stubs fail; the starters' tests group them under
+/// `robustness` and pass with the reference; a student whose program ends
+/// normally there keeps the top level and loses that case only.
+#[test]
+fn robustness_sessions_type_bytes_and_end_in_an_error() {
+    let (dir, package) = new_package();
+    let case = |name: &str, rest: &str| {
+        std::fs::write(
+            package.join("cases").join(name),
+            format!(
+                "level = \"proficient\"\nrobustness = true\nrule = 2\ndescription = \"d\"\n{rest}"
+            ),
+        )
+        .unwrap();
+    };
+    case("crlf_no_final_newline.toml", "stdin = \"3\\r\\n4\"\n");
+    case(
+        "not_utf8.toml",
+        "ends = \"error\"\nstdin = [{ bytes = [0xff, 0x0a] }, \"3\\n\"]\n",
+    );
+    // Python's input() reads such a byte as a surrogate under the C
+    // locale (the sandbox's), and raises under UTF-8: said either way.
+    edit(
+        &package.join("reference/python/demo.py"),
+        "            break\n",
+        "            break\n        if any(\"\\udc80\" <= c <= \"\\udcff\" for c in line):\n            raise SystemExit(\"a line that is not UTF-8\")\n",
+    );
+    let blessed = checked("bless", &package);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    let crlf = std::fs::read_to_string(package.join("cases/crlf_no_final_newline.toml")).unwrap();
+    assert!(crlf.contains("\"Total: 7\""), "{crlf}");
+    let verified = checked("verify", &package);
+    assert!(verified.status.success(), "{}", said(&verified));
+    let (starters, _) = starters_fail_then_pass(&package);
+    let rust = std::fs::read_to_string(starters.path().join("rust/tests/demo.rs")).unwrap();
+    assert!(
+        rust.contains("mod robustness {") && rust.contains("&[0xff_u8, 0x0a_u8][..]"),
+        "{rust}"
+    );
+    let python = std::fs::read_to_string(starters.path().join("python/test_demo.py")).unwrap();
+    assert!(python.contains("class TestRobustness:"), "{python}");
+    // Lenient: a byte that is not UTF-8 read as U+FFFD, and on it goes.
+    let lenient = dir.path().join("class/lenient");
+    std::fs::create_dir_all(&lenient).unwrap();
+    std::fs::write(
+        lenient.join("demo.py"),
+        "import sys\n\n\ndef total(numbers):\n    return sum(numbers)\n\n\ndef play():\n    numbers = []\n    for raw in sys.stdin.buffer:\n        line = raw.decode(errors=\"replace\").rstrip(\"\\r\\n\")\n        try:\n            numbers.append(int(line.strip()))\n        except ValueError:\n            print(\"Not a number: \" + line)\n    print(\"Total: \" + str(total(numbers)))\n\n\nif __name__ == \"__main__\":\n    play()\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, &[lenient], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let results = std::fs::read_to_string(out.join("students/lenient/results.json")).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let failed: Vec<&str> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] != "passed")
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(failed, ["robustness::not_utf8"], "{results}");
+    let rows = grades(&out);
+    assert!(rows[1].ends_with(",proficient"), "{rows:?}");
+    let feedback = std::fs::read_to_string(out.join("students/lenient/feedback.md")).unwrap();
+    assert!(feedback.contains("expected an error"), "{feedback}");
 }

@@ -31,67 +31,95 @@ fn a_new_package_verifies_as_it_stands() {
     }
 }
 
+/// Each slip: the file, the text changed, its change, what verify says.
+const BROKEN: [(&str, &str, &str, &str); 13] = [
+    // A title that would end a generated comment: code in a starter.
+    (
+        "exercise.toml",
+        "title = \"Demo\"",
+        "title = \"Demo\\n}\\nfn planted() {\"",
+        "`title`: expected one line",
+    ),
+    (
+        "exercise.toml",
+        "title = ",
+        "colour = \"red\"\ntitle = ",
+        "exercise.toml:4: unknown field `colour`",
+    ),
+    (
+        "exercise.toml",
+        "type = \"list<int>\"",
+        "type = \"list<float>\"",
+        "unknown type `float`",
+    ),
+    (
+        "exercise.toml",
+        "format = 1",
+        "format = 2",
+        "exercise.toml:2: format 2 is not one this kit reads",
+    ),
+    (
+        "exercise.toml",
+        "level = \"proficient\"",
+        "level = \"expert\"",
+        "exercise.toml: [hints] en: a hint's level \"expert\" is not one of the levels",
+    ),
+    (
+        "exercise.toml",
+        "text = \"The program reads",
+        "txt = \"The program reads",
+        "unknown field `txt`, expected one of `text`, `level`, `about`",
+    ),
+    (
+        "cases/total_small.toml",
+        "function = \"total\"",
+        "function = \"totl\"",
+        "`totl` is not a function of the manifest: expected one of `total`",
+    ),
+    (
+        "cases/total_small.toml",
+        "args = [[1, 2, 3]]",
+        "args = [[1, \"two\", 3]]",
+        "total_small.toml:7: argument `numbers`",
+    ),
+    // A property's answers and a blessed one: which would count?
+    (
+        "cases/total_small.toml",
+        "expect = 6",
+        "expect = 6\naccept = [6, 7]",
+        "`expect` (the reference's answer, which `bless` writes) or `accept`",
+    ),
+    // A session types lines or bytes, never both; it ends normally or
+    // in an error, nothing else; a function case has no ending.
+    (
+        "cases/three_numbers.toml",
+        "input = [",
+        "stdin = \"3\\r\\n\"\ninput = [",
+        "three_numbers.toml:5: a session has `input` (lines) or `stdin` (bytes), not both",
+    ),
+    (
+        "cases/three_numbers.toml",
+        "input = [",
+        "ends = \"later\"\ninput = [",
+        "three_numbers.toml:5: `ends` is \"later\": expected \"normally\" or \"error\"",
+    ),
+    (
+        "cases/total_small.toml",
+        "function = \"total\"",
+        "function = \"total\"\nends = \"error\"",
+        "a function case has `[[call]]`s, and no `input`, `stdin`, `expect` or `ends`",
+    ),
+    (
+        "cases/three_numbers.toml",
+        "input = [\"3\", \"4\", \"x\", \"5\"]",
+        "stdin = [{ bytes = [300] }]",
+        "each part is text, { bytes = [...] } or { repeat = \"...\", times = N }",
+    ),
+];
+
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {
-    let cases: [(&str, &str, &str, &str); 9] = [
-        // A title that would end a generated comment: code in a starter.
-        (
-            "exercise.toml",
-            "title = \"Demo\"",
-            "title = \"Demo\\n}\\nfn planted() {\"",
-            "`title`: expected one line",
-        ),
-        (
-            "exercise.toml",
-            "title = ",
-            "colour = \"red\"\ntitle = ",
-            "exercise.toml:4: unknown field `colour`",
-        ),
-        (
-            "exercise.toml",
-            "type = \"list<int>\"",
-            "type = \"list<float>\"",
-            "unknown type `float`",
-        ),
-        (
-            "exercise.toml",
-            "format = 1",
-            "format = 2",
-            "exercise.toml:2: format 2 is not one this kit reads",
-        ),
-        (
-            "exercise.toml",
-            "level = \"proficient\"",
-            "level = \"expert\"",
-            "exercise.toml: [hints] en: a hint's level \"expert\" is not one of the levels",
-        ),
-        (
-            "exercise.toml",
-            "text = \"The program reads",
-            "txt = \"The program reads",
-            "unknown field `txt`, expected one of `text`, `level`, `about`",
-        ),
-        (
-            "cases/total_small.toml",
-            "function = \"total\"",
-            "function = \"totl\"",
-            "`totl` is not a function of the manifest: expected one of `total`",
-        ),
-        (
-            "cases/total_small.toml",
-            "args = [[1, 2, 3]]",
-            "args = [[1, \"two\", 3]]",
-            "total_small.toml:7: argument `numbers`",
-        ),
-        // A property's answers and a blessed one: which would count?
-        (
-            "cases/total_small.toml",
-            "expect = 6",
-            "expect = 6\naccept = [6, 7]",
-            "`expect` (the reference's answer, which `bless` writes) or `accept`",
-        ),
-    ];
-    for (file, from, to, why) in cases {
+    for (file, from, to, why) in BROKEN {
         let (_dir, package) = new_package();
         edit(&package.join(file), from, to);
         let output = checked("verify", &package);

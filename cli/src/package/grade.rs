@@ -473,7 +473,7 @@ fn result(
             level: levels[case.level],
             points: case.points,
             hidden: case.hidden,
-            robustness: false,
+            robustness: case.robustness,
             description: boardkit::catalogue::f(
                 "{description} (STATEMENT.md, rule {rule})",
                 &[

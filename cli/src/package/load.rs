@@ -9,9 +9,10 @@ use toml::Spanned;
 use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_of};
 use super::types::Type;
 use super::{
-    Call, Case, CaseKind, Function, Hint, Language, Package, PackageError, Program, Reference,
-    Submission,
+    Call, Case, CaseKind, Ends, Function, Hint, Language, Package, PackageError, Program,
+    Reference, Submission, Typed,
 };
+use boardkit::session_fixture::{MAX_STDIN_BYTES, Stdin};
 
 /// The manifest's file name.
 pub(crate) const MANIFEST: &str = "exercise.toml";
@@ -145,8 +146,8 @@ fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case
             ..case.clone()
         };
         Some(match &moved.kind {
-            CaseKind::Session { args, input, .. } if package.language != base.language => {
-                own_copy(package, moved.clone(), args.clone(), input.clone())
+            CaseKind::Session { .. } if package.language != base.language => {
+                own_copy(package, moved.clone())
             }
             _ => moved,
         })
@@ -168,19 +169,26 @@ fn base_cases(package: &Package, base: Option<&Package>) -> (Vec<Case>, Vec<Case
 
 /// A base's session for a variant that prints another locale: its input,
 /// and no expected lines until `bless` writes the variant's own file.
-fn own_copy(package: &Package, case: Case, args: Vec<String>, input: Vec<String>) -> Case {
+fn own_copy(package: &Package, case: Case) -> Case {
     let folder = if case.hidden { "hidden/cases" } else { "cases" };
+    let kind = match case.kind.clone() {
+        CaseKind::Session {
+            args, typed, ends, ..
+        } => CaseKind::Session {
+            args,
+            typed,
+            expect: None,
+            ends,
+        },
+        calls => calls,
+    };
     Case {
         file: package
             .root
             .join(folder)
             .join(format!("{}.toml", case.name)),
         from: Some(case.file.clone()),
-        kind: CaseKind::Session {
-            args,
-            input,
-            expect: None,
-        },
+        kind,
         ..case
     }
 }
@@ -505,16 +513,17 @@ fn case(
                 ),
             )
         })?;
-    let kind = match (&spec.function, &spec.input) {
-        (Some(_), None) if spec.args.is_some() => {
+    let session_keys = spec.input.is_some() || spec.stdin.is_some();
+    let kind = match (&spec.function, session_keys) {
+        (Some(_), false) if spec.args.is_some() => {
             return Err(at(
                 spec.args.as_ref().map_or(0..0, Spanned::span),
                 "`args` are a session's: a function case gives its calls' `args` in each `[[call]]`".into(),
             ));
         }
-        (Some(function), None) => calls(package, function, spec, at, text)?,
-        (None, Some(input)) if package.program.is_some() => session(package, spec, input, at)?,
-        (None, Some(_)) => {
+        (Some(function), false) => calls(package, function, spec, at, text)?,
+        (None, true) if package.program.is_some() => session(package, spec, at)?,
+        (None, true) => {
             return Err(at(
                 0..0,
                 "a session case needs the manifest's `[program]`".into(),
@@ -523,7 +532,8 @@ fn case(
         _ => {
             return Err(at(
                 0..0,
-                "expected either `function` and its `[[call]]`s, or `input` (a session)".into(),
+                "expected either `function` and its `[[call]]`s, or `input` or `stdin` (a session)"
+                    .into(),
             ));
         }
     };
@@ -549,6 +559,7 @@ fn case(
         description: one_line(spec.description.clone())
             .map_err(|m| PackageError::file(&package.root, file, format!("`description`: {m}")))?,
         varies: spec.varies.as_ref().map(|v| v.get_ref().clone()),
+        robustness: spec.robustness,
         from: None,
         kind,
     })
@@ -586,10 +597,11 @@ fn calls(
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(at, _)| at + 1))
         .collect();
-    if spec.calls.is_empty() || spec.input.is_some() || spec.expect.is_some() {
+    if spec.calls.is_empty() || spec.expect.is_some() || spec.ends.is_some() {
         return Err(at(
             function.span(),
-            "a function case has `[[call]]`s, and no `input` or `expect` of its own".into(),
+            "a function case has `[[call]]`s, and no `input`, `stdin`, `expect` or `ends` of its own"
+                .into(),
         ));
     }
     let mut calls = Vec::new();
@@ -646,7 +658,6 @@ fn calls(
 fn session(
     package: &Package,
     spec: &CaseFile,
-    input: &[String],
     at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
 ) -> Result<CaseKind, PackageError> {
     if !spec.calls.is_empty() {
@@ -669,9 +680,50 @@ fn session(
     }
     Ok(CaseKind::Session {
         args,
-        input: input.to_vec(),
+        typed: typed(spec, at)?,
         expect: spec.expect.clone(),
+        ends: ends(spec, at)?,
     })
+}
+
+/// A session's `input` lines or its `stdin` bytes: one of them.
+fn typed(
+    spec: &CaseFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<Typed, PackageError> {
+    match (&spec.input, &spec.stdin) {
+        (Some(lines), None) => Ok(Typed::Lines(lines.clone())),
+        (None, Some(stdin)) => {
+            let raw = Stdin::from_toml(stdin.get_ref().clone()).map_err(|e| at(stdin.span(), e))?;
+            if raw.size().is_none() {
+                return Err(at(
+                    stdin.span(),
+                    format!("`stdin` is over {} MiB", MAX_STDIN_BYTES >> 20),
+                ));
+            }
+            Ok(Typed::Raw(raw))
+        }
+        (Some(_), Some(stdin)) => Err(at(
+            stdin.span(),
+            "a session has `input` (lines) or `stdin` (bytes), not both".into(),
+        )),
+        (None, None) => unreachable!("a session has `input` or `stdin` (its caller checks)"),
+    }
+}
+
+/// How a session's program must end: `normally` unless it says `error`.
+fn ends(
+    spec: &CaseFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<Ends, PackageError> {
+    match spec.ends.as_ref().map(|e| (e.get_ref().as_str(), e.span())) {
+        None | Some(("normally", _)) => Ok(Ends::Normally),
+        Some(("error", _)) => Ok(Ends::Error),
+        Some((other, span)) => Err(at(
+            span,
+            format!("`ends` is {other:?}: expected \"normally\" or \"error\""),
+        )),
+    }
 }
 
 /// No two cases share a name: a hidden case named as a public one would

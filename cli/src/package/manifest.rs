@@ -165,6 +165,10 @@ pub(crate) struct CaseFile {
     /// A hidden case: the public case whose inputs it varies.
     #[serde(default)]
     pub varies: Option<Spanned<String>>,
+    /// A rule of input handling (end of input, CR LF, long lines): graded
+    /// in the score, in no level.
+    #[serde(default)]
+    pub robustness: bool,
     /// A function case: the function, and its calls.
     #[serde(default)]
     pub function: Option<Spanned<String>>,
@@ -174,8 +178,16 @@ pub(crate) struct CaseFile {
     /// the program's lines (written by `boardkit bless`).
     #[serde(default)]
     pub input: Option<Vec<String>>,
+    /// Or the bytes typed, as written (`"A1\r\n"`, or parts: text,
+    /// `{ bytes = [...] }`, `{ repeat = "x", times = N }`).
+    #[serde(default)]
+    pub stdin: Option<Spanned<toml::Value>>,
     #[serde(default)]
     pub expect: Option<Vec<String>>,
+    /// How the session's program must end: `normally` (the default) or
+    /// `error`.
+    #[serde(default)]
+    pub ends: Option<Spanned<String>>,
     /// A session's command-line options (the program's `[program]
     /// options`).
     #[serde(default)]

@@ -41,6 +41,7 @@ pub(crate) use load::load;
 /// that serves several locales (velha in Portuguese and in English)
 /// prints the one the package grades.
 pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
+use boardkit::session_fixture::{ROBUSTNESS, Stdin};
 use types::Type;
 
 /// Why a package cannot be used: the file, the line when there is one,
@@ -106,6 +107,18 @@ pub(crate) struct Package {
     pub submissions: Vec<Submission>,
 }
 
+impl Package {
+    /// The parts a starter's tests are grouped in: each level, then
+    /// `robustness` when a case is graded in no level.
+    pub(crate) fn parts(&self) -> Vec<&str> {
+        let mut parts: Vec<&str> = self.levels.iter().map(String::as_str).collect();
+        if self.cases.iter().any(|c| c.robustness) {
+            parts.push(ROBUSTNESS);
+        }
+        parts
+    }
+}
+
 /// A hint: its text, the level it helps with (an index into `levels`),
 /// and words of the cases it is about (none: every case of its level).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,6 +171,9 @@ pub(crate) struct Case {
     pub description: String,
     /// A hidden case: the public case it varies.
     pub varies: Option<String>,
+    /// Graded in the score and in no level (`robustness = true`): a rule
+    /// of input handling, as the built-ins' robustness part.
+    pub robustness: bool,
     /// A variant's session whose lines its base printed in another
     /// locale: the base's file, which `bless` copies to `file` with this
     /// package's lines.
@@ -166,9 +182,19 @@ pub(crate) struct Case {
 }
 
 impl Case {
-    /// Its name in test runs and reports: `<level>::<name>`.
+    /// Its name in test runs and reports: `<level>::<name>`, or
+    /// `robustness::<name>`.
     pub(crate) fn test_name(&self, package: &Package) -> String {
-        format!("{}::{}", package.levels[self.level], self.name)
+        format!("{}::{}", self.part(package), self.name)
+    }
+
+    /// Its level's name, or `robustness`: its test module in a starter.
+    pub(crate) fn part<'a>(&self, package: &'a Package) -> &'a str {
+        if self.robustness {
+            ROBUSTNESS
+        } else {
+            &package.levels[self.level]
+        }
     }
 }
 
@@ -177,14 +203,67 @@ impl Case {
 pub(crate) enum CaseKind {
     /// A function, called once per call.
     Calls { function: usize, calls: Vec<Call> },
-    /// The program, fed these lines; `expect` the reference's lines, once
+    /// The program, fed what is typed; `expect` the reference's lines, once
     /// blessed.
     Session {
         /// The options the program is started with.
         args: Vec<String>,
-        input: Vec<String>,
+        typed: Typed,
         expect: Option<Vec<String>>,
+        ends: Ends,
     },
+}
+
+/// What a session types.
+#[derive(Debug, Clone)]
+pub(crate) enum Typed {
+    /// `input`: lines, each given its newline.
+    Lines(Vec<String>),
+    /// `stdin`: the bytes as written, for what lines cannot say (CR LF, no
+    /// final newline, bytes that are not UTF-8, a megabyte line).
+    Raw(Stdin),
+}
+
+impl Typed {
+    /// The bytes the program reads.
+    pub(crate) fn bytes(&self) -> Vec<u8> {
+        match self {
+            Typed::Lines(lines) => lines
+                .iter()
+                .flat_map(|l| format!("{l}\n").into_bytes())
+                .collect(),
+            Typed::Raw(stdin) => stdin.bytes(),
+        }
+    }
+
+    /// What was typed, for a failure's message: the lines, or the start of
+    /// the bytes.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Typed::Lines(lines) => format!("{lines:?}"),
+            Typed::Raw(stdin) => {
+                let bytes = stdin.bytes();
+                let text = String::from_utf8_lossy(&bytes[..bytes.len().min(60)]).into_owned();
+                if bytes.len() > 60 {
+                    format!("{text:?}... ({} bytes)", bytes.len())
+                } else {
+                    format!("{text:?}")
+                }
+            }
+        }
+    }
+}
+
+/// How a session's program must end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ends {
+    /// Status 0: the default.
+    Normally,
+    /// `ends = "error"`: an error said, as the statement asks at an early
+    /// end of input: a status other than 0 that is no crash (Rust's `play`
+    /// returns `Err`; Python raises any exception but
+    /// `NotImplementedError`, or exits with a status).
+    Error,
 }
 
 /// One call of a function case.

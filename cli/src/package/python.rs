@@ -10,7 +10,8 @@ use toml::Value;
 
 use super::types::Type;
 use super::words::Words;
-use super::{Case, CaseKind, Function, Package};
+use super::{Case, CaseKind, Ends, Function, Package, Typed};
+use boardkit::session_fixture::{Stdin, StdinPart};
 
 /// The Python annotation of `t`.
 pub(crate) fn type_of(t: &Type) -> String {
@@ -154,19 +155,23 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         quoted(&super::words::wrapped(&doc, "", 72))
     );
     out.push_str(&helpers(package));
+    // The messages' holes in the order every locale writes them.
+    let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect):\n    \"\"\"Runs the program with its options on the lines typed; compares its graded lines.\"\"\"\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=\"\".join(l + \"\\n\" for l in typed), capture_output=True, text=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}))\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in ran.stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (typed, ran.stdout + ran.stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith(\"NotImplementedError\") for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.name,
         language = package.language,
         variable = super::LANGUAGE,
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
+        ended = words.python_format("package_ended", &ending),
+        no_error = words.python_format("package_no_error", &ending),
     );
-    for (index, level) in package.levels.iter().enumerate() {
+    for level in package.parts() {
         let cases: Vec<&Case> = package
             .cases
             .iter()
-            .filter(|c| !c.hidden && c.level == index)
+            .filter(|c| !c.hidden && c.part(package) == level)
             .collect();
         if cases.is_empty() {
             continue;
@@ -221,14 +226,19 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
         }
         CaseKind::Session {
             args,
-            input,
+            typed,
             expect,
+            ends,
         } => {
             let options = serde_json::to_string(args).unwrap_or_default();
-            let typed = serde_json::to_string(input).unwrap_or_default();
+            let typed = match typed {
+                Typed::Lines(input) => serde_json::to_string(input).unwrap_or_default(),
+                Typed::Raw(stdin) => typed_expression(stdin),
+            };
             let expect =
                 serde_json::to_string(&expect.clone().unwrap_or_default()).unwrap_or_default();
-            let _ = writeln!(body, "        session({options}, {typed}, {expect})");
+            let error = if *ends == Ends::Error { ", True" } else { "" };
+            let _ = writeln!(body, "        session({options}, {typed}, {expect}{error})");
         }
     }
     format!(
@@ -237,6 +247,26 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
         quoted(case.description.trim()),
         case.rule
     )
+}
+
+/// What a session types, as a Python expression of `bytes`.
+fn typed_expression(stdin: &Stdin) -> String {
+    let text = |text: &str| {
+        format!(
+            "{}.encode()",
+            serde_json::to_string(text).unwrap_or_default()
+        )
+    };
+    let part = |part: &StdinPart| match part {
+        StdinPart::Text(t) => text(t),
+        StdinPart::Bytes { bytes } => format!("bytes({bytes:?})"),
+        StdinPart::Repeat { repeat, times } => format!("{} * {times}", text(repeat)),
+    };
+    match stdin {
+        Stdin::Text(t) => text(t),
+        Stdin::Parts(parts) if parts.is_empty() => "b\"\"".into(),
+        Stdin::Parts(parts) => parts.iter().map(part).collect::<Vec<_>>().join(" + "),
+    }
 }
 
 pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {

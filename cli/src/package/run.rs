@@ -9,7 +9,7 @@ use boardkit::catalogue::{f, t};
 use boardkit::judge::Verdict;
 use serde_json::Value as Json;
 
-use super::{Case, CaseKind, Language, Package};
+use super::{Case, CaseKind, Ends, Language, Package, Typed};
 use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
 
 /// A solution ready to run: compiled, or beside its caller.
@@ -251,14 +251,11 @@ pub(crate) fn run_case(
                 .collect();
             (vec!["call".into(), f.name.clone()], lines.into_bytes())
         }
-        CaseKind::Session { args, input, .. } => (
+        CaseKind::Session { args, typed, .. } => (
             std::iter::once("play".to_owned())
                 .chain(args.iter().cloned())
                 .collect(),
-            input
-                .iter()
-                .flat_map(|l| format!("{l}\n").into_bytes())
-                .collect(),
+            typed.bytes(),
         ),
     };
     let crashed = |why: String| Ran {
@@ -282,7 +279,12 @@ pub(crate) fn run_case(
         Err(e) => return crashed(format!("cannot run it: {e}")),
     };
     let stdout = String::from_utf8_lossy(&outcome.stdout);
-    let (verdict, failure) = ending(&outcome);
+    let (verdict, failure) = match &case.kind {
+        CaseKind::Session {
+            ends: Ends::Error, ..
+        } => error_ending(built, &outcome),
+        _ => ending(&outcome),
+    };
     let (answers, lines) = match &case.kind {
         CaseKind::Calls { .. } => (
             stdout
@@ -337,6 +339,41 @@ fn ending(outcome: &crate::grader::sandbox::Outcome) -> (Option<Verdict>, Option
     (verdict, failure)
 }
 
+/// How a run that must end in an error ended: nothing when it said one.
+/// A crash (a Rust panic, a signal), a limit or the Python stub's
+/// `NotImplementedError` is no error said; nor is a normal end.
+fn error_ending(
+    built: &Built,
+    outcome: &crate::grader::sandbox::Outcome,
+) -> (Option<Verdict>, Option<String>) {
+    let stderr = tail(&outcome.stderr);
+    let said = match (outcome.ending, built) {
+        (Ending::Exited(0), _) => false,
+        (Ending::Exited(101), Built::Rust { .. }) => false,
+        (Ending::Exited(_), Built::Python { .. }) => !stubbed(&stderr),
+        (Ending::Exited(_), _) => true,
+        _ => return ending(outcome),
+    };
+    if said {
+        return (None, None);
+    }
+    if let Ending::Exited(0) = outcome.ending {
+        return (
+            Some(Verdict::WrongOutput),
+            Some(
+                t("it ended normally, expected an error: a message and a status other than 0")
+                    .into(),
+            ),
+        );
+    }
+    ending(outcome)
+}
+
+/// Whether a Python run stopped on the stub's `NotImplementedError`.
+pub(crate) fn stubbed(stderr: &str) -> bool {
+    stderr.lines().any(|l| l.starts_with("NotImplementedError"))
+}
+
 /// The last lines of what a run wrote on stderr.
 fn tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
@@ -368,9 +405,10 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
         CaseKind::Calls { function, calls } => judge_calls(package, case, *function, calls, ran),
         CaseKind::Session {
             args,
-            input,
+            typed,
             expect,
-        } => judge_session(case, args, input, expect.as_deref(), ran),
+            ..
+        } => judge_session(case, args, typed, expect.as_deref(), ran),
     }
 }
 
@@ -423,7 +461,7 @@ fn judge_calls(
 fn judge_session(
     case: &Case,
     args: &[String],
-    input: &[String],
+    typed: &Typed,
     expect: Option<&[String]>,
     ran: &Ran,
 ) -> Result<(), String> {
@@ -435,8 +473,8 @@ fn judge_session(
     };
     // The options, when there are, before the lines typed.
     let typed = match args {
-        [] => format!("{input:?}"),
-        _ => format!("{} {input:?}", args.join(" ")),
+        [] => typed.shown(),
+        _ => format!("{} {}", args.join(" "), typed.shown()),
     };
     if let Some(failure) = &ran.failure {
         return Err(f(

@@ -10,7 +10,8 @@ use toml::Value;
 
 use super::types::Type;
 use super::words::Words;
-use super::{Call, Case, CaseKind, Function, Package};
+use super::{Call, Case, CaseKind, Ends, Function, Package, Typed};
+use boardkit::session_fixture::{Stdin, StdinPart};
 
 /// The Rust type of `t`; an argument (`borrowed`) takes strings, lists
 /// and grids by reference.
@@ -173,11 +174,11 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     {
         out.push_str(&check_helper(words));
     }
-    for (index, level) in package.levels.iter().enumerate() {
+    for level in package.parts() {
         let cases: Vec<&Case> = package
             .cases
             .iter()
-            .filter(|c| !c.hidden && c.level == index)
+            .filter(|c| !c.hidden && c.part(package) == level)
             .collect();
         if cases.is_empty() {
             continue;
@@ -202,14 +203,28 @@ fn test(package: &Package, case: &Case) -> String {
         }
         CaseKind::Session {
             args,
-            input,
+            typed,
             expect,
+            ends,
         } => {
             let expect = expect.clone().unwrap_or_default();
-            let _ = writeln!(
-                body,
-                "        super::session(&{args:?}, &{input:?}, &{expect:?});"
-            );
+            let error = *ends == Ends::Error;
+            let _ = match (typed, error) {
+                (Typed::Lines(input), false) => writeln!(
+                    body,
+                    "        super::session(&{args:?}, &{input:?}, &{expect:?});"
+                ),
+                (Typed::Lines(input), true) => writeln!(
+                    body,
+                    "        super::typed_session(&{args:?}, {:?}.as_bytes(), &{expect:?}, true);",
+                    input.iter().map(|l| format!("{l}\n")).collect::<String>()
+                ),
+                (Typed::Raw(stdin), _) => writeln!(
+                    body,
+                    "        super::typed_session(&{args:?}, {}, &{expect:?}, {error});",
+                    typed_expression(stdin)
+                ),
+            };
         }
     }
     format!(
@@ -280,16 +295,35 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         .values()
         .map(|m| format!("{m:?}"))
         .collect();
-    SESSION
+    // `session`, for lines that end normally, only where a public session
+    // calls it: a starter compiles without a warning.
+    let lines = package.cases.iter().any(|c| {
+        !c.hidden
+            && matches!(
+                &c.kind,
+                CaseKind::Session {
+                    typed: Typed::Lines(_),
+                    ends: Ends::Normally,
+                    ..
+                }
+            )
+    });
+    let (before, rest) = SESSION.split_once("// <lines>\n").unwrap_or((SESSION, ""));
+    let (within, after) = rest.split_once("// </lines>\n").unwrap_or(("", rest));
+    let template = format!("{before}{}{after}", if lines { within } else { "" });
+    let typed = [("typed", "{input:?}")];
+    let ending = [
+        ("typed", "{input:?}"),
+        ("status", "{status}"),
+        ("printed", "{text}"),
+    ];
+    template
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
         .replace("{variable}", super::LANGUAGE)
         .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
-        .replace(
-            "{timeout}",
-            &words.rust_format("package_timeout", &[("typed", "{input:?}")]),
-        )
+        .replace("{timeout}", &words.rust_format("package_timeout", &typed))
         .replace(
             "{printed}",
             &words.rust_format(
@@ -297,6 +331,30 @@ fn session_helpers(package: &Package, words: &Words) -> String {
                 &[("typed", "{input:?}"), ("printed", "{text}")],
             ),
         )
+        .replace("{ended}", &words.rust_format("package_ended", &ending))
+        .replace(
+            "{no_error}",
+            &words.rust_format("package_no_error", &ending),
+        )
+}
+
+/// What a session types, as a Rust expression of `&[u8]`.
+fn typed_expression(stdin: &Stdin) -> String {
+    let part = |part: &StdinPart| match part {
+        StdinPart::Text(text) => format!("{text:?}.as_bytes()"),
+        StdinPart::Bytes { bytes } => {
+            let bytes: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}_u8")).collect();
+            format!("&[{}][..]", bytes.join(", "))
+        }
+        StdinPart::Repeat { repeat, times } => format!("{repeat:?}.repeat({times}).as_bytes()"),
+    };
+    match stdin {
+        Stdin::Text(text) => format!("{text:?}.as_bytes()"),
+        Stdin::Parts(parts) => {
+            let parts: Vec<String> = parts.iter().map(part).collect();
+            format!("&[{}].concat()", parts.join(", "))
+        }
+    }
 }
 
 /// A starter's session test: `{lines}` the program's lines, `{graded}`

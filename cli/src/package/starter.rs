@@ -127,8 +127,18 @@ fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
         crate::package::grade::OWN_TESTS_FILE.into(),
         super::python::own_tests(package, words),
     ));
+    files.push(("pytest.ini".into(), PYTEST_INI.into()));
     files
 }
+
+/// The starter's pytest settings: Python's own tracebacks (each failing
+/// line and its message). pytest's rereads the whole test file for each
+/// failure: on velha's 1.4 MB of cases, 43 s instead of 5 for the stubs.
+const PYTEST_INI: &str = "\
+# Python's own tracebacks: each failure's line and message, at once.
+[pytest]
+addopts = --tb=native
+";
 
 fn readme(package: &Package, language: Language, words: &Words) -> String {
     let (yours, test, one) = match language {
@@ -143,19 +153,18 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
     let one_level = format!("{one} {first}");
     let width = one_level.len().max(test.len());
     let points: String = package
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(index, level)| {
+        .parts()
+        .into_iter()
+        .map(|part| {
             let of = |hidden: bool| -> u32 {
                 package
                     .cases
                     .iter()
-                    .filter(|c| c.level == index && c.hidden == hidden)
+                    .filter(|c| c.part(package) == part && c.hidden == hidden)
                     .map(|c| c.points)
                     .sum()
             };
-            format!("| {level} | {} | {} |\n", of(false), of(true))
+            format!("| {part} | {} | {} |\n", of(false), of(true))
         })
         .collect();
     let hints = package

@@ -136,7 +136,10 @@ fn level_of(
         let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
         reached.cpu.push((case.test_name(package), ran.cpu));
         if let Err(why) = run::judge(package, case, &ran) {
-            reached.failed_levels.insert(case.level);
+            // A robustness case counts in the score, in no level.
+            if !case.robustness {
+                reached.failed_levels.insert(case.level);
+            }
             reached.failures.push(format!(
                 "{} ({}): {why}",
                 case.test_name(package),
@@ -176,7 +179,11 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
         problems.push(format!("the stub does not build: {e}"));
     }
     for (index, level) in package.levels.iter().enumerate() {
-        if !package.cases.iter().any(|c| c.level == index) {
+        if !package
+            .cases
+            .iter()
+            .any(|c| c.level == index && !c.robustness)
+        {
             problems.push(format!(
                 "{level} has no case: add one, or leave the level out of `levels`"
             ));

@@ -3,6 +3,10 @@ its lines in the locale the kit grades (BOARDKIT_LANGUAGE), Portuguese or
 English."""
 
 import os
+import sys
+
+# The longest line read as input, its line ending aside.
+MAX_LINE = 4096
 
 WORDS = {
     "en": {
@@ -12,6 +16,7 @@ WORDS = {
         "winner": "Winner: ",
         "draw": "Draw",
         "prompt": "type a position (e.g. B2)",
+        "early_end": "The input ended before the game did",
     },
     "pt-BR": {
         "title": "Jogo da Velha",
@@ -20,6 +25,7 @@ WORDS = {
         "winner": "Vencedor: ",
         "draw": "Empate",
         "prompt": "digite a posição (ex.: B2)",
+        "early_end": "A entrada terminou antes do fim da partida",
     },
 }
 
@@ -113,6 +119,35 @@ def melhor_jogada(tabuleiro: list[list[str]]) -> tuple[int, int]:
     return move
 
 
+def le_linha():
+    """The next line typed, without its line ending (LF or CR LF); None at
+    the end of input; "" for a line that is no input at all: longer than
+    MAX_LINE bytes, not UTF-8, or holding a control character other than
+    a tab. Memory stays bounded, however long the line."""
+    raw = sys.stdin.buffer.readline(MAX_LINE + 2)
+    if not raw:
+        return None
+    line, too_long = raw, False
+    while not line.endswith(b"\n"):
+        more = sys.stdin.buffer.readline(MAX_LINE + 2)
+        if not more:
+            break
+        too_long = True
+        line = more
+    raw = raw if not too_long else b"x" * (MAX_LINE + 1)
+    raw = raw[:-1] if raw.endswith(b"\n") else raw
+    raw = raw[:-1] if raw.endswith(b"\r") else raw
+    if len(raw) > MAX_LINE:
+        return ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in text):
+        return ""
+    return text
+
+
 def desenha(tabuleiro) -> None:
     print("  1   2   3")
     for i, letter in enumerate("ABC"):
@@ -128,8 +163,11 @@ def jogar() -> None:
     print(words["title"])
     desenha(tabuleiro)
     while True:
-        print(f"{jogador}, {words['prompt']}:")
-        linha = input()
+        print(f"{jogador}, {words['prompt']}:", flush=True)
+        linha = le_linha()
+        if linha is None:
+            print(words["early_end"], file=sys.stderr)
+            sys.exit(1)
         if not valida(linha):
             print(words["invalid"])
             continue
