@@ -807,17 +807,12 @@ fn a_package_grades_a_class_in_shards() {
 #[test]
 fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
     let (dir, package) = new_package();
+    // The reference with one change: a `[[patch]]`, no copy.
     let wrong = package.join("submissions/off_by_one");
     std::fs::create_dir_all(&wrong).unwrap();
-    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
-    std::fs::write(
-        wrong.join("demo.py"),
-        reference.replace("return sum(numbers)", "return sum(numbers) + 1"),
-    )
-    .unwrap();
     std::fs::write(
         wrong.join("submission.toml"),
-        "language = \"python\"\nreaches = \"none\"\ndescription = \"adds one to every total\"\n",
+        "language = \"python\"\nreaches = \"none\"\ndescription = \"adds one to every total\"\n\n[[patch]]\nfile = \"demo.py\"\nfind = \"return sum(numbers)\"\nreplace = \"return sum(numbers) + 1\"\n",
     )
     .unwrap();
     let class = dir.path().join("class");

@@ -197,7 +197,7 @@ fn no_rust_file_of_the_kit_names_a_package_written_outside_it() {
 
 #[test]
 fn an_authors_slips_are_named_where_they_are() {
-    let slips: [(&str, &str, &str); 3] = [
+    let slips: [(&str, &str, &str); 6] = [
         (
             "hidden/cases/total_small.toml",
             "varies = \"total_small\"\nlevel = \"basic\"\nrule = 1\ndescription = \"d\"\nfunction = \"total\"\n\n[[call]]\nargs = [[5]]\nexpect = 5\n",
@@ -213,10 +213,28 @@ fn an_authors_slips_are_named_where_they_are() {
             "notes\n",
             "submissions/README: a submission is a folder",
         ),
+        // A patch of the reference: text found once, in one of its files.
+        (
+            "submissions/typo/submission.toml",
+            "language = \"python\"\nreaches = \"none\"\n\n[[patch]]\nfile = \"demo.py\"\nfind = \"return sum(numbrs)\"\n",
+            "typo/submission.toml:6: `find` is found 0 times in reference/python/demo.py: give text found exactly once",
+        ),
+        (
+            "submissions/typo/submission.toml",
+            "language = \"python\"\nreaches = \"none\"\n\n[[patch]]\nfile = \"other.py\"\nfind = \"x\"\n",
+            "typo/submission.toml:5: `other.py` is not a file of the python reference",
+        ),
+        (
+            "submissions/typo/submission.toml",
+            "language = \"python\"\nreaches = \"none\"\n\n[[patch]]\nfile = \"../../exercise.toml\"\nfind = \"x\"\n",
+            "stay inside its folder",
+        ),
     ];
     for (file, text, why) in slips {
         let (_dir, package) = new_package();
-        std::fs::write(package.join(file), text).unwrap();
+        let path = package.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
         let output = checked("verify", &package);
         let said = said(&output);
         assert_eq!(output.status.code(), Some(1), "{why}: {said}");

@@ -254,7 +254,7 @@ pub(crate) fn own_versions(
         if kept {
             given.push(GivenVersion {
                 name: submission.name.clone(),
-                source: read(&submission.dir)?,
+                source: submission.text(Path::new(&format!("{}.py", package.name)))?,
                 breaks: (!correct).then(|| submission.description.clone()),
                 hidden: submission.mutant,
             });
@@ -289,7 +289,11 @@ pub(crate) fn function_bugs(
     let mut bugs = std::collections::BTreeSet::new();
     for submission in wrong {
         let work = scratch.join(&submission.name);
-        let built = run::prepare(package, Language::Python, &submission.dir, &work, sandbox);
+        // Apart from `work`, which `prepare` empties first.
+        let Ok(folder) = submission.folder(&scratch.join("patched").join(&submission.name)) else {
+            continue;
+        };
+        let built = run::prepare(package, Language::Python, &folder, &work, sandbox);
         let Ok(built) = built else {
             continue;
         };

@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_of};
 use super::types::Type;
 use super::{
-    Call, Case, CaseKind, Ends, Function, Hint, Language, Package, PackageError, Program,
+    Call, Case, CaseKind, Ends, Function, Hint, Language, Package, PackageError, Patch, Program,
     Reference, Submission, Typed,
 };
 use boardkit::session_fixture::{MAX_STDIN_BYTES, Stdin};
@@ -836,41 +836,132 @@ fn submissions(
                 ));
             }
         };
-        if !super::confined(&package.root, &dir.join(&needs))?.is_file() {
-            return Err(PackageError::file(
-                &package.root,
-                &dir,
-                format!("a {language} submission holds `{needs}`"),
-            ));
+        let own = super::confined(&package.root, &dir.join(&needs))?.is_file();
+        let patches = patches(package, language, &spec, &at)?;
+        match (own, patches.is_empty()) {
+            (false, true) => {
+                return Err(PackageError::file(
+                    &package.root,
+                    &dir,
+                    format!(
+                        "a {language} submission holds `{needs}`, or `[[patch]]`es of the {language} reference"
+                    ),
+                ));
+            }
+            (true, false) => {
+                return Err(PackageError::file(
+                    &package.root,
+                    &dir,
+                    format!(
+                        "a submission is its own `{needs}` or `[[patch]]`es of the reference, not both"
+                    ),
+                ));
+            }
+            _ => {}
         }
-        let reaches = match spec.reaches.get_ref().as_str() {
-            "none" => None,
-            level => Some(
-                package
-                    .levels
-                    .iter()
-                    .position(|l| l == level)
-                    .ok_or_else(|| {
-                        at(
-                            spec.reaches.span(),
-                            format!(
-                                "`{level}`: expected `none` or a level ({})",
-                                package.levels.join(", ")
-                            ),
-                        )
-                    })?,
-            ),
+        let reaches = reaches(package, &spec, &at)?;
+        let dir = match (&patches[..], reference_of(package, language)) {
+            ([], _) | (_, None) => package.root.join(dir),
+            (_, Some(reference)) => reference.to_path_buf(),
         };
         found.push(Submission {
             name: entry,
-            dir: package.root.join(dir),
+            dir,
             mutant,
             language,
             reaches,
             description: spec.description,
+            patches,
         });
     }
     Ok(found)
+}
+
+/// The level a submission declares it reaches (an index), or none.
+fn reaches(
+    package: &Package,
+    spec: &SubmissionFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<Option<usize>, PackageError> {
+    match spec.reaches.get_ref().as_str() {
+        "none" => Ok(None),
+        level => package
+            .levels
+            .iter()
+            .position(|l| l == level)
+            .map(Some)
+            .ok_or_else(|| {
+                at(
+                    spec.reaches.span(),
+                    format!(
+                        "`{level}`: expected `none` or a level ({})",
+                        package.levels.join(", ")
+                    ),
+                )
+            }),
+    }
+}
+
+fn reference_of(package: &Package, language: Language) -> Option<&Path> {
+    match language {
+        Language::Rust => package.reference.rust.as_deref(),
+        Language::Python => package.reference.python.as_deref(),
+    }
+}
+
+/// A submission's `[[patch]]`es, each checked: a file of the reference
+/// of its language, in which its `find` is found exactly once.
+fn patches(
+    package: &Package,
+    language: Language,
+    spec: &SubmissionFile,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<Vec<Patch>, PackageError> {
+    if spec.patches.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(reference) = reference_of(package, language) else {
+        return Err(at(
+            spec.patches[0].file.span(),
+            format!("a `[[patch]]` changes the {language} reference, and the package has none"),
+        ));
+    };
+    let mut patches = Vec::new();
+    for given in &spec.patches {
+        let file = PathBuf::from(given.file.get_ref());
+        let inside = reference.strip_prefix(&package.root).unwrap_or(reference);
+        let path = super::confined(&package.root, &inside.join(&file))?;
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            at(
+                given.file.span(),
+                format!(
+                    "`{}` is not a file of the {language} reference",
+                    file.display()
+                ),
+            )
+        })?;
+        let find = given.find.get_ref();
+        let found = if find.is_empty() {
+            0
+        } else {
+            text.matches(find.as_str()).count()
+        };
+        if found != 1 {
+            return Err(at(
+                given.find.span(),
+                format!(
+                    "`find` is found {found} times in {}: give text found exactly once",
+                    inside.join(&file).display()
+                ),
+            ));
+        }
+        patches.push(Patch {
+            file,
+            find: find.clone(),
+            replace: given.replace.clone(),
+        });
+    }
+    Ok(patches)
 }
 
 /// A hint as the manifest gives it, its level looked up in `levels`.

@@ -224,6 +224,21 @@ pub(crate) struct SubmissionFile {
     /// Why it is wrong, or what style it is written in.
     #[serde(default)]
     pub description: String,
+    /// Or no code of its own: the reference of its language, changed.
+    #[serde(default, rename = "patch")]
+    pub patches: Vec<PatchSpec>,
+}
+
+/// One change to a reference's file: `find`, found exactly once,
+/// replaced by `replace`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PatchSpec {
+    /// The file, in the reference's folder: `mod.rs`, `<name>.py`.
+    pub file: Spanned<String>,
+    pub find: Spanned<String>,
+    #[serde(default)]
+    pub replace: String,
 }
 
 /// Reads `path` (inside the package `root`) as `T`.

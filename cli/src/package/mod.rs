@@ -306,6 +306,48 @@ pub(crate) struct Submission {
     /// The highest level it must reach (an index), or none.
     pub reaches: Option<usize>,
     pub description: String,
+    /// A submission written as changes to the reference: `dir` is then
+    /// the reference's folder, and these its changes.
+    pub patches: Vec<Patch>,
+}
+
+/// A change to one file of a reference (`[[patch]]`).
+#[derive(Debug, Clone)]
+pub(crate) struct Patch {
+    /// In the reference's folder.
+    pub file: PathBuf,
+    pub find: String,
+    pub replace: String,
+}
+
+impl Submission {
+    /// The text of `file` (in its folder) as the submission has it.
+    pub(crate) fn text(&self, file: &Path) -> Result<String, String> {
+        let path = self.dir.join(file);
+        let mut text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for patch in self.patches.iter().filter(|p| p.file == file) {
+            text = text.replacen(&patch.find, &patch.replace, 1);
+        }
+        Ok(text)
+    }
+
+    /// Its folder of code: its own, or for a patched reference a copy in
+    /// `scratch` with the changes made.
+    pub(crate) fn folder(&self, scratch: &Path) -> Result<PathBuf, String> {
+        if self.patches.is_empty() {
+            return Ok(self.dir.clone());
+        }
+        let copy = scratch.join("patched");
+        let _ = std::fs::remove_dir_all(&copy);
+        run::copy_folder(&self.dir, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+        for patch in &self.patches {
+            let text = self.text(&patch.file)?;
+            let to = copy.join(&patch.file);
+            std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+        }
+        Ok(copy)
+    }
 }
 
 /// `relative`, checked to stay inside a package: no absolute path, no

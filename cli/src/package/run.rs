@@ -74,7 +74,7 @@ const CALLER: &str = "/kit/caller.py";
 const BINARY: &str = "/kit/answers";
 
 /// Copies the solution folder `from` into `to`, refusing links.
-fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(crate) fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;

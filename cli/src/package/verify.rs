@@ -211,14 +211,20 @@ fn submission_check(
         "submission"
     };
     let declared = level_name(package, submission.reaches);
+    let mut problems = Vec::new();
+    let folder = submission
+        .folder(&scratch.join("patched"))
+        .unwrap_or_else(|e| {
+            problems.push(e);
+            submission.dir.clone()
+        });
     let reached = level_of(
         package,
         submission.language,
-        &submission.dir,
+        &folder,
         sandbox,
         &scratch.join("submission"),
     );
-    let mut problems = Vec::new();
     if reached.level != submission.reaches {
         let mut why = format!(
             "{}: reaches {}, declared {declared}",
