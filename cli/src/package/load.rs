@@ -867,6 +867,7 @@ fn submissions(
         found.push(Submission {
             name: entry,
             dir,
+            file: package.root.join(&file),
             mutant,
             language,
             reaches,

@@ -298,8 +298,10 @@ impl std::fmt::Display for Language {
 #[derive(Debug, Clone)]
 pub(crate) struct Submission {
     pub name: String,
-    /// Its folder, relative to the root.
+    /// Its folder of code: its own, or for `[[patch]]`es the reference's.
     pub dir: PathBuf,
+    /// Its `submission.toml`.
+    pub file: PathBuf,
     /// A mutant (`hidden/mutants/`), not a submission.
     pub mutant: bool,
     pub language: Language,

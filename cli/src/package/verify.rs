@@ -38,6 +38,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
             folder,
             sandbox,
             &scratch.join("reference"),
+            Runs::Every,
         );
         let mut problems = outcome.failures.clone();
         if let Some(e) = outcome.unbuilt {
@@ -109,12 +110,26 @@ struct Reached {
     cpu: Vec<(String, Duration)>,
 }
 
+/// How many cases a run needs to settle what it checks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// Every case: a reference, which must pass them all.
+    Every,
+    /// A case of each level until one fails there, robustness aside: a
+    /// stub, which must fail every level.
+    EachLevel,
+    /// Cases level by level until the first failure, robustness aside: a
+    /// submission's level (the cases above it cannot change it).
+    UntilFailure,
+}
+
 fn level_of(
     package: &Package,
     language: Language,
     folder: &Path,
     sandbox: &Sandbox,
     scratch: &Path,
+    runs: Runs,
 ) -> Reached {
     let cases: Vec<&Case> = package.cases.iter().collect();
     let mut reached = Reached {
@@ -133,6 +148,11 @@ fn level_of(
         }
     };
     for case in &cases {
+        let settled = reached.failed_levels.contains(&case.level)
+            || (runs == Runs::UntilFailure && !reached.failed_levels.is_empty());
+        if runs != Runs::Every && (case.robustness || settled) {
+            continue;
+        }
         let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
         reached.cpu.push((case.test_name(package), ran.cpu));
         if let Err(why) = run::judge(package, case, &ran) {
@@ -174,7 +194,14 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
     if let Err(e) = written {
         problems.push(format!("cannot write the stub: {e}"));
     }
-    let reached = level_of(package, language, &folder, sandbox, &scratch.join("stub"));
+    let reached = level_of(
+        package,
+        language,
+        &folder,
+        sandbox,
+        &scratch.join("stub"),
+        Runs::EachLevel,
+    );
     if let Some(e) = &reached.unbuilt {
         problems.push(format!("the stub does not build: {e}"));
     }
@@ -224,11 +251,12 @@ fn submission_check(
         &folder,
         sandbox,
         &scratch.join("submission"),
+        Runs::UntilFailure,
     );
     if reached.level != submission.reaches {
         let mut why = format!(
             "{}: reaches {}, declared {declared}",
-            submission.dir.join("submission.toml").display(),
+            submission.file.display(),
             level_name(package, reached.level)
         );
         for failure in reached.failures.iter().take(3) {
