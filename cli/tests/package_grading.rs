@@ -358,12 +358,9 @@ fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::
                 .unwrap()
         };
         assert!(!run().status.success(), "{name}: the Python stub passes");
-        let module = format!("{name}.py");
-        std::fs::copy(
-            package.join("reference/python").join(&module),
-            python.join(&module),
-        )
-        .unwrap();
+        // Every file of the reference: its module, and its program's
+        // script when it has one.
+        copy_folder(&package.join("reference/python"), &python);
         let passed = run();
         assert!(passed.status.success(), "{name}: {}", said(&passed));
     } else {
@@ -1351,3 +1348,65 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
     let feedback = std::fs::read_to_string(out.join("students/lenient/feedback.md")).unwrap();
     assert!(feedback.contains("expected an error"), "{feedback}");
 }
+
+/// An exam's Python layout: the functions in `funcoes.py`, the program a
+/// script `programa.py` of its own (`[python]`). Verify, both starters,
+/// a wrong submission patching the script, and a class: a student who
+/// hands in `funcoes.py` alone keeps the function cases' points.
+#[test]
+fn an_exams_two_python_files_are_a_packages_layout() {
+    let (dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "[reference]",
+        "[python]\nmodule = \"funcoes\"\nprogram = \"programa.py\"\n\n[reference]",
+    );
+    let python = package.join("reference/python");
+    std::fs::remove_file(python.join("demo.py")).unwrap();
+    std::fs::write(
+        python.join("funcoes.py"),
+        "def total(numbers):\n    return sum(numbers)\n",
+    )
+    .unwrap();
+    std::fs::write(python.join("programa.py"), PROGRAMA).unwrap();
+    let says_sum = package.join("submissions/says_sum");
+    std::fs::remove_file(says_sum.join("demo.py")).unwrap();
+    let toml = std::fs::read_to_string(says_sum.join("submission.toml")).unwrap();
+    std::fs::write(
+        says_sum.join("submission.toml"),
+        toml + "\n[[patch]]\nfile = \"programa.py\"\nfind = 'print(\"Total: \"'\nreplace = 'print(\"Sum: \"'\n",
+    )
+    .unwrap();
+    let verified = checked("verify", &package);
+    let text = said(&verified);
+    assert!(verified.status.success(), "{text}");
+    assert!(
+        text.contains("ok: the submission says_sum (python) reaches basic"),
+        "{text}"
+    );
+    let (starters, _) = starters_fail_then_pass(&package);
+    let script = std::fs::read_to_string(starters.path().join("python/programa.py")).unwrap();
+    assert!(script.contains("from funcoes import total"), "{script}");
+    // A class: Ana hands in both files, Bruno the functions alone.
+    let class = dir.path().join("class");
+    copy_folder(&python, &class.join("ana"));
+    std::fs::create_dir_all(class.join("bruno")).unwrap();
+    std::fs::copy(python.join("funcoes.py"), class.join("bruno/funcoes.py")).unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(
+        &package,
+        &out,
+        &[class.join("ana"), class.join("bruno")],
+        true,
+    );
+    assert!(graded.status.success(), "{}", said(&graded));
+    let rows = grades(&out);
+    assert!(
+        rows.contains(&"ana,2,2,4,4,proficient".to_owned()),
+        "{rows:?}"
+    );
+    assert!(rows.contains(&"bruno,2,0,2,4,basic".to_owned()), "{rows:?}");
+}
+
+/// The demo's program as an exam's script: no function, run from the top.
+const PROGRAMA: &str = "from funcoes import total\n\nnumbers = []\nwhile True:\n    try:\n        line = input()\n    except EOFError:\n        break\n    try:\n        numbers.append(int(line.strip()))\n    except ValueError:\n        print(\"Not a number: \" + line)\nprint(\"Total: \" + str(total(numbers)))\n";

@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 13] = [
+const BROKEN: [(&str, &str, &str, &str); 14] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -108,6 +108,13 @@ const BROKEN: [(&str, &str, &str, &str); 13] = [
         "function = \"total\"",
         "function = \"total\"\nends = \"error\"",
         "a function case has `[[call]]`s, and no `input`, `stdin`, `expect` or `ends`",
+    ),
+    // An exam's script is a Python file of its own name.
+    (
+        "exercise.toml",
+        "[reference]",
+        "[python]\nprogram = \"demo.py\"\n\n[reference]",
+        "`demo.py`: expected a file name such as `programa.py`",
     ),
     (
         "cases/three_numbers.toml",

@@ -153,11 +153,12 @@ impl Class<'_> {
         if let (Language::Rust, None) = (self.language, &self.options.program) {
             // The folder handed in: the crate's own copy holds its
             // student folder alone.
-            let python = path.join(format!("{}.py", self.package.name));
-            if python.is_file() && !path.join(format!("src/{}", self.package.name)).is_dir() {
+            let module = self.package.python.module_file();
+            if path.join(&module).is_file()
+                && !path.join(format!("src/{}", self.package.name)).is_dir()
+            {
                 eprintln!(
-                    "boardkit: warning: {name} holds {}.py and no crate: a Python class is graded with --language python",
-                    self.package.name
+                    "boardkit: warning: {name} holds {module} and no crate: a Python class is graded with --language python",
                 );
             }
         }
@@ -235,7 +236,7 @@ pub(crate) fn own_versions(
     bugs: &std::collections::BTreeSet<String>,
 ) -> Result<PythonVersions, String> {
     let read = |folder: &Path| {
-        let file = folder.join(format!("{}.py", package.name));
+        let file = folder.join(package.python.module_file());
         std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
     };
     let folder = package.reference.python.as_ref().ok_or_else(|| {
@@ -254,14 +255,14 @@ pub(crate) fn own_versions(
         if kept {
             given.push(GivenVersion {
                 name: submission.name.clone(),
-                source: submission.text(Path::new(&format!("{}.py", package.name)))?,
+                source: submission.text(Path::new(&package.python.module_file()))?,
                 breaks: (!correct).then(|| submission.description.clone()),
                 hidden: submission.mutant,
             });
         }
     }
     Ok(PythonVersions::of_sources(
-        &package.name,
+        &package.python.module,
         read(folder)?,
         given,
         OWN_TESTS_FILE,
@@ -400,7 +401,7 @@ fn graded(
     };
     let needs = match language {
         Language::Rust => solution.join("mod.rs"),
-        Language::Python => solution.join(format!("{}.py", package.name)),
+        Language::Python => solution.join(package.python.module_file()),
     };
     if let Some(command) = program {
         return match Built::program(root, command, work) {
@@ -520,7 +521,7 @@ fn run_info(
         None => (
             match language {
                 Language::Rust => crate::grader::plan::CRATES.to_owned(),
-                Language::Python => format!("python3 {}.py", package.name),
+                Language::Python => format!("python3 {}", package.python.program_file()),
             },
             kind,
         ),

@@ -10,7 +10,7 @@ use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_o
 use super::types::Type;
 use super::{
     Call, Case, CaseKind, Ends, Function, Hint, Language, Package, PackageError, Patch, Program,
-    Reference, Submission, Typed,
+    PythonFiles, Reference, Submission, Typed,
 };
 use boardkit::session_fixture::{MAX_STDIN_BYTES, Stdin};
 
@@ -281,8 +281,9 @@ fn own_parts(
         (None, None) => return Err(missing("levels")),
     };
     let (functions, program) = api(root, manifest, base, at)?;
+    let python = python_files(manifest, base, &name, program.is_some(), at)?;
     let reference = match (&manifest.reference, base) {
-        (Some(r), _) => reference(root, r.get_ref(), &name).map_err(|m| at(r.span(), m))?,
+        (Some(r), _) => reference(root, r.get_ref(), &python).map_err(|m| at(r.span(), m))?,
         (None, Some(b)) => b.reference.clone(),
         (None, None) => return Err(missing("[reference]")),
     };
@@ -311,6 +312,7 @@ fn own_parts(
         messages,
         functions,
         program,
+        python,
         reference,
         hints,
         cases: Vec::new(),
@@ -442,19 +444,19 @@ fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
 fn reference(
     root: &Path,
     spec: &super::manifest::ReferenceSpec,
-    name: &str,
+    python: &PythonFiles,
 ) -> Result<Reference, String> {
-    let folder = |path: &Option<String>, file: &str| -> Result<Option<PathBuf>, String> {
+    let folder = |path: &Option<String>, files: &[String]| -> Result<Option<PathBuf>, String> {
         let Some(path) = path else { return Ok(None) };
         let full = super::confined(root, Path::new(path)).map_err(|e| e.to_string())?;
-        if !full.join(file).is_file() {
+        if let Some(file) = files.iter().find(|f| !full.join(f).is_file()) {
             return Err(format!("the reference's folder `{path}` holds no `{file}`"));
         }
         Ok(Some(full))
     };
     let reference = Reference {
-        rust: folder(&spec.rust, "mod.rs")?,
-        python: folder(&spec.python, &format!("{name}.py"))?,
+        rust: folder(&spec.rust, &["mod.rs".to_owned()])?,
+        python: folder(&spec.python, &python.files())?,
     };
     if reference.rust.is_none() && reference.python.is_none() {
         return Err(
@@ -462,6 +464,54 @@ fn reference(
         );
     }
     Ok(reference)
+}
+
+/// `[python]`, a base's where it gives none: the module (the package's
+/// name unless it says) and the program's script, a plain file name.
+fn python_files(
+    manifest: &Manifest,
+    base: Option<&Package>,
+    name: &str,
+    sessions: bool,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<PythonFiles, PackageError> {
+    let Some(spec) = &manifest.python else {
+        return Ok(base.map_or_else(
+            || PythonFiles {
+                module: name.to_owned(),
+                program: None,
+            },
+            |b| b.python.clone(),
+        ));
+    };
+    let module = match &spec.get_ref().module {
+        Some(m) => identifier(m).map_err(|e| at(m.span(), e))?,
+        None => name.to_owned(),
+    };
+    let program = match &spec.get_ref().program {
+        None => None,
+        Some(p) if !sessions => {
+            return Err(at(
+                p.span(),
+                "a program's script needs the manifest's `[program]`".into(),
+            ));
+        }
+        Some(p) => {
+            let file = p.get_ref();
+            let stem = file.strip_suffix(".py").unwrap_or_default();
+            let plain = identifier(&Spanned::new(0..0, stem.to_owned())).is_ok();
+            if !plain || stem == module || stem.starts_with("test_") {
+                return Err(at(
+                    p.span(),
+                    format!(
+                        "`{file}`: expected a file name such as `programa.py`: a name (lower case, digits, `_`), `.py`, not the module's nor a test's"
+                    ),
+                ));
+            }
+            Some(file.clone())
+        }
+    };
+    Ok(PythonFiles { module, program })
 }
 
 /// The case files in `folder`.
@@ -828,7 +878,7 @@ fn submissions(
         };
         let (language, needs) = match spec.language.get_ref().as_str() {
             "rust" => (Language::Rust, "mod.rs".to_owned()),
-            "python" => (Language::Python, format!("{}.py", package.name)),
+            "python" => (Language::Python, package.python.module_file()),
             other => {
                 return Err(at(
                     spec.language.span(),

@@ -49,6 +49,9 @@ pub(crate) struct Manifest {
     pub program: Option<ProgramSpec>,
     #[serde(default)]
     pub reference: Option<Spanned<ReferenceSpec>>,
+    /// A Python solution's files, when not the one module `<name>.py`.
+    #[serde(default)]
+    pub python: Option<Spanned<PythonSpec>>,
     /// Hints, one at a time, per locale.
     #[serde(default)]
     pub hints: BTreeMap<String, Vec<HintSpec>>,
@@ -138,6 +141,21 @@ pub(crate) struct ProgramSpec {
 
 fn play() -> String {
     "play".into()
+}
+
+/// `[python]`: a Python solution's files, as an exam may set them (the
+/// functions in `funcoes.py`, the program a script `programa.py`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PythonSpec {
+    /// The functions' module, `funcoes` for `funcoes.py` (default: the
+    /// package's name).
+    #[serde(default)]
+    pub module: Option<Spanned<String>>,
+    /// The program, a script of its own run as `python3 programa.py`
+    /// (default: the module, run as a program, its function playing).
+    #[serde(default)]
+    pub program: Option<Spanned<String>>,
 }
 
 /// Where the reference is: the student's folder as the reference writes

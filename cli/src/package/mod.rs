@@ -98,6 +98,8 @@ pub(crate) struct Package {
     pub functions: Vec<Function>,
     /// The program's function, if the package has sessions.
     pub program: Option<Program>,
+    /// A Python solution's files.
+    pub python: PythonFiles,
     pub reference: Reference,
     /// Per locale, in the order given.
     pub hints: BTreeMap<String, Vec<Hint>>,
@@ -146,6 +148,33 @@ pub(crate) struct Program {
     /// program takes them (`play(options, input, output)`) and a session
     /// may set them (`args`).
     pub options: Option<String>,
+}
+
+/// A Python solution's files: the functions' module, and the program's
+/// script when it is not that module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PythonFiles {
+    pub module: String,
+    pub program: Option<String>,
+}
+
+impl PythonFiles {
+    /// `<module>.py`.
+    pub(crate) fn module_file(&self) -> String {
+        format!("{}.py", self.module)
+    }
+
+    /// The file `python3` runs for a session.
+    pub(crate) fn program_file(&self) -> String {
+        self.program.clone().unwrap_or_else(|| self.module_file())
+    }
+
+    /// Every file a Python solution holds: the module, then the script.
+    pub(crate) fn files(&self) -> Vec<String> {
+        std::iter::once(self.module_file())
+            .chain(self.program.clone())
+            .collect()
+    }
 }
 
 /// The reference's folders (relative to the root).

@@ -86,14 +86,46 @@ fn quoted(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The student's `<name>.py`: the API, each function raising.
-pub(crate) fn stub(package: &Package, words: &Words) -> String {
+/// The student's files, each with its text: the module, the API's
+/// functions each raising; and the program's script when it has one.
+pub(crate) fn stubs(package: &Package, words: &Words) -> Vec<(String, String)> {
+    let mut files = vec![(package.python.module_file(), stub(package, words))];
+    if let (Some(script), Some(program)) = (&package.python.program, &package.program) {
+        let header = words.text("package_stub_python", &[("title", &package.title)]);
+        let names: Vec<&str> = package.functions.iter().map(|f| f.name.as_str()).collect();
+        let mut text = format!(
+            "\"\"\"\n{}\n\n{}\"\"\"\n",
+            quoted(&super::words::wrapped(&header, "", 72)).trim_end(),
+            quoted(&super::words::wrapped(
+                &super::rust::program_doc(program),
+                "",
+                72
+            )),
+        );
+        if !names.is_empty() {
+            let _ = write!(
+                text,
+                "\nfrom {} import {}\n",
+                package.python.module,
+                names.join(", ")
+            );
+        }
+        let todo = quoted(&words.text("package_todo", &[]));
+        let _ = writeln!(text, "\nraise NotImplementedError(\"{script}: {todo}\")");
+        files.push((script.clone(), text));
+    }
+    files
+}
+
+/// The module `<module>.py`: the API, each function raising; and the
+/// program's function when the module is the program.
+fn stub(package: &Package, words: &Words) -> String {
     let header = words.text("package_stub_python", &[("title", &package.title)]);
     let mut out = format!(
         "\"\"\"\n{}\"\"\"\n",
         quoted(&super::words::wrapped(&header, "", 72))
     );
-    if !super::rust::options_passed(package, "sys").is_empty() {
+    if !super::rust::options_passed(package, "sys").is_empty() && package.python.program.is_none() {
         out.push_str("\nimport sys\n");
     }
     let todo = quoted(&words.text("package_todo", &[]));
@@ -106,7 +138,11 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
             f.name
         );
     }
-    if let Some(program) = &package.program {
+    if let Some(program) = package
+        .program
+        .as_ref()
+        .filter(|_| package.python.program.is_none())
+    {
         let _ = write!(
             out,
             "\n\ndef {}({}) -> None:\n{}    raise NotImplementedError(\"{}: {todo}\")\n\n\nif __name__ == \"__main__\":\n    {}({})\n",
@@ -159,8 +195,9 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{name}.py\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith(\"NotImplementedError\") for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
-        name = package.name,
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{program}\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith(\"NotImplementedError\") for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        name = package.python.module,
+        program = package.python.program_file(),
         language = package.language,
         variable = super::LANGUAGE,
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
@@ -276,7 +313,7 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
         .zip(args)
         .map(|((_, t), v)| literal(t, v))
         .collect();
-    format!("{}.{}({})", package.name, f.name, args.join(", "))
+    format!("{}.{}({})", package.python.module, f.name, args.join(", "))
 }
 
 /// `caller.py`: the grader's caller, run in the submission's folder:
@@ -299,13 +336,14 @@ pub(crate) fn caller(package: &Package) -> String {
             listed,
             "    {:?}: ({how}, lambda a: {}.{}({})),",
             f.name,
-            package.name,
+            package.python.module,
             f.name,
             args.join(", ")
         );
     }
     include_str!("templates/caller.py.in")
-        .replace("{name}", &package.name)
+        .replace("{program}", &package.python.program_file())
+        .replace("{module}", &package.python.module)
         .replace("{functions}", &listed)
 }
 
@@ -354,12 +392,12 @@ fn needs_reading(t: &Type) -> bool {
 pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
     let doc = words.text(
         "package_own_tests",
-        &[("title", &package.title), ("name", &package.name)],
+        &[("title", &package.title), ("name", &package.python.module)],
     );
     let mut out = format!(
         "\"\"\"\n{}\"\"\"\n\nimport {name}\n",
         quoted(&super::words::wrapped(&doc, "", 72)),
-        name = package.name
+        name = package.python.module
     );
     let example = package.cases.iter().filter(|c| !c.hidden).find_map(|case| {
         let CaseKind::Calls { function, calls } = &case.kind else {

@@ -118,7 +118,7 @@ fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
 fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
     let name = &package.name;
     let mut files = Vec::new();
-    files.push((format!("{name}.py"), super::python::stub(package, words)));
+    files.extend(super::python::stubs(package, words));
     files.push((
         format!("test_{name}.py"),
         super::python::tests(package, words),
@@ -144,7 +144,8 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
     let (yours, test, one) = match language {
         Language::Rust => (format!("src/{}/", package.name), "cargo test", "cargo test"),
         Language::Python => (
-            format!("{}.py", package.name),
+            // Inside the README's quotes: `funcoes.py`, `programa.py`.
+            package.python.files().join("`, `"),
             "python3 -m pytest",
             "python3 -m pytest -k",
         ),

@@ -185,10 +185,9 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
             folder.join("mod.rs"),
             super::rust::stub(package, &Words::of("en")),
         ),
-        Language::Python => std::fs::write(
-            folder.join(format!("{}.py", package.name)),
-            super::python::stub(package, &Words::of("en")),
-        ),
+        Language::Python => super::python::stubs(package, &Words::of("en"))
+            .into_iter()
+            .try_for_each(|(file, text)| std::fs::write(folder.join(file), text)),
     });
     let mut problems = Vec::new();
     if let Err(e) = written {
@@ -387,11 +386,11 @@ fn starters_compile(package: &Package, scratch: &Path) -> Check {
         .env_remove("CLIPPY_ARGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     let python = scratch.join(format!("starter-{}", Language::Python));
-    let files = [
-        format!("{}.py", package.name),
+    let mut files = package.python.files();
+    files.extend([
         format!("test_{}.py", package.name),
         super::grade::OWN_TESTS_FILE.to_owned(),
-    ];
+    ]);
     let mut compile = std::process::Command::new("python3");
     compile
         .args(["-B", "-m", "py_compile"])
