@@ -1322,6 +1322,12 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
     );
     let python = std::fs::read_to_string(starters.path().join("python/test_demo.py")).unwrap();
     assert!(python.contains("class TestRobustness:"), "{python}");
+    let readme = std::fs::read_to_string(starters.path().join("rust/README.md")).unwrap();
+    assert!(
+        readme.contains("| robustness | 2 | 0 |")
+            && readme.contains("in no level (`cargo test robustness`)"),
+        "{readme}"
+    );
     // Lenient: a byte that is not UTF-8 read as U+FFFD, and on it goes.
     let lenient = dir.path().join("class/lenient");
     std::fs::create_dir_all(&lenient).unwrap();

@@ -168,6 +168,15 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
             format!("| {part} | {} | {} |\n", of(false), of(true))
         })
         .collect();
+    // Said under the table: what the robustness row is.
+    let points = if package.cases.iter().any(|c| c.robustness) {
+        format!(
+            "{points}\n{}\n",
+            words.text("package_robustness", &[("command", one)])
+        )
+    } else {
+        points
+    };
     let hints = package
         .hints
         .get(&words.locale)
