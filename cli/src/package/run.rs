@@ -370,7 +370,7 @@ fn error_ending(
 }
 
 /// Whether a Python run stopped on the stub's `NotImplementedError`.
-pub(crate) fn stubbed(stderr: &str) -> bool {
+fn stubbed(stderr: &str) -> bool {
     stderr.lines().any(|l| l.starts_with("NotImplementedError"))
 }
 
