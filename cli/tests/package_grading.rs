@@ -869,7 +869,13 @@ fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
         rows.contains(&"carla,2,2,0,4,8,proficient".to_owned()),
         "{rows:?}"
     );
-    let refused = grade_with(&package, &out, &students, false, &["--test-points", "4"]);
+    let refused = grade_with(
+        &package,
+        &out,
+        &students,
+        true,
+        &["--test-points", "4", "--program", "python3 demo.py"],
+    );
     assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
 }
 
@@ -1416,3 +1422,68 @@ fn an_exams_two_python_files_are_a_packages_layout() {
 
 /// The demo's program as an exam's script: no function, run from the top.
 const PROGRAMA: &str = "from funcoes import total\n\nnumbers = []\nwhile True:\n    try:\n        line = input()\n    except EOFError:\n        break\n    try:\n        numbers.append(int(line.strip()))\n    except ValueError:\n        print(\"Not a number: \" + line)\nprint(\"Total: \" + str(total(numbers)))\n";
+
+/// `grade --exercise --test-points` on a class of crates: each student's
+/// `tests/mine.rs` (the starter's example to start from) built against
+/// the Rust reference and the package's Rust bugs, as the Python class's
+/// are: valid tests that catch the bug score, a test that fails on the
+/// reference is invalid, a missing file scores nothing; `boardkit test
+/// --exercise --mine` says the same in the crate.
+#[test]
+fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
+    let (dir, package) = new_package();
+    let wrong = package.join("submissions/off_by_one");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(
+        wrong.join("submission.toml"),
+        "language = \"rust\"\nreaches = \"none\"\ndescription = \"adds one to every total\"\n\n[[patch]]\nfile = \"mod.rs\"\nfind = \"numbers.iter().sum()\"\nreplace = \"numbers.iter().sum::<i64>() + 1\"\n",
+    )
+    .unwrap();
+    let class = dir.path().join("class");
+    let mut students = Vec::new();
+    for name in ["ana", "bruno", "carla"] {
+        let folder = class.join(name);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(&package)
+            .arg(&folder)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        copy_folder(&package.join("reference/rust"), &folder.join("src/demo"));
+        students.push(folder);
+    }
+    let example = std::fs::read_to_string(class.join("ana/tests/mine.rs")).unwrap();
+    assert!(example.contains("use demo_exercise::demo;"), "{example}");
+    std::fs::write(
+        class.join("bruno/tests/mine.rs"),
+        "use demo_exercise::demo;\n\n#[test]\nfn wrong() {\n    assert_eq!(demo::total(&[1]), 2);\n}\n",
+    )
+    .unwrap();
+    std::fs::remove_file(class.join("carla/tests/mine.rs")).unwrap();
+    let local = boardkit()
+        .args(["test", "--exercise"])
+        .arg(&package)
+        .arg(&students[0])
+        .arg("--mine")
+        .output()
+        .unwrap();
+    assert!(
+        said(&local).contains("your tests catch 1 of 1 public bugs"),
+        "{}",
+        said(&local)
+    );
+    let out = dir.path().join("out");
+    let output = grade_with(&package, &out, &students, false, &["--test-points", "4"]);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    for row in [
+        "ana,2,2,4,8,8,proficient",
+        "bruno,2,2,0,4,8,proficient",
+        "carla,2,2,0,4,8,proficient",
+    ] {
+        assert!(rows.contains(&row.to_owned()), "{row}: {rows:?}");
+    }
+    let bruno = std::fs::read_to_string(out.join("students/bruno/feedback.md")).unwrap();
+    assert!(bruno.contains("wrong"), "{bruno}");
+}

@@ -672,9 +672,8 @@ fn package_options(
 fn package_asked(args: &GradeArgs, dir: &Path) -> Result<crate::package::Package, Failure> {
     let unsupported = [
         (
-            args.test_points.is_some()
-                && (args.language == Language::Rust || args.program.is_some()),
-            "with --exercise, --test-points grades a Python class's own tests (test_mine.py); a class of crates's are not graded yet",
+            args.test_points.is_some() && args.program.is_some(),
+            "with --exercise, --test-points grades own tests (test_mine.py, tests/mine.rs), which call the functions: a program graded with --program has none",
         ),
         (
             args.style_points.is_some()

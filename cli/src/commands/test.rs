@@ -221,6 +221,8 @@ enum OwnTestsError {
     Versions(crate::grader::build::BuildError),
     #[error("{0}")]
     Python(String),
+    #[error("{0}")]
+    Package(String),
 }
 
 /// `--mine`: the student's own tests against the correct versions and
@@ -314,29 +316,29 @@ fn own_python_tests(
     Ok(())
 }
 
-/// `--exercise PACKAGE --mine`: a Python starter's `test_mine.py` against
-/// the package's Python reference and its public wrong submissions.
+/// `--exercise PACKAGE --mine`: a starter's own tests (`test_mine.py`,
+/// `tests/mine.rs`) against the package's reference of its language and
+/// its public wrong submissions.
 fn package_own_tests(
     package: &crate::package::Package,
     args: &TestArgs,
     dir: &std::path::Path,
     language: super::grade::Language,
 ) -> Outcome {
-    if language == super::grade::Language::Rust {
-        return Err(usage_error(
-            "an exercise package's own tests are a Python starter's test_mine.py: --language python",
-        )
-        .into());
-    }
+    let language = match language {
+        super::grade::Language::Rust => crate::package::Language::Rust,
+        super::grade::Language::Python => crate::package::Language::Python,
+    };
     let sandbox = crate::grader::sandbox::Sandbox::own_user()
         .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
     let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let bugs = crate::package::grade::function_bugs(package, &sandbox, &work.path().join("bugs"));
-    let versions = crate::package::grade::own_versions(package, false, &bugs)
-        .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
+    let versions =
+        crate::package::grade::OwnVersions::of(package, language, false, &sandbox, work.path())
+            .map_err(|e| Failure::failed(OwnTestsError::Package(e)))?;
     let Some(source) = versions.test_file(dir) else {
-        let file = crate::package::grade::OWN_TESTS_FILE;
-        return Err(Failure::failed(OwnTestsError::Missing(dir.join(file))));
+        return Err(Failure::failed(OwnTestsError::Missing(
+            dir.join(versions.file_name()),
+        )));
     };
     let limits = case_limits(args.timeout);
     let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());

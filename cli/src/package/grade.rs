@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::own_rust::RustVersions;
 use super::run::{self, Built};
 use super::{Case, CaseKind, Language, Package};
 use crate::grader::own_tests::python::{GivenVersion, PythonVersions};
@@ -55,9 +56,11 @@ pub(crate) fn grade(
     let (names, _) = submission::names(&options.submissions);
     let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
     named.sort();
+    // A crate: its student folder and its own tests alone.
     let only_rust = PathBuf::from(format!("src/{}", package.name));
+    let own_rust = PathBuf::from(super::own_rust::OWN_TESTS_FILE);
     let only: Vec<&Path> = match (language, &options.program) {
-        (Language::Rust, None) => vec![only_rust.as_path()],
+        (Language::Rust, None) => vec![only_rust.as_path(), own_rust.as_path()],
         _ => Vec::new(),
     };
     let every: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
@@ -72,7 +75,7 @@ pub(crate) fn grade(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
-    let own = own_tests_versions(package, options, &sandbox, &scratch)?;
+    let own = own_tests_versions(package, language, options, &sandbox, &scratch)?;
     let class = Class {
         own: own.as_ref(),
         package,
@@ -109,25 +112,94 @@ pub(crate) fn grade(
 }
 
 /// With `--test-points`, what students' own tests run against: the
-/// Python reference, and the bugs they can catch (refused when none).
+/// reference of the class's language, and the bugs they can catch
+/// (refused when none).
 fn own_tests_versions(
     package: &Package,
+    language: Language,
     options: &Options,
     sandbox: &Sandbox,
     scratch: &Path,
-) -> Result<Option<PythonVersions>, GradeError> {
+) -> Result<Option<OwnVersions>, GradeError> {
     if options.test_points.is_none() {
         return Ok(None);
     }
-    let bugs = function_bugs(package, sandbox, &scratch.join("bugs"));
-    let versions = own_versions(package, true, &bugs).map_err(GradeError::NoSubmission)?;
-    if versions.versions.mutants.is_empty() {
+    let versions = OwnVersions::of(package, language, true, sandbox, scratch)
+        .map_err(GradeError::NoSubmission)?;
+    if versions.versions().mutants.is_empty() {
         return Err(GradeError::NoSubmission(format!(
-            "--test-points: {} has no Python wrong submission or mutant whose bug shows in a function's answers, so own tests would have nothing to catch (docs/authors.md, \"Grading a class\")",
+            "--test-points: {} has no {language} wrong submission or mutant whose bug shows in a function's answers, so own tests would have nothing to catch (docs/authors.md, \"Grading a class\")",
             package.name
         )));
     }
     Ok(Some(versions))
+}
+
+/// What a class's own tests run against, in its language.
+pub(crate) enum OwnVersions {
+    Python(PythonVersions),
+    Rust(RustVersions),
+}
+
+impl OwnVersions {
+    /// The reference of `language` and its bugs own tests can catch,
+    /// built in `scratch`; with `hidden`, the hidden mutants too.
+    pub(crate) fn of(
+        package: &Package,
+        language: Language,
+        hidden: bool,
+        sandbox: &Sandbox,
+        scratch: &Path,
+    ) -> Result<OwnVersions, String> {
+        let bugs = function_bugs(package, language, sandbox, &scratch.join("bugs"));
+        match language {
+            Language::Python => own_versions(package, hidden, &bugs).map(OwnVersions::Python),
+            Language::Rust => {
+                let at = scratch.join("own-libraries");
+                RustVersions::build(package, &bugs, hidden, sandbox, &at).map(OwnVersions::Rust)
+            }
+        }
+    }
+
+    pub(crate) fn versions(&self) -> &crate::grader::own_tests::verdict::Versions {
+        match self {
+            OwnVersions::Python(p) => &p.versions,
+            OwnVersions::Rust(r) => &r.versions,
+        }
+    }
+
+    /// The student's file of own tests in `dir`, if there is one.
+    pub(crate) fn test_file(&self, dir: &Path) -> Option<PathBuf> {
+        match self {
+            OwnVersions::Python(p) => p.test_file(dir),
+            OwnVersions::Rust(_) => {
+                Some(dir.join(super::own_rust::OWN_TESTS_FILE)).filter(|f| f.is_file())
+            }
+        }
+    }
+
+    /// The file's name, as a student writes it.
+    pub(crate) fn file_name(&self) -> String {
+        match self {
+            OwnVersions::Python(p) => p.file_names.join(" or "),
+            OwnVersions::Rust(_) => super::own_rust::OWN_TESTS_FILE.to_owned(),
+        }
+    }
+
+    /// Judges the test file `source`, in `work`.
+    pub(crate) fn judge(
+        &self,
+        sandbox: &Sandbox,
+        source: &Path,
+        work: &Path,
+        limits: &Limits,
+        seed: u64,
+    ) -> OwnVerdict {
+        match self {
+            OwnVersions::Python(p) => p.judge(sandbox, source, work, limits, seed),
+            OwnVersions::Rust(r) => r.judge(sandbox, source, work, limits, seed),
+        }
+    }
 }
 
 /// One run's class: what every submission is graded with.
@@ -141,7 +213,7 @@ struct Class<'a> {
     sandbox: &'a Sandbox,
     scratch: &'a Path,
     only: &'a [&'a Path],
-    own: Option<&'a PythonVersions>,
+    own: Option<&'a OwnVersions>,
 }
 
 impl Class<'_> {
@@ -197,7 +269,7 @@ impl Class<'_> {
                     let limits = &self.options.limits;
                     versions.judge(self.sandbox, &source, &work, limits, rand::random())
                 }
-                None => OwnVerdict::missing(&versions.file_names.join(" or "), &versions.versions),
+                None => OwnVerdict::missing(&versions.file_name(), versions.versions()),
             };
             results.own_tests(verdict, points);
         }
@@ -269,11 +341,12 @@ pub(crate) fn own_versions(
     ))
 }
 
-/// The package's wrong Python submissions and mutants whose bug shows in
-/// a function's answers: the bugs own tests, which call functions, can
-/// catch (a program's bug they cannot).
+/// The package's wrong submissions and mutants in `language` whose bug
+/// shows in a function's answers: the bugs own tests, which call
+/// functions, can catch (a program's bug they cannot).
 pub(crate) fn function_bugs(
     package: &Package,
+    language: Language,
     sandbox: &Sandbox,
     scratch: &Path,
 ) -> std::collections::BTreeSet<String> {
@@ -286,7 +359,7 @@ pub(crate) fn function_bugs(
     let wrong = package
         .submissions
         .iter()
-        .filter(|s| s.language == Language::Python && s.reaches != Some(top));
+        .filter(|s| s.language == language && s.reaches != Some(top));
     let mut bugs = std::collections::BTreeSet::new();
     for submission in wrong {
         let work = scratch.join(&submission.name);
@@ -294,7 +367,7 @@ pub(crate) fn function_bugs(
         let Ok(folder) = submission.folder(&scratch.join("patched").join(&submission.name)) else {
             continue;
         };
-        let built = run::prepare(package, Language::Python, &folder, &work, sandbox);
+        let built = run::prepare(package, language, &folder, &work, sandbox);
         let Ok(built) = built else {
             continue;
         };

@@ -22,6 +22,7 @@ pub(crate) mod builtin;
 pub(crate) mod grade;
 pub(crate) mod load;
 pub(crate) mod manifest;
+pub(crate) mod own_rust;
 pub(crate) mod play;
 pub(crate) mod python;
 pub(crate) mod run;
@@ -110,6 +111,23 @@ pub(crate) struct Package {
 }
 
 impl Package {
+    /// What a starter's own tests start from: the first public call
+    /// whose answer is one value (not an error), and that answer.
+    pub(crate) fn own_example(&self) -> Option<(&Function, &Call, toml::Value)> {
+        self.cases.iter().filter(|c| !c.hidden).find_map(|case| {
+            let CaseKind::Calls { function, calls } = &case.kind else {
+                return None;
+            };
+            let f = &self.functions[*function];
+            if matches!(f.returns, Type::Result(_)) {
+                return None;
+            }
+            let call = calls.iter().find(|c| rust::accepted(c).len() == 1)?;
+            let answer = rust::accepted(call).pop()?;
+            Some((f, call, answer))
+        })
+    }
+
     /// The parts a starter's tests are grouped in: each level, then
     /// `robustness` when a case is graded in no level.
     pub(crate) fn parts(&self) -> Vec<&str> {

@@ -399,18 +399,7 @@ pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
         quoted(&super::words::wrapped(&doc, "", 72)),
         name = package.python.module
     );
-    let example = package.cases.iter().filter(|c| !c.hidden).find_map(|case| {
-        let CaseKind::Calls { function, calls } = &case.kind else {
-            return None;
-        };
-        let f = &package.functions[*function];
-        if matches!(f.returns, Type::Result(_)) {
-            return None;
-        }
-        let call = calls.iter().find(|c| super::rust::accepted(c).len() == 1)?;
-        let answer = super::rust::accepted(call).pop()?;
-        Some((f, call, answer))
-    });
+    let example = package.own_example();
     if let Some((f, call, answer)) = example {
         let call = call_expression(package, f, &call.args);
         let assertion = match answer {

@@ -142,6 +142,31 @@ pub(crate) fn prepare(
     }
 }
 
+/// rustc with `args`, `build` read-only at `/build`, writing into `out`
+/// at `/out`: the toolchain's own, run as the grader's builds are.
+pub(crate) fn rustc_job(args: &[String], build: &Path, out: &Path) -> Result<Job<'static>, String> {
+    let mut job = Job::new(&format!("{RUST}/bin/rustc"), args);
+    job.read_only = vec![(build.to_owned(), BUILD.into()), (sysroot()?, RUST.into())];
+    job.writable = vec![(out.to_owned(), OUT.into())];
+    job.cwd = Some(BUILD.into());
+    job.as_grader_unsandboxed = true;
+    job.env = vec![("PATH".into(), format!("{RUST}/bin:/usr/bin:/bin"))];
+    Ok(job)
+}
+
+/// A compilation's limits.
+pub(crate) fn compile_limits() -> Limits {
+    Limits {
+        timeout: Duration::from_secs(120),
+        cpu_seconds: 120,
+        memory_bytes: 2 << 30,
+        whole_tree: false,
+        file_bytes: 256 << 20,
+        disk_bytes: 512 << 20,
+        ..Limits::default()
+    }
+}
+
 fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
     let args: Vec<String> = [
         "--edition=2021",
@@ -155,21 +180,8 @@ fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
     .iter()
     .map(|s| (*s).to_owned())
     .collect();
-    let mut job = Job::new(&format!("{RUST}/bin/rustc"), &args);
-    job.read_only = vec![(build.to_owned(), BUILD.into()), (sysroot()?, RUST.into())];
-    job.writable = vec![(out.to_owned(), OUT.into())];
-    job.cwd = Some(BUILD.into());
-    job.as_grader_unsandboxed = true;
-    job.env = vec![("PATH".into(), format!("{RUST}/bin:/usr/bin:/bin"))];
-    let limits = Limits {
-        timeout: Duration::from_secs(120),
-        cpu_seconds: 120,
-        memory_bytes: 2 << 30,
-        whole_tree: false,
-        file_bytes: 256 << 20,
-        disk_bytes: 512 << 20,
-        ..Limits::default()
-    };
+    let job = rustc_job(&args, build, out)?;
+    let limits = compile_limits();
     let ran = sandbox
         .run(&job, &limits)
         .map_err(|e| format!("cannot run rustc: {e}"))?;

@@ -235,6 +235,37 @@ fn test(package: &Package, case: &Case) -> String {
     )
 }
 
+/// A Rust starter's `tests/mine.rs`: the student's own tests, started
+/// with one example from the first public call whose answer is one value.
+/// `boardkit grade --test-points` runs them on correct versions and on
+/// wrong ones.
+pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
+    let doc = words.text(
+        "package_own_tests_rust",
+        &[("title", &package.title), ("name", &package.name)],
+    );
+    let mut out = super::words::wrapped(&doc, "//! ", 72);
+    if let Some((f, call, answer)) = package.own_example() {
+        let call = call_expression(package, f, &call.args);
+        let assertion = match answer {
+            Value::Boolean(true) => format!("assert!({call})"),
+            Value::Boolean(false) => format!("assert!(!{call})"),
+            answer => format!(
+                "assert_eq!({call}, {})",
+                literal(&f.returns, &answer, false)
+            ),
+        };
+        let _ = write!(
+            out,
+            "\nuse {}::{};\n\n#[test]\nfn {}_example() {{\n    {assertion};\n}}\n",
+            crate_name(package),
+            package.name,
+            f.name,
+        );
+    }
+    out
+}
+
 /// The answers a call accepts: its property's, or the reference's.
 pub(crate) fn accepted(call: &Call) -> Vec<Value> {
     match (&call.accept, &call.expect) {

@@ -64,8 +64,8 @@ pub(crate) fn write(
     Ok(files.into_iter().map(|(f, _)| f).collect())
 }
 
-/// A Rust starter's own files: its manifest, crate root, program, stub
-/// and tests.
+/// A Rust starter's own files: its manifest, crate root, program, stub,
+/// tests and the student's own tests' example.
 fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
     let name = &package.name;
     let mut files = Vec::new();
@@ -109,6 +109,10 @@ fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
     files.push((
         format!("tests/{name}.rs"),
         super::rust::tests(package, words),
+    ));
+    files.push((
+        super::own_rust::OWN_TESTS_FILE.into(),
+        super::rust::own_tests(package, words),
     ));
     files
 }
