@@ -1441,7 +1441,7 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
     .unwrap();
     let class = dir.path().join("class");
     let mut students = Vec::new();
-    for name in ["ana", "bruno", "carla"] {
+    for name in ["ana", "bruno", "carla", "dora"] {
         let folder = class.join(name);
         let made = boardkit()
             .args(["starter", "--exercise"])
@@ -1453,6 +1453,12 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
         copy_folder(&package.join("reference/rust"), &folder.join("src/demo"));
         students.push(folder);
     }
+    // Dora's test tells the versions apart by their library's bytes.
+    std::fs::write(
+        class.join("dora/tests/mine.rs"),
+        "#[test]\nfn same_library() {\n    let lib = include_bytes!(\"/library/libdemo_exercise.rlib\");\n    assert!(lib.len() % 7 != 3);\n}\n",
+    )
+    .unwrap();
     let example = std::fs::read_to_string(class.join("ana/tests/mine.rs")).unwrap();
     assert!(example.contains("use demo_exercise::demo;"), "{example}");
     std::fs::write(
@@ -1481,9 +1487,12 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
         "ana,2,2,4,8,8,proficient",
         "bruno,2,2,0,4,8,proficient",
         "carla,2,2,0,4,8,proficient",
+        "dora,2,2,0,4,8,proficient",
     ] {
         assert!(rows.contains(&row.to_owned()), "{row}: {rows:?}");
     }
     let bruno = std::fs::read_to_string(out.join("students/bruno/feedback.md")).unwrap();
     assert!(bruno.contains("wrong"), "{bruno}");
+    let dora = std::fs::read_to_string(out.join("students/dora/feedback.md")).unwrap();
+    assert!(dora.contains("read files as they compile"), "{dora}");
 }

@@ -110,6 +110,11 @@ impl RustVersions {
             error: Some(error),
             ..Verdict::missing("", &self.versions)
         };
+        // The libraries are files too: a test reads none as it compiles.
+        let text = std::fs::read_to_string(source).unwrap_or_default();
+        if let Some(why) = crate::grader::own_tests::rust::reads_files(&text) {
+            return failed(why);
+        }
         // Its own folder in `work`, which may hold the libraries too.
         let work = work.join("mine");
         let _ = std::fs::remove_dir_all(&work);
@@ -177,7 +182,8 @@ impl RustVersions {
             "-Copt-level=1",
             "--test",
             "--crate-name=mine",
-            "--cap-lints=warn",
+            // Lints as rustc has them: a deny-by-default one (a constant
+            // evaluated for too long) stops the build.
             "--extern",
             &extern_arg,
             "-L",

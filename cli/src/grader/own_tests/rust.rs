@@ -314,7 +314,7 @@ const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a test file may not do: read files as it compiles (the libraries
 /// it is compiled against are files too).
-fn reads_files(text: &str) -> Option<String> {
+pub(crate) fn reads_files(text: &str) -> Option<String> {
     [
         "include_bytes",
         "include_str",
