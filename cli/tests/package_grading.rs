@@ -1307,8 +1307,8 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
         "not_utf8.toml",
         "ends = \"error\"\nstdin = [{ bytes = [0xff, 0x0a] }, \"3\\n\"]\n",
     );
-    // Python's input() reads such a byte as a surrogate under the C
-    // locale (the sandbox's), and raises under UTF-8: said either way.
+    // Python's input() reads such a byte as a surrogate (every Python
+    // run of a package does): the reference says it.
     edit(
         &package.join("reference/python/demo.py"),
         "            break\n",
@@ -1495,4 +1495,68 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
     assert!(bruno.contains("wrong"), "{bruno}");
     let dora = std::fs::read_to_string(out.join("students/dora/feedback.md")).unwrap();
     assert!(dora.contains("read files as they compile"), "{dora}");
+}
+
+/// A Python student who reads with `input()`: a line that is not UTF-8
+/// is read alike by their starter's tests in a UTF-8 terminal and by the
+/// grader's sandbox (a surrogate, then "Posição inválida"), so velha's
+/// robustness session passes in both.
+#[test]
+fn a_python_student_s_input_reads_bytes_locally_as_the_grader_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let starter = dir.path().join("ana");
+    let made = boardkit()
+        .args(["starter", "--exercise", "velha", "--language", "python"])
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises/velha/package");
+    let reference = std::fs::read_to_string(kit.join("reference/python/velha.py")).unwrap();
+    let student = reference.replace(
+        "if __name__ == \"__main__\":",
+        "def le_linha():\n    try:\n        return input()\n    except EOFError:\n        return None\n\n\nif __name__ == \"__main__\":",
+    );
+    assert_ne!(student, reference);
+    std::fs::write(starter.join("velha.py"), student).unwrap();
+    let has_pytest = Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_pytest || std::env::var_os("CI").is_none(),
+        "CI has pytest"
+    );
+    if has_pytest {
+        // As in a student's terminal (pt_BR.UTF-8: strict UTF-8; this
+        // machine's C.UTF-8 reads as the sandbox does).
+        let pytest = Command::new("/usr/bin/python3")
+            .args([
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-k",
+                "invalid_utf8",
+            ])
+            .current_dir(&starter)
+            .env("PYTHONIOENCODING", "utf-8:strict")
+            .output()
+            .unwrap();
+        assert!(pytest.status.success(), "{}", said(&pytest));
+    }
+    let out = dir.path().join("out");
+    let graded = grade(Path::new("velha"), &out, &[starter], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let results = std::fs::read_to_string(out.join("students/ana/results.json")).unwrap();
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let case = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "robustness::invalid_utf8")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(case["status"], "passed", "{case}");
 }

@@ -42,6 +42,12 @@ pub(crate) use load::load;
 /// that serves several locales (velha in Portuguese and in English)
 /// prints the one the package grades.
 pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
+
+/// How every Python run of a package reads and writes, wherever it runs:
+/// a byte that is not UTF-8 read as a surrogate and written back as it
+/// was. Without it, a student's UTF-8 terminal raises where the sandbox's
+/// C locale does not, and the local tests and the grader part.
+pub(crate) const PYTHON_IO: (&str, &str) = ("PYTHONIOENCODING", "utf-8:surrogateescape");
 use boardkit::session_fixture::{ROBUSTNESS, Stdin};
 use types::Type;
 

@@ -29,7 +29,8 @@ pub(crate) fn play(
             command
                 .arg(caller)
                 .current_dir(folder)
-                .env("PYTHONDONTWRITEBYTECODE", "1");
+                .env("PYTHONDONTWRITEBYTECODE", "1")
+                .env(super::PYTHON_IO.0, super::PYTHON_IO.1);
             command
         }
     };

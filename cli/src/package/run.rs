@@ -212,7 +212,10 @@ fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
             args.extend(words.into_iter().skip(1));
             let mut job = Job::new("/bin/sh", &args);
             job.work_from = Some(folder);
-            job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
+            job.env = vec![
+                ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+                (super::PYTHON_IO.0.into(), super::PYTHON_IO.1.into()),
+            ];
             job
         }
         Built::Rust { binary } => {
@@ -230,7 +233,10 @@ fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
             let mut job = Job::new("/bin/sh", &args);
             job.work_from = Some(folder);
             job.read_only = vec![(caller.clone(), CALLER.into())];
-            job.env = vec![("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
+            job.env = vec![
+                ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+                (super::PYTHON_IO.0.into(), super::PYTHON_IO.1.into()),
+            ];
             job
         }
     }
