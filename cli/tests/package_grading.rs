@@ -837,18 +837,7 @@ fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
     )
     .unwrap();
     std::fs::remove_file(class.join("carla/test_mine.py")).unwrap();
-    let local = boardkit()
-        .args(["test", "--exercise"])
-        .arg(&package)
-        .arg(&students[0])
-        .arg("--mine")
-        .output()
-        .unwrap();
-    assert!(
-        said(&local).contains("your tests catch 1 of 1 public bugs"),
-        "{}",
-        said(&local)
-    );
+    assert_mine_catches_the_public_bug(&package, &students[0]);
     let out = dir.path().join("out");
     let output = grade_with(&package, &out, &students, true, &["--test-points", "4"]);
     assert!(output.status.success(), "{}", said(&output));
@@ -1467,18 +1456,7 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
     )
     .unwrap();
     std::fs::remove_file(class.join("carla/tests/mine.rs")).unwrap();
-    let local = boardkit()
-        .args(["test", "--exercise"])
-        .arg(&package)
-        .arg(&students[0])
-        .arg("--mine")
-        .output()
-        .unwrap();
-    assert!(
-        said(&local).contains("your tests catch 1 of 1 public bugs"),
-        "{}",
-        said(&local)
-    );
+    assert_mine_catches_the_public_bug(&package, &students[0]);
     let out = dir.path().join("out");
     let output = grade_with(&package, &out, &students, false, &["--test-points", "4"]);
     assert!(output.status.success(), "{}", said(&output));
@@ -1559,4 +1537,21 @@ fn a_python_student_s_input_reads_bytes_locally_as_the_grader_does() {
         .cloned()
         .unwrap_or_default();
     assert_eq!(case["status"], "passed", "{case}");
+}
+
+/// `boardkit test --exercise PACKAGE --mine` in `starter` says its own
+/// tests catch the package's one public bug.
+fn assert_mine_catches_the_public_bug(package: &Path, starter: &Path) {
+    let local = boardkit()
+        .args(["test", "--exercise"])
+        .arg(package)
+        .arg(starter)
+        .arg("--mine")
+        .output()
+        .unwrap();
+    assert!(
+        said(&local).contains("your tests catch 1 of 1 public bugs"),
+        "{}",
+        said(&local)
+    );
 }

@@ -19,7 +19,7 @@ use crate::grader::own_tests::rust::read_outcomes;
 use crate::grader::own_tests::verdict::{
     Mutant, Verdict, Version, Versions, assess, charged, over_budget, run_budget,
 };
-use crate::grader::sandbox::{Ending, Job, Limits, Sandbox};
+use crate::grader::sandbox::{Job, Limits, Sandbox};
 
 /// The student's own tests in a Rust starter.
 pub(crate) const OWN_TESTS_FILE: &str = "tests/mine.rs";
@@ -243,18 +243,7 @@ fn rustc(
     if let Some(library) = library {
         job.read_only.push((library.to_owned(), LIBRARY.into()));
     }
-    let limits = super::run::compile_limits();
-    let ran = sandbox
-        .run(&job, &limits)
-        .map_err(|e| format!("cannot run rustc: {e}"))?;
-    match ran.ending {
-        Ending::Exited(0) => Ok(()),
-        _ => {
-            let text = String::from_utf8_lossy(&ran.stderr);
-            let first: Vec<&str> = text.lines().take(30).collect();
-            Err(first.join("\n"))
-        }
-    }
+    super::run::rustc(sandbox, &job)
 }
 
 /// One run of the tests in `folder` (`mine`, seen at the same path for

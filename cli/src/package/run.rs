@@ -181,16 +181,21 @@ fn compile(sandbox: &Sandbox, build: &Path, out: &Path) -> Result<(), String> {
     .map(|s| (*s).to_owned())
     .collect();
     let job = rustc_job(&args, build, out)?;
-    let limits = compile_limits();
+    rustc(sandbox, &job).map_err(|e| format!("it does not compile:\n{e}"))
+}
+
+/// Runs the rustc `job` under a compilation's limits: its first lines of
+/// errors when it fails.
+pub(crate) fn rustc(sandbox: &Sandbox, job: &Job<'_>) -> Result<(), String> {
     let ran = sandbox
-        .run(&job, &limits)
+        .run(job, &compile_limits())
         .map_err(|e| format!("cannot run rustc: {e}"))?;
     match ran.ending {
         Ending::Exited(0) => Ok(()),
         _ => {
             let text = String::from_utf8_lossy(&ran.stderr);
             let first: Vec<&str> = text.lines().take(30).collect();
-            Err(format!("it does not compile:\n{}", first.join("\n")))
+            Err(first.join("\n"))
         }
     }
 }
