@@ -55,6 +55,41 @@ fn verify_fails_a_package_that_lies() {
             "{why}: {text}"
         );
     }
+    never_running_submissions_show_no_bug();
+}
+
+/// A wrong submission declared to reach no level that never runs (Python
+/// that does not read, a Rust patch that does not compile) reaches none
+/// as declared, and shows no bug: refused.
+fn never_running_submissions_show_no_bug() {
+    let (_dir, package) = new_package();
+    let says_sum = package.join("submissions/says_sum");
+    edit(
+        &says_sum.join("submission.toml"),
+        "reaches = \"basic\"",
+        "reaches = \"none\"",
+    );
+    edit(&says_sum.join("demo.py"), "def play():", "def play()");
+    let typo = package.join("submissions/typo");
+    std::fs::create_dir_all(&typo).unwrap();
+    std::fs::write(
+        typo.join("submission.toml"),
+        "language = \"rust\"\nreaches = \"none\"\n\n[[patch]]\nfile = \"mod.rs\"\nfind = \"numbers.iter().sum()\"\nreplace = \"numbers.iter().sum() +\"\n",
+    )
+    .unwrap();
+    let output = checked("verify", &package);
+    let text = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for (file, why) in [
+        ("says_sum/submission.toml", "SyntaxError"),
+        ("typo/submission.toml", "does not build"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(file) && l.contains("it does not build, so it shows no bug"));
+        assert!(line.is_some(), "{file}: {text}");
+        assert!(text.contains(why), "{why}: {text}");
+    }
 }
 
 #[test]
@@ -199,9 +234,11 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
         "{rows:?}"
     );
     assert!(rows.iter().any(|r| r.starts_with("dora,2,2,")), "{rows:?}");
-    // The stub's `todo!`s are noted, and cost a style point.
-    assert!(rows.contains(&"edu,0,0,1,1,7,none".to_owned()), "{rows:?}");
+    // The stub's `todo!`s are noted, and cost a style point; no note asks
+    // a package's code for a board game's enum.
+    assert!(rows.contains(&"edu,0,0,2,2,7,none".to_owned()), "{rows:?}");
     let feedback = std::fs::read_to_string(out.join("students/edu/feedback.md")).unwrap();
+    assert!(!feedback.contains("enum"), "{feedback}");
     // At the stub's first `todo!`, wherever its doc puts it.
     let first = std::fs::read_to_string(stub.join("src/demo/mod.rs"))
         .unwrap()
@@ -1331,9 +1368,39 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
         "import sys\n\n\ndef total(numbers):\n    return sum(numbers)\n\n\ndef play():\n    numbers = []\n    for raw in sys.stdin.buffer:\n        line = raw.decode(errors=\"replace\").rstrip(\"\\r\\n\")\n        try:\n            numbers.append(int(line.strip()))\n        except ValueError:\n            print(\"Not a number: \" + line)\n    print(\"Total: \" + str(total(numbers)))\n\n\nif __name__ == \"__main__\":\n    play()\n",
     )
     .unwrap();
+    // Broken: a file that does not read, which never says an error of
+    // its own (the case's expected lines are none). Partial: no `total`.
+    let broken = dir.path().join("class/broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let unreadable = reference.replace("def play() -> None:", "def play() -> None");
+    assert_ne!(unreadable, reference);
+    std::fs::write(broken.join("demo.py"), unreadable).unwrap();
+    let partial = dir.path().join("class/partial");
+    std::fs::create_dir_all(&partial).unwrap();
+    std::fs::write(
+        partial.join("demo.py"),
+        reference.replace("def total(", "def soma("),
+    )
+    .unwrap();
     let out = dir.path().join("out");
-    let graded = grade(&package, &out, &[lenient], true);
+    let graded = grade(&package, &out, &[lenient, broken, partial], true);
     assert!(graded.status.success(), "{}", said(&graded));
+    let broken_results = std::fs::read_to_string(out.join("students/broken/results.json")).unwrap();
+    let broken_results: serde_json::Value = serde_json::from_str(&broken_results).unwrap();
+    let passed: Vec<&serde_json::Value> = broken_results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] == "passed")
+        .collect();
+    assert!(passed.is_empty(), "{passed:?}");
+    let partial_page = std::fs::read_to_string(out.join("students/partial/feedback.md")).unwrap();
+    assert!(
+        partial_page.contains("has no function total"),
+        "{partial_page}"
+    );
+    assert!(!partial_page.contains("caller.py"), "{partial_page}");
     let results = std::fs::read_to_string(out.join("students/lenient/results.json")).unwrap();
     let results: serde_json::Value = serde_json::from_str(&results).unwrap();
     let failed: Vec<&str> = results["tests"]
@@ -1345,7 +1412,10 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
         .collect();
     assert_eq!(failed, ["robustness::not_utf8"], "{results}");
     let rows = grades(&out);
-    assert!(rows[1].ends_with(",proficient"), "{rows:?}");
+    assert!(
+        rows.contains(&"lenient,2,2,1,5,6,proficient".to_owned()),
+        "{rows:?}"
+    );
     let feedback = std::fs::read_to_string(out.join("students/lenient/feedback.md")).unwrap();
     assert!(feedback.contains("expected an error"), "{feedback}");
 }

@@ -48,6 +48,18 @@ pub(crate) const LANGUAGE: &str = "BOARDKIT_LANGUAGE";
 /// was. Without it, a student's UTF-8 terminal raises where the sandbox's
 /// C locale does not, and the local tests and the grader part.
 pub(crate) const PYTHON_IO: (&str, &str) = ("PYTHONIOENCODING", "utf-8:surrogateescape");
+
+/// The exceptions of a Python program that never ran, which no session
+/// takes for an error said (the grader's and the Python starter's
+/// session helper read the same list).
+pub(crate) const NEVER_RAN: &[&str] = &[
+    "NotImplementedError",
+    "SyntaxError",
+    "IndentationError",
+    "TabError",
+    "ModuleNotFoundError",
+    "ImportError",
+];
 use boardkit::session_fixture::{ROBUSTNESS, Stdin};
 use types::Type;
 

@@ -195,7 +195,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{program}\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith(\"NotImplementedError\") for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{program}\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
@@ -205,6 +205,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
         ended = words.python_format("package_ended", &ending),
         no_error = words.python_format("package_no_error", &ending),
+        never_ran = python_tuple(super::NEVER_RAN),
     );
     for level in package.parts() {
         let cases: Vec<&Case> = package
@@ -223,6 +224,12 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         }
     }
     out
+}
+
+/// `names` as a Python tuple of strings.
+fn python_tuple(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    format!("({})", quoted.join(", "))
 }
 
 fn capitalized(word: &str) -> String {

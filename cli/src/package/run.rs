@@ -392,9 +392,15 @@ fn error_ending(
     ending(outcome)
 }
 
-/// Whether a Python run stopped on the stub's `NotImplementedError`.
+/// Whether a Python run stopped before the student's program said
+/// anything of its own: on the stub's `NotImplementedError`, or a file
+/// that does not read (`SyntaxError`, `IndentationError`, `TabError`) or
+/// imports what is not there. None of these is an error the program
+/// chose to end with.
 fn stubbed(stderr: &str) -> bool {
-    stderr.lines().any(|l| l.starts_with("NotImplementedError"))
+    stderr
+        .lines()
+        .any(|l| super::NEVER_RAN.iter().any(|name| l.starts_with(name)))
 }
 
 /// The last lines of what a run wrote on stderr.
@@ -587,6 +593,7 @@ mod tests {
         "A {}|{}|{}",
         "Vencedor: {}",
         "Posição inválida",
+        "Lettre invalide : {}",
     ];
 
     const LINES: &[&str] = &[
@@ -599,6 +606,10 @@ mod tests {
         "B X | O |",
         "Jogo",
         "",
+        "Lettre invalide :",
+        "Lettre invalide :  a b",
+        "Lettre invalide:",
+        "? Lettre invalide :",
     ];
 
     #[test]
@@ -614,6 +625,10 @@ mod tests {
             None,
             None,
             None,
+            Some("Lettre invalide :"),
+            Some("Lettre invalide : a b"),
+            None,
+            Some("Lettre invalide :"),
         ];
         assert_eq!(got, want.map(|w| w.map(str::to_owned)));
     }

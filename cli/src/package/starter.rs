@@ -64,6 +64,22 @@ pub(crate) fn write(
     Ok(files.into_iter().map(|(f, _)| f).collect())
 }
 
+/// The starter's two test targets, the exercise's cases first: `cargo
+/// test` runs targets in the order of their names and stops at the first
+/// that fails, so the student's own tests (which fail on the stub too)
+/// are named to come after and never hide a level's cases (as the
+/// built-ins' `your_tests`).
+fn test_targets(name: &str) -> String {
+    let own = match name < "your_tests" {
+        true => "your_tests".to_owned(),
+        false => format!("{name}_your_tests"),
+    };
+    format!(
+        "[[test]]\nname = \"{name}\"\npath = \"tests/{name}.rs\"\n\n[[test]]\nname = \"{own}\"\npath = \"{}\"\n",
+        super::own_rust::OWN_TESTS_FILE
+    )
+}
+
 /// A Rust starter's own files: its manifest, crate root, program, stub,
 /// tests and the student's own tests' example.
 fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
@@ -72,7 +88,7 @@ fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
     let dashed = name.replace('_', "-");
     files.push((
         "Cargo.toml".into(),
-        format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n"),
+        format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n\n{}", test_targets(name)),
     ));
     files.push((
         "src/lib.rs".into(),
@@ -237,4 +253,28 @@ fn hints_file(package: &Package, words: &Words) -> Option<String> {
         out.push_str(&toml::to_string(&table).ok()?);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Cargo runs test targets by name and stops at the first that fails:
+    /// the student's own tests come after the exercise's cases whatever
+    /// the exercise's name.
+    #[test]
+    fn own_tests_run_after_the_cases() {
+        for name in ["demo", "velha", "your_game", "zigzag"] {
+            let manifest: toml::Table = super::test_targets(name).parse().unwrap();
+            let targets = manifest["test"].as_array().unwrap();
+            let named = |path: &str| {
+                targets
+                    .iter()
+                    .find(|t| t["path"].as_str() == Some(path))
+                    .and_then(|t| t["name"].as_str())
+                    .unwrap()
+                    .to_owned()
+            };
+            let (cases, own) = (named(&format!("tests/{name}.rs")), named("tests/mine.rs"));
+            assert!(cases < own, "{name}: {cases} before {own}");
+        }
+    }
 }

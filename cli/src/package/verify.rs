@@ -266,6 +266,13 @@ fn submission_check(
         }
         problems.push(why);
     }
+    if let Some(e) = unbuilt(&reached) {
+        // A submission that never runs shows no bug, whatever its level.
+        problems.push(format!(
+            "{}: it does not build, so it shows no bug: make it build (a wrong submission's bug is in what it answers)\n    {e}",
+            submission.file.display()
+        ));
+    }
     let why = match submission.description.trim() {
         "" => String::new(),
         d => format!(": {d}"),
@@ -277,6 +284,25 @@ fn submission_check(
         ),
         problems,
     }
+}
+
+/// Why a version never ran: a Rust build that failed, or Python that
+/// does not read or imports what is not there (not the stub's
+/// `NotImplementedError`, which is a function still to write).
+fn unbuilt(reached: &Reached) -> Option<String> {
+    if let Some(e) = &reached.unbuilt {
+        return Some(e.clone());
+    }
+    let never_ran = super::NEVER_RAN
+        .iter()
+        .filter(|name| **name != "NotImplementedError");
+    let marks: Vec<String> = never_ran.map(|name| format!("{name}: ")).collect();
+    reached.failures.iter().find_map(|failure| {
+        failure
+            .lines()
+            .find(|l| marks.iter().any(|mark| l.contains(mark.as_str())))
+            .map(|l| l.trim().to_owned())
+    })
 }
 
 /// A starter in each language holds no hidden case's name and no hidden
