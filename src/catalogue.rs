@@ -9,7 +9,8 @@
 //!
 //! Which catalogue speaks is set once per process, from the starter's
 //! folder ([`use_folder`]): a starter's tests, its watch mode, and
-//! `boardkit test` on a Python starter. The grader sets none: English.
+//! `boardkit test` on a Python starter. The grader of a package speaks its
+//! statement's locale ([`use_catalogue`]); of a built-in game, English.
 //!
 //! Shipped with every starter.
 
@@ -132,6 +133,13 @@ impl Catalogue {
 /// process (the first call decides; later ones change nothing).
 pub fn use_folder(folder: &Path) {
     let _ = ACTIVE.set(Catalogue::of_folder(folder));
+}
+
+/// Speaks `catalogue` from now on, in this process (the first call
+/// decides, as for [`use_folder`]): the grader of a package in its
+/// statement's locale.
+pub fn use_catalogue(catalogue: Catalogue) {
+    let _ = ACTIVE.set(catalogue);
 }
 
 /// The catalogue this process speaks: English until [`use_folder`].

@@ -1625,3 +1625,50 @@ fn assert_mine_catches_the_public_bug(package: &Path, starter: &Path) {
         said(&local)
     );
 }
+
+/// A package's feedback pages speak its statement's locale (velha's,
+/// pt-BR): the page's own words, each failure's, the level reached and
+/// the page's language; an English package's speak English.
+#[test]
+fn a_packages_feedback_pages_speak_its_statements_locale() {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises/velha/package");
+    let reference = std::fs::read_to_string(kit.join("reference/python/velha.py")).unwrap();
+    // The package's own wrong submission: a column counted from one.
+    let student = reference.replace(
+        "    return int(_cells(posicao)[1]) - 1\n",
+        "    return int(_cells(posicao)[1])\n",
+    );
+    assert_ne!(student, reference);
+    let ana = dir.path().join("ana");
+    std::fs::create_dir_all(&ana).unwrap();
+    std::fs::write(ana.join("velha.py"), student).unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(Path::new("velha"), &out, &[ana], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    for words in [
+        "# Jogo da velha: retorno para ana",
+        "Nível alcançado: **nenhum**.",
+        "| parte | pontos |",
+        "devolveu",
+    ] {
+        assert!(page.contains(words), "{words}: {page}");
+    }
+    for english in ["feedback for", "Level reached", "returned", "hidden case"] {
+        assert!(!page.contains(english), "{english}: {page}");
+    }
+    let html = std::fs::read_to_string(out.join("students/ana/feedback.html")).unwrap();
+    assert!(html.contains("<html lang=\"pt-BR\">"), "{html}");
+    assert!(
+        html.contains("<caption>Pontos por parte</caption>"),
+        "{html}"
+    );
+    // English: the kit's own words.
+    let (_dir, package) = new_package();
+    let out = dir.path().join("out-en");
+    let graded = grade(&package, &out, &[package.join("reference/python")], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/python/feedback.md")).unwrap();
+    assert!(page.contains("Level reached: **proficient**."), "{page}");
+}

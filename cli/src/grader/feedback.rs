@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use boardkit::catalogue::{f, message, t};
 use boardkit::level::Level;
 
 use super::markdown as md;
@@ -32,7 +33,7 @@ fn parts(results: &Results) -> Vec<Part<'_>> {
         let key = (!t.extra_data.robustness).then_some(t.extra_data.level);
         let part = levels.entry(key).or_insert_with(|| Part {
             title: key.map_or_else(
-                || super::report::ROBUSTNESS_TITLE.to_owned(),
+                || boardkit::catalogue::t(super::report::ROBUSTNESS_TITLE).to_owned(),
                 |l| l.to_string(),
             ),
             got: 0.0,
@@ -62,8 +63,13 @@ fn hidden_line(part: &Part<'_>, reveal: RevealHidden) -> Option<String> {
     if n == 0 {
         return None;
     }
-    let cases = if n == 1 { "case" } else { "cases" };
-    let mut line = format!("{n} hidden {cases} failed at {}", part.title);
+    let mut line = match n {
+        1 => f("1 hidden case failed at {part}", &[("part", &part.title)]),
+        _ => f(
+            "{count} hidden cases failed at {part}",
+            &[("count", &n), ("part", &part.title)],
+        ),
+    };
     if reveal == RevealHidden::Names {
         let names: Vec<&str> = part.failed_hidden.iter().map(|t| t.name.as_str()).collect();
         line.push_str(&format!(": {}", names.join(", ")));
@@ -81,6 +87,10 @@ pub(crate) fn write_pages(
     let (title, reveal) = run.map_or(("boardkit", RevealHidden::default()), |r| {
         (r.title.as_str(), r.reveal_hidden)
     });
+    // A package's pages speak its locale (a merge's too: the run that
+    // graded set it already).
+    let lang = run.and_then(|r| r.locale.as_deref()).unwrap_or("en");
+    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(lang));
     for (name, results) in all {
         let folder = super::report::student_dir(dir, name);
         std::fs::write(
@@ -89,7 +99,7 @@ pub(crate) fn write_pages(
         )?;
         std::fs::write(
             folder.join("feedback.html"),
-            html(title, name, results, reveal),
+            html(title, name, results, reveal, lang),
         )?;
     }
     Ok(())
@@ -98,32 +108,117 @@ pub(crate) fn write_pages(
 /// The commit graded, and the late penalty if any.
 fn late_line(results: &Results) -> Option<String> {
     let commit = results.commit.as_deref()?;
-    let mut line = format!(
-        "Graded at commit {} of {}.",
-        &commit[..commit.len().min(12)],
-        results.submitted_at.as_deref().unwrap_or("an unknown date")
+    let date = results
+        .submitted_at
+        .as_deref()
+        .unwrap_or(t("an unknown date"));
+    let mut line = f(
+        "Graded at commit {commit} of {date}.",
+        &[
+            ("commit", &&commit[..commit.len().min(12)]),
+            ("date", &date),
+        ],
     );
     match (results.late_days, results.penalty) {
-        (Some(days), Some(penalty)) if days > 0 => line.push_str(&format!(
-            " {days} day{} late: {} points off the score (the level stays what the code reached).",
-            if days == 1 { "" } else { "s" },
-            points(penalty)
+        (Some(1), Some(penalty)) => line.push_str(&f(
+            " 1 day late: {points} points off the score (the level stays what the code reached).",
+            &[("points", &points(penalty))],
         )),
-        (Some(_), _) => line.push_str(" On time."),
+        (Some(days), Some(penalty)) if days > 0 => line.push_str(&f(
+            " {days} days late: {points} points off the score (the level stays what the code reached).",
+            &[("days", &days), ("points", &points(penalty))],
+        )),
+        (Some(_), _) => line.push_str(t(" On time.")),
         _ => {}
     }
     Some(line)
 }
 
+/// The catalogue's `english` in the page's words: each placeholder
+/// filled with its value, already written for the page (escaped, or
+/// marked up), and the text around them written by `around` (the kit's
+/// own words: as they are in Markdown, escaped in HTML).
+fn page_text(
+    english: &'static str,
+    values: &[(&str, String)],
+    around: fn(&str) -> String,
+) -> String {
+    // Private-use characters: no writer changes them.
+    let markers: Vec<String> = (0..values.len())
+        .map(|i| {
+            char::from_u32(0xe000 + i as u32)
+                .unwrap_or('\u{e000}')
+                .to_string()
+        })
+        .collect();
+    let arguments: Vec<(&str, &dyn std::fmt::Display)> = values
+        .iter()
+        .zip(&markers)
+        .map(|((name, _), marker)| (*name, marker as &dyn std::fmt::Display))
+        .collect();
+    let mut text = around(&f(english, &arguments));
+    for ((_, value), marker) in values.iter().zip(&markers) {
+        text = text.replace(marker.as_str(), value);
+    }
+    text
+}
+
+/// The page's heading: the exercise's title and the student's name.
+fn heading(
+    game: &str,
+    name: &str,
+    write: fn(&str) -> String,
+    around: fn(&str) -> String,
+) -> String {
+    page_text(
+        message("{title}: feedback for {name}"),
+        &[("title", write(game)), ("name", write(name))],
+        around,
+    )
+}
+
+/// "Level reached: LEVEL. Score: S / M.", the level as `level` (bold in
+/// Markdown, strong in HTML).
+fn level_line(results: &Results, level: String, around: fn(&str) -> String) -> String {
+    page_text(
+        message("Level reached: {level}. Score: {score} / {max}."),
+        &[
+            ("level", level),
+            ("score", points(results.score)),
+            ("max", points(results.max_score())),
+        ],
+        around,
+    )
+}
+
+/// The level reached as the page says it: "none" in the page's words.
+fn shown_level(results: &Results) -> String {
+    results
+        .level_reached()
+        .map_or_else(|| t("none").to_owned(), |l| l.to_string())
+}
+
+/// An own test that is not valid, and why (each already written for the
+/// page).
+fn invalid_line(test: &str, why: &str) -> String {
+    f(
+        "{test} is not valid, and catches nothing: {why}",
+        &[("test", &test), ("why", &why)],
+    )
+}
+
 /// `feedback.md`: the same as the page, in Markdown.
 pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
     let mut out = format!(
-        "# {}: feedback for {}\n\nLevel reached: **{}**. Score: {} / {}.\n\n| part | points |\n|---|---|\n",
-        md::text(game),
-        md::text(name),
-        md::text(&results.level_name()),
-        points(results.score),
-        points(results.max_score())
+        "# {}\n\n{}\n\n| {} | {} |\n|---|---|\n",
+        heading(game, name, md::text, str::to_owned),
+        level_line(
+            results,
+            format!("**{}**", md::text(&shown_level(results))),
+            str::to_owned
+        ),
+        md::text(t("part")),
+        md::text(t("points")),
     );
     let parts = parts(results);
     for part in &parts {
@@ -139,24 +234,25 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
     }
     if let Some(style) = results.style {
         out.push_str(&format!(
-            "| notes on the code | {} / {} |\n",
+            "| {} | {} / {} |\n",
+            md::text(t("notes on the code")),
             points(style.score),
             points(style.max_score)
         ));
     }
     if let Some(own) = &results.own_tests {
         out.push_str(&format!(
-            "| your own tests | {} / {} |\n",
+            "| {} | {} / {} |\n",
+            md::text(t("your own tests")),
             points(own.score),
             points(own.max_score)
         ));
-        out.push_str("\n## Your own tests\n\n");
+        out.push_str(&format!("\n## {}\n\n", md::text(t("Your own tests"))));
         out.push_str(&format!("- {}\n", md::text(&own.verdict.line())));
         for (test, why) in &own.verdict.invalid {
             out.push_str(&format!(
-                "- {} is not valid, and catches nothing: {}\n",
-                md::code(test),
-                md::text(why)
+                "- {}\n",
+                invalid_line(&md::code(test), &md::text(why))
             ));
         }
     }
@@ -178,7 +274,7 @@ pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: Reveal
         }
     }
     if !results.notes.is_empty() && !results.notes_held {
-        out.push_str("\n## Notes on your code\n\n");
+        out.push_str(&format!("\n## {}\n\n", md::text(t("Notes on your code"))));
         for note in &results.notes {
             out.push_str(&format!(
                 "- {} {} ({})\n",
@@ -198,7 +294,7 @@ fn own_tests_lines(own: &super::report::OwnTests) -> Vec<String> {
     let verdict = &own.verdict;
     let mut lines = vec![verdict.line()];
     for (test, why) in &verdict.invalid {
-        lines.push(format!("`{test}` is not valid, and catches nothing: {why}"));
+        lines.push(invalid_line(&format!("`{test}`"), why));
     }
     lines
 }
@@ -207,7 +303,7 @@ fn own_tests_html(results: &Results) -> String {
     let Some(own) = &results.own_tests else {
         return String::new();
     };
-    let mut html = String::from("<h2>Your own tests</h2>\n<ul>\n");
+    let mut html = format!("<h2>{}</h2>\n<ul>\n", escape(t("Your own tests")));
     for line in own_tests_lines(own) {
         html.push_str(&format!("<li>{}</li>\n", escape(&line)));
     }
@@ -215,43 +311,52 @@ fn own_tests_html(results: &Results) -> String {
     html
 }
 
-/// `feedback.html`: one page, no script, for the student alone.
-pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
-    let mut body = format!(
-        "<h1>{game}: feedback for {name}</h1>\n<p>Level reached: <strong>{}</strong>. Score: {} / {}.</p>\n",
-        escape(&results.level_name()),
-        points(results.score),
-        points(results.max_score()),
-        game = escape(game),
-        name = escape(name)
+/// The page's table of points: each part's, the notes' and the own
+/// tests'.
+fn points_table(results: &Results, parts: &[Part<'_>]) -> String {
+    let mut table = format!(
+        "<table>\n<caption>{}</caption>\n<thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>\n",
+        escape(t("Points per part")),
+        escape(t("part")),
+        escape(t("points"))
     );
-    let parts = parts(results);
-    body.push_str(
-        "<table>\n<caption>Points per part</caption>\n<thead><tr><th scope=\"col\">part</th><th scope=\"col\">points</th></tr></thead>\n<tbody>\n",
-    );
-    for part in &parts {
-        body.push_str(&format!(
+    let mut row = |title: &str, got: f64, max: f64| {
+        table.push_str(&format!(
             "<tr><th scope=\"row\">{}</th><td>{} / {}</td></tr>\n",
-            escape(&part.title),
-            points(part.got),
-            points(part.max)
+            escape(title),
+            points(got),
+            points(max)
         ));
+    };
+    for part in parts {
+        row(&part.title, part.got, part.max);
     }
     if let Some(style) = results.style {
-        body.push_str(&format!(
-            "<tr><th scope=\"row\">notes on the code</th><td>{} / {}</td></tr>\n",
-            points(style.score),
-            points(style.max_score)
-        ));
+        row(t("notes on the code"), style.score, style.max_score);
     }
     if let Some(own) = &results.own_tests {
-        body.push_str(&format!(
-            "<tr><th scope=\"row\">your own tests</th><td>{} / {}</td></tr>\n",
-            points(own.score),
-            points(own.max_score)
-        ));
+        row(t("your own tests"), own.score, own.max_score);
     }
-    body.push_str("</tbody>\n</table>\n");
+    table.push_str("</tbody>\n</table>\n");
+    table
+}
+
+/// `feedback.html`: one page, no script, for the student alone.
+pub(crate) fn html(
+    game: &str,
+    name: &str,
+    results: &Results,
+    reveal: RevealHidden,
+    lang: &str,
+) -> String {
+    let heading = heading(game, name, escape, escape);
+    let strong = format!("<strong>{}</strong>", escape(&shown_level(results)));
+    let mut body = format!(
+        "<h1>{heading}</h1>\n<p>{}</p>\n",
+        level_line(results, strong, escape)
+    );
+    let parts = parts(results);
+    body.push_str(&points_table(results, &parts));
     body.push_str(&own_tests_html(results));
     if let Some(line) = late_line(results) {
         body.push_str(&format!("<p>{}</p>\n", escape(&line)));
@@ -274,7 +379,10 @@ pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidd
         }
     }
     if !results.notes.is_empty() && !results.notes_held {
-        body.push_str("<h2>Notes on your code</h2>\n<ul>\n");
+        body.push_str(&format!(
+            "<h2>{}</h2>\n<ul>\n",
+            escape(t("Notes on your code"))
+        ));
         for note in &results.notes {
             body.push_str(&format!(
                 "<li><code>{}:{}</code> {} (<code>{}</code>)</li>\n",
@@ -287,10 +395,11 @@ pub(crate) fn html(game: &str, name: &str, results: &Results, reveal: RevealHidd
         body.push_str("</ul>\n");
     }
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}</main>\n</body>\n</html>\n",
-        title = escape(&format!("{game}: feedback for {name}"))
+        title = heading,
+        lang = escape(lang)
     )
 }
 
@@ -380,7 +489,7 @@ mod tests {
         let results = results();
         for page in [
             markdown("Jogo da velha", "ana", &results, RevealHidden::Counts),
-            html("Jogo da velha", "ana", &results, RevealHidden::Counts),
+            html("Jogo da velha", "ana", &results, RevealHidden::Counts, "en"),
         ] {
             assert!(
                 page.contains("1 hidden case failed at proficient"),
@@ -407,7 +516,7 @@ mod tests {
             "{named}"
         );
         assert!(!named.contains("SECRET-HIDDEN-INPUT"));
-        let page = html("<b>", "<script>", &results, RevealHidden::Counts);
+        let page = html("<b>", "<script>", &results, RevealHidden::Counts, "en");
         assert!(!page.contains("<script>") && !page.contains("<b>"));
     }
 

@@ -526,6 +526,7 @@ pub(super) fn run_info(
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
         download: options.download.clone(),
+        locale: None,
     }
 }
 

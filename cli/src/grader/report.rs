@@ -91,7 +91,8 @@ pub(crate) struct Extra {
 }
 
 /// How reports name the robustness part.
-pub(crate) const ROBUSTNESS_TITLE: &str = "robustness (the kit's own rules, in no level)";
+pub(crate) const ROBUSTNESS_TITLE: &str =
+    boardkit::catalogue::message("robustness (the kit's own rules, in no level)");
 
 /// One case in Gradescope's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -356,6 +357,10 @@ pub(crate) struct RunInfo {
     /// hold its students alone, after a merge or a removal too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub download: Option<String>,
+    /// The locale the students' pages speak: a package's statement's
+    /// (`fr`, `pt-BR`); none (English) for the built-in games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
 }
 
 /// One case's time limits, as `run.json` reports them.

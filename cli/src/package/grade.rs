@@ -33,6 +33,9 @@ pub(crate) fn grade(
 ) -> Result<BTreeMap<String, Results>, GradeError> {
     let out_error = |e| GradeError::Out(options.out.clone(), e);
     refuse_another_run(package, language, options)?;
+    // What the students read (each case's failure, the pages) in the
+    // package's locale.
+    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(&package.language));
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     // Absolute: the sandbox mounts the folders under it.
     let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
@@ -624,6 +627,7 @@ fn run_info(
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
         download: options.download.clone(),
+        locale: Some(package.language.clone()),
     }
 }
 
