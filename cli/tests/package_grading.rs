@@ -219,11 +219,17 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     };
     let right = starter("dora", true);
     let stub = starter("edu", false);
+    let broken = starter("fred", true);
+    edit(
+        &broken.join("src/demo/mod.rs"),
+        "numbers.iter().sum()",
+        "numbers.iter().sum() +",
+    );
     let out = dir.path().join("out-rust");
     let output = grade_with(
         &package,
         &out,
-        &[right, stub.clone()],
+        &[right, stub.clone(), broken],
         false,
         &["--style-points", "3"],
     );
@@ -249,6 +255,17 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     assert!(
         feedback.contains(&format!("src/demo/mod.rs:{first}")),
         "{feedback}"
+    );
+    // A build's error once, under the first case; the others point to it.
+    let fred = std::fs::read_to_string(out.join("students/fred/feedback.md")).unwrap();
+    assert_eq!(
+        fred.matches("error: expected expression").count(),
+        1,
+        "{fred}"
+    );
+    assert!(
+        fred.contains("the same error as basic::total_small"),
+        "{fred}"
     );
 }
 

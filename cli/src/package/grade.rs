@@ -535,10 +535,23 @@ fn failed_everywhere(
     verdict: Verdict,
     why: &str,
 ) -> Results {
+    // The error once, under the first public case a page shows; the
+    // others point to it.
+    let first = cases.iter().find(|c| !c.hidden).map(|c| c.name.as_str());
+    let same = cases.iter().find(|c| !c.hidden).map(|c| {
+        let shown = c.test_name(package);
+        boardkit::catalogue::f("the same error as {case}", &[("case", &shown)])
+    });
     Results::of(
         cases
             .iter()
-            .map(|c| result(package, c, levels, verdict, why.to_owned()))
+            .map(|c| {
+                let output = match &same {
+                    Some(same) if Some(c.name.as_str()) != first => same.clone(),
+                    _ => why.to_owned(),
+                };
+                result(package, c, levels, verdict, output)
+            })
             .collect(),
         None,
     )
