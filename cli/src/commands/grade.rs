@@ -81,8 +81,9 @@ fn moodle_version(text: &str) -> Result<lms::MoodleZip, String> {
 
 #[derive(Args)]
 pub(crate) struct GradeArgs {
-    /// The game (velha, connect4, mastermind); with --exercise, the first
-    /// submission.
+    /// A built-in game (velha, connect4, mastermind). With --exercise
+    /// there is none: every argument is a submission
+    /// (`boardkit grade --exercise PACKAGE SUBMISSION...`).
     #[arg(required_unless_present = "exercise")]
     game: Option<String>,
     /// Submission folders or .zip archives; each one's name is the student's.

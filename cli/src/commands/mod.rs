@@ -184,8 +184,9 @@ pub(crate) enum Command {
     /// their tests, the statement, and (a built-in game's crate) a CI
     /// workflow with one job per level.
     Starter {
-        /// The game (velha, connect4, mastermind); with --exercise, the
-        /// folder to write into.
+        /// A built-in game (velha, connect4, mastermind). With --exercise
+        /// there is none: the one argument is the folder to write into
+        /// (`boardkit starter --exercise PACKAGE DIR`).
         game: String,
         /// A new (or empty) folder.
         dir: Option<std::path::PathBuf>,

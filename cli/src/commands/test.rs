@@ -10,8 +10,9 @@ use boardkit::level::Level;
 
 #[derive(Args)]
 pub(crate) struct TestArgs {
-    /// The game (velha, connect4, mastermind); with --exercise, the
-    /// student's folder.
+    /// A built-in game (velha, connect4, mastermind). With --exercise
+    /// there is none: the one argument is the student's folder
+    /// (`boardkit test --exercise PACKAGE [DIR]`).
     game: Option<String>,
     /// The student's folder (default: this one).
     dir: Option<std::path::PathBuf>,

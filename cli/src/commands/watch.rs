@@ -10,8 +10,9 @@ use super::{Failure, Outcome, usage_error};
 
 #[derive(Args)]
 pub(crate) struct WatchArgs {
-    /// The game (velha, connect4, mastermind); with --exercise, the
-    /// starter's folder.
+    /// A built-in game (velha, connect4, mastermind). With --exercise
+    /// there is none: the one argument is the starter's folder
+    /// (`boardkit watch --exercise PACKAGE [DIR]`).
     game: Option<String>,
     /// The starter's folder (default: this one).
     dir: Option<std::path::PathBuf>,
