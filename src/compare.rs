@@ -107,6 +107,12 @@ pub fn compare(
     }
 }
 
+/// "you printed `...`; the statement's line is `...`": a near miss said
+/// as every difference says it, for a grader that finds its own.
+pub fn you_printed(near: &NearMiss, statement: &str) -> String {
+    words::you_printed(near, statement)
+}
+
 /// A near miss: what a program printed close to a graded line, and the
 /// whole line it printed it on (the same when nothing else shares it).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1294,15 +1294,30 @@ fn a_program_takes_the_options_a_session_gives() {
         "import sys\n\n\ndef total(numbers):\n    return sum(numbers)\n\n\ndef play(options):\n    numbers = []\n    while True:\n        try:\n            line = input()\n        except EOFError:\n            break\n        try:\n            numbers.append(int(line))\n        except ValueError:\n            print(\"Not a number: \" + line)\n    print(\"Total: \" + str(total(numbers)))\n\n\nif __name__ == \"__main__\":\n    play(sys.argv[1:])\n",
     )
     .unwrap();
+    // Lower case: no pattern takes its result line, which is said as
+    // the near miss it is.
+    let lower = class.join("lower");
+    std::fs::create_dir_all(&lower).unwrap();
+    let text = std::fs::read_to_string(ignores.join("demo.py")).unwrap();
+    std::fs::write(
+        lower.join("demo.py"),
+        text.replace("\"Total: \"", "\"total: \""),
+    )
+    .unwrap();
     let out = dir.path().join("out");
-    let graded = grade(&package, &out, &[ignores], true);
+    let graded = grade(&package, &out, &[ignores, lower], true);
     assert!(graded.status.success(), "{}", said(&graded));
     let feedback = std::fs::read_to_string(out.join("students/ignores/feedback.md")).unwrap();
     assert!(
-        feedback.contains("started") && feedback.contains("--start 10"),
+        feedback.contains("(the program started with the options --start 10)"),
         "{feedback}"
     );
     assert!(!feedback.contains("three\\_numbers ("), "{feedback}");
+    let feedback = std::fs::read_to_string(out.join("students/lower/feedback.md")).unwrap();
+    assert!(
+        feedback.contains("you printed `total: 12`; the statement's line is `Total: 12`"),
+        "{feedback}"
+    );
 }
 
 /// `play --exercise DIR -- --start 5`: the demo's total starts at 5.

@@ -58,6 +58,8 @@ pub(crate) struct Ran {
     /// lines.
     pub answers: Vec<Json>,
     pub lines: Vec<String>,
+    /// A session's whole output, read for a line close to a missing one.
+    pub printed: String,
     /// Why it did not finish, if it did not, and how the grader names that.
     pub failure: Option<String>,
     pub verdict: Option<Verdict>,
@@ -284,6 +286,7 @@ pub(crate) fn run_case(
     let crashed = |why: String| Ran {
         answers: Vec::new(),
         lines: Vec::new(),
+        printed: String::new(),
         failure: Some(why),
         verdict: Some(Verdict::Crashed),
         language: built.language(),
@@ -308,7 +311,7 @@ pub(crate) fn run_case(
         } => error_ending(built, &outcome),
         _ => ending(&outcome),
     };
-    let (answers, lines) = match &case.kind {
+    let (answers, lines, printed) = match &case.kind {
         CaseKind::Calls { .. } => (
             stdout
                 .lines()
@@ -318,12 +321,18 @@ pub(crate) fn run_case(
                 .map(|l| serde_json::from_str(l).unwrap_or(Json::String(l.to_owned())))
                 .collect(),
             Vec::new(),
+            String::new(),
         ),
-        CaseKind::Session { .. } => (Vec::new(), graded_lines(package, &stdout)),
+        CaseKind::Session { .. } => (
+            Vec::new(),
+            graded_lines(package, &stdout),
+            stdout.clone().into_owned(),
+        ),
     };
     Ran {
         answers,
         lines,
+        printed,
         failure,
         verdict,
         language: built.language(),
@@ -500,10 +509,13 @@ fn judge_session(
             case.file.display()
         ));
     };
-    // The options, when there are, before the lines typed.
+    // The options, when there are, said apart from the lines typed.
     let typed = match args {
         [] => typed.shown(),
-        _ => format!("{} {}", args.join(" "), typed.shown()),
+        _ => f(
+            "{typed} (the program started with the options {options})",
+            &[("typed", &typed.shown()), ("options", &args.join(" "))],
+        ),
     };
     if let Some(failure) = &ran.failure {
         return Err(f(
@@ -515,7 +527,7 @@ fn judge_session(
         return Err(f(
             "typed {typed}: the program printed none of the exercise's lines (expected first {line})",
             &[("typed", &typed), ("line", &format!("{:?}", expect[0]))],
-        ));
+        ) + &near_miss(ran, &expect[0]));
     }
     if ran.lines != expect {
         let at = ran
@@ -529,6 +541,10 @@ fn judge_session(
                 .get(at)
                 .map_or_else(|| t("(none)").to_owned(), |l| format!("{l:?}"))
         };
+        let near = expect
+            .get(at)
+            .map(|e| near_miss(ran, e))
+            .unwrap_or_default();
         return Err(f(
             "typed {typed}: line {number} of the program's lines is {got}, expected {expected}",
             &[
@@ -537,9 +553,30 @@ fn judge_session(
                 ("got", &line(&ran.lines)),
                 ("expected", &line(expect)),
             ],
-        ));
+        ) + &near);
     }
     Ok(())
+}
+
+/// "; you printed `Gagne !`...": a line the program printed close to the
+/// `expected` one it did not print (accents, case, punctuation, a letter
+/// or two), which no pattern took for a graded line; else nothing.
+fn near_miss(ran: &Ran, expected: &str) -> String {
+    fn no_events(_: &str) -> Vec<String> {
+        Vec::new()
+    }
+    if ran.lines.iter().any(|l| l == expected) {
+        return String::new();
+    }
+    boardkit::compare::near_miss(no_events, expected, &ran.printed).map_or_else(
+        String::new,
+        |near| {
+            format!(
+                "\n{}",
+                boardkit::compare::you_printed(&near, expected).trim_end()
+            )
+        },
+    )
 }
 
 /// A call as the student's language writes it, for messages.
