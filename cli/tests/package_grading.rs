@@ -1285,8 +1285,14 @@ fn a_program_takes_the_options_a_session_gives() {
     let stub = std::fs::read_to_string(starters.0.path().join("rust/src/main.rs")).unwrap();
     assert!(stub.contains("std::env::args().skip(1)"), "{stub}");
     played_with_options(&package);
-    // Graded: a student who ignores the options fails that session only.
-    let class = dir.path().join("class");
+    graded_with_options(dir.path(), &package);
+}
+
+/// Graded: a student who ignores the options fails that session only,
+/// which says the options; one whose result line is in lower case is
+/// told of the near miss.
+fn graded_with_options(dir: &Path, package: &Path) {
+    let class = dir.join("class");
     let ignores = class.join("ignores");
     std::fs::create_dir_all(&ignores).unwrap();
     std::fs::write(
@@ -1304,8 +1310,8 @@ fn a_program_takes_the_options_a_session_gives() {
         text.replace("\"Total: \"", "\"total: \""),
     )
     .unwrap();
-    let out = dir.path().join("out");
-    let graded = grade(&package, &out, &[ignores, lower], true);
+    let out = dir.join("out");
+    let graded = grade(package, &out, &[ignores, lower], true);
     assert!(graded.status.success(), "{}", said(&graded));
     let feedback = std::fs::read_to_string(out.join("students/ignores/feedback.md")).unwrap();
     assert!(
@@ -1392,8 +1398,16 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
             && readme.contains("in no level (`cargo test robustness`)"),
         "{readme}"
     );
+    graded_on_bytes(dir.path(), &package);
+}
+
+/// A class on the byte sessions: a lenient student who reads a byte that
+/// is not UTF-8 and carries on fails that case alone; a file that does
+/// not read passes nothing, the case that ends in an error included; a
+/// missing function is said as missing.
+fn graded_on_bytes(dir: &Path, package: &Path) {
     // Lenient: a byte that is not UTF-8 read as U+FFFD, and on it goes.
-    let lenient = dir.path().join("class/lenient");
+    let lenient = dir.join("class/lenient");
     std::fs::create_dir_all(&lenient).unwrap();
     std::fs::write(
         lenient.join("demo.py"),
@@ -1402,21 +1416,21 @@ fn robustness_sessions_type_bytes_and_end_in_an_error() {
     .unwrap();
     // Broken: a file that does not read, which never says an error of
     // its own (the case's expected lines are none). Partial: no `total`.
-    let broken = dir.path().join("class/broken");
+    let broken = dir.join("class/broken");
     std::fs::create_dir_all(&broken).unwrap();
     let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
     let unreadable = reference.replace("def play() -> None:", "def play() -> None");
     assert_ne!(unreadable, reference);
     std::fs::write(broken.join("demo.py"), unreadable).unwrap();
-    let partial = dir.path().join("class/partial");
+    let partial = dir.join("class/partial");
     std::fs::create_dir_all(&partial).unwrap();
     std::fs::write(
         partial.join("demo.py"),
         reference.replace("def total(", "def soma("),
     )
     .unwrap();
-    let out = dir.path().join("out");
-    let graded = grade(&package, &out, &[lenient, broken, partial], true);
+    let out = dir.join("out");
+    let graded = grade(package, &out, &[lenient, broken, partial], true);
     assert!(graded.status.success(), "{}", said(&graded));
     let broken_results = std::fs::read_to_string(out.join("students/broken/results.json")).unwrap();
     let broken_results: serde_json::Value = serde_json::from_str(&broken_results).unwrap();
