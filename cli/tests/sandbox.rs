@@ -581,7 +581,29 @@ fn hostile_crates_are_contained_at_compile_time() {
         "{table}\n{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let levels = grades(&out);
+    let mut levels = grades(&out);
+    // On a loaded machine (CI's long tests side by side) a build may run
+    // out of its 40 s of wall time: such a result is never final, and the
+    // next run builds it again.
+    for _ in 0..2 {
+        let starved: Vec<&str> = ["control", "ana.maria", "env_secret"]
+            .into_iter()
+            .filter(|full| levels[*full] != "expert")
+            .collect();
+        if starved.is_empty() {
+            break;
+        }
+        for name in starved {
+            let path = out.join("students").join(name).join("results.json");
+            let results = std::fs::read_to_string(path).unwrap();
+            assert!(
+                results.contains("\"incomplete\": true"),
+                "{name}: {results}"
+            );
+        }
+        assert!(grade().status.success());
+        levels = grades(&out);
+    }
     for full in ["control", "ana.maria", "env_secret"] {
         assert_eq!(levels[full], "expert", "{full}\n{table}");
     }
