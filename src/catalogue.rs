@@ -192,7 +192,7 @@ pub fn plain(word: &str) -> String {
 
 /// `template` with each `{name}` replaced by its argument, in one pass (an
 /// argument's own braces stay as they are); an unknown name stays.
-fn fill(template: &str, arguments: &[(&str, &dyn Display)]) -> String {
+pub fn fill(template: &str, arguments: &[(&str, &dyn Display)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find('{') {

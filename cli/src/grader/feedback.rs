@@ -134,33 +134,20 @@ fn late_line(results: &Results) -> Option<String> {
     Some(line)
 }
 
-/// The catalogue's `english` in the page's words: each placeholder
-/// filled with its value, already written for the page (escaped, or
-/// marked up), and the text around them written by `around` (the kit's
-/// own words: as they are in Markdown, escaped in HTML).
+/// The catalogue's `english` in the page's words: its text written by
+/// `around` (the kit's own words: as they are in Markdown, escaped in
+/// HTML), then each placeholder filled, in one pass, with its value
+/// already written for the page (escaped, or marked up).
 fn page_text(
     english: &'static str,
     values: &[(&str, String)],
     around: fn(&str) -> String,
 ) -> String {
-    // Private-use characters: no writer changes them.
-    let markers: Vec<String> = (0..values.len())
-        .map(|i| {
-            char::from_u32(0xe000 + i as u32)
-                .unwrap_or('\u{e000}')
-                .to_string()
-        })
-        .collect();
     let arguments: Vec<(&str, &dyn std::fmt::Display)> = values
         .iter()
-        .zip(&markers)
-        .map(|((name, _), marker)| (*name, marker as &dyn std::fmt::Display))
+        .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
         .collect();
-    let mut text = around(&f(english, &arguments));
-    for ((_, value), marker) in values.iter().zip(&markers) {
-        text = text.replace(marker.as_str(), value);
-    }
-    text
+    boardkit::catalogue::fill(&around(t(english)), &arguments)
 }
 
 /// The page's heading: the exercise's title and the student's name.

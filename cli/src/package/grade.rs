@@ -537,8 +537,8 @@ fn failed_everywhere(
 ) -> Results {
     // The error once, under the first public case a page shows; the
     // others point to it.
-    let first = cases.iter().find(|c| !c.hidden).map(|c| c.name.as_str());
-    let same = cases.iter().find(|c| !c.hidden).map(|c| {
+    let first = cases.iter().find(|c| !c.hidden);
+    let same = first.map(|c| {
         let shown = c.test_name(package);
         boardkit::catalogue::f("the same error as {case}", &[("case", &shown)])
     });
@@ -546,8 +546,8 @@ fn failed_everywhere(
         cases
             .iter()
             .map(|c| {
-                let output = match &same {
-                    Some(same) if Some(c.name.as_str()) != first => same.clone(),
+                let output = match (&same, first) {
+                    (Some(same), Some(first)) if c.name != first.name => same.clone(),
                     _ => why.to_owned(),
                 };
                 result(package, c, levels, verdict, output)
