@@ -391,6 +391,7 @@ fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::
     );
     let passed = cargo();
     assert!(passed.status.success(), "{name}: {}", said(&passed));
+    classroom_runs_each_level(&rust, "cargo", &[]);
     let python = dir.path().join("python");
     let made = boardkit()
         .args(["starter", "--exercise"])
@@ -417,10 +418,77 @@ fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::
         copy_folder(&package.join("reference/python"), &python);
         let passed = run();
         assert!(passed.status.success(), "{name}: {}", said(&passed));
+        classroom_runs_each_level(
+            &python,
+            "/usr/bin/python3",
+            &["-v", "-p", "no:cacheprovider"],
+        );
     } else {
         assert!(std::env::var_os("CI").is_none(), "CI has pytest");
     }
     (dir, failed)
+}
+
+/// Each level's job of the starter's Classroom workflow, its command run
+/// as the job runs it (`program` for its first word, `extra` at its end) on
+/// the reference: it passes, running that level's tests and no other's.
+fn classroom_runs_each_level(starter: &Path, program: &str, extra: &[&str]) {
+    let text = std::fs::read_to_string(starter.join(".github/workflows/levels.yml")).unwrap();
+    let value = |line: &str, key: &str| -> Option<String> {
+        let raw = line.trim().strip_prefix(key)?;
+        Some(serde_json::from_str(raw).unwrap_or_else(|_| raw.to_owned()))
+    };
+    let levels: Vec<String> = text
+        .lines()
+        .filter_map(|l| value(l, "test-name: "))
+        .collect();
+    let commands: Vec<String> = text.lines().filter_map(|l| value(l, "command: ")).collect();
+    assert!(
+        !levels.is_empty() && levels.len() == commands.len(),
+        "{text}"
+    );
+    for (level, command) in levels.iter().zip(&commands) {
+        let words = shlex::split(command).unwrap();
+        let run = Command::new(program)
+            .args(&words[1..])
+            .args(extra)
+            .current_dir(starter)
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .unwrap();
+        let out = said(&run);
+        assert!(run.status.success(), "{command}: {out}");
+        // Each test the run names is one of this level's.
+        let (rust, python) = (
+            format!("test {level}::"),
+            format!("::{}::", python_class(level)),
+        );
+        let ran: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("test ") && l.contains(" ... ") || l.contains(" PASSED"))
+            .collect();
+        assert!(!ran.is_empty(), "{command} ran no test: {out}");
+        for line in ran {
+            assert!(
+                line.starts_with(&rust) || line.contains(&python),
+                "{command} ran another level's test: {line}"
+            );
+        }
+    }
+}
+
+/// The test class of a level in a Python starter: `TestBasic`.
+fn python_class(level: &str) -> String {
+    let name: String = level
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    format!("Test{name}")
 }
 
 /// A small class: the package's Python submissions, graded at the levels

@@ -216,14 +216,19 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         if cases.is_empty() {
             continue;
         }
-        let mut class: String = level.split('_').map(capitalized).collect();
-        class.insert_str(0, "Test");
-        let _ = writeln!(out, "\n\nclass {class}:");
+        let _ = writeln!(out, "\n\nclass {}:", class_name(level));
         for case in cases {
             out.push_str(&test(package, case, words));
         }
     }
     out
+}
+
+/// The test class of a part (a level, or robustness) in a starter's
+/// tests: `TestBasic`, `TestRobustness`.
+pub(crate) fn class_name(part: &str) -> String {
+    let name: String = part.split('_').map(capitalized).collect();
+    format!("Test{name}")
 }
 
 /// `names` as a Python tuple of strings.

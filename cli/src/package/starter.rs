@@ -51,6 +51,11 @@ pub(crate) fn write(
     if let Some(catalogue) = words.catalogue_file(name, language == Language::Python) {
         files.push((boardkit::catalogue::Catalogue::FILE.into(), catalogue));
     }
+    files.push((
+        ".github/workflows/levels.yml".into(),
+        crate::starter::classroom::workflow(&ladder(package, language)),
+    ));
+    files.push((".gitignore".into(), gitignore(language).into()));
     if let Some(hints) = hints_file(package, &words) {
         files.push((boardkit::watch::HINTS.into(), hints));
     }
@@ -62,6 +67,69 @@ pub(crate) fn write(
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The starter's levels as its Classroom workflow grades them: each
+/// level's public points, its test module (Rust) or class (Python).
+/// The robustness part is no level: the workflow leaves it out, as the
+/// built-ins' does.
+fn ladder(package: &Package, language: Language) -> crate::starter::classroom::Ladder {
+    use crate::starter::classroom::{Ladder, Rung, Toolchain};
+    let name = &package.name;
+    let (toolchain, setup) = match language {
+        Language::Rust => (
+            Toolchain::Rust,
+            format!("cargo test --test {name} --no-run"),
+        ),
+        Language::Python => (
+            Toolchain::Python,
+            "python3 -m pip install pytest".to_owned(),
+        ),
+    };
+    // A level with no public case has nothing to run in a starter: its
+    // points are the grader's alone.
+    let public = |level: &String| {
+        package
+            .cases
+            .iter()
+            .any(|c| !c.hidden && c.part(package) == level)
+    };
+    let rungs = package
+        .levels
+        .iter()
+        .filter(|level| public(level))
+        .map(|level| Rung {
+            level: level.clone(),
+            max_score: package
+                .cases
+                .iter()
+                .filter(|c| !c.hidden && c.part(package) == level)
+                .map(|c| c.points)
+                .sum(),
+            command: match language {
+                Language::Rust => format!("cargo test --test {name} {level}::"),
+                Language::Python => format!(
+                    "python3 -m pytest test_{name}.py::{}",
+                    super::python::class_name(level)
+                ),
+            },
+        })
+        .collect();
+    Ladder {
+        generator: format!("boardkit starter --exercise {name}"),
+        toolchain,
+        setup,
+        rungs,
+    }
+}
+
+/// What git leaves out of a starter: builds, Python's caches and a
+/// virtual environment in the folder (VS Code's `.venv`).
+fn gitignore(language: Language) -> &'static str {
+    match language {
+        Language::Rust => "/target\n",
+        Language::Python => "/.venv/\n__pycache__/\n/.pytest_cache/\n",
+    }
 }
 
 /// The starter's two test targets, the exercise's cases first: `cargo
@@ -257,6 +325,38 @@ fn hints_file(package: &Package, words: &Words) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::Language;
+
+    /// Each starter's Classroom workflow holds one job per level with
+    /// public cases, each its level's public points and test command,
+    /// checked as the built-ins' are (SchemaStore's schema, the actions'
+    /// inputs, the jobs' order and the reporter's fallbacks).
+    #[test]
+    fn a_packages_workflow_grades_each_level_in_classroom() {
+        let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for folder in ["exercises/velha/package", "cli/tests/data/packages/nim"] {
+            let package = super::super::load::load(&kit.join(folder)).unwrap();
+            for language in [Language::Rust, Language::Python] {
+                let ladder = super::ladder(&package, language);
+                assert_eq!(ladder.rungs.len(), package.levels.len(), "{folder}");
+                assert!(ladder.rungs.iter().all(|r| r.max_score > 0), "{ladder:?}");
+                let problems = crate::starter::classroom::tests::problems_of(&ladder);
+                assert!(problems.is_empty(), "{folder} {language:?}: {problems:#?}");
+            }
+        }
+        let velha = super::super::load::load(&kit.join("exercises/velha/package")).unwrap();
+        let python = super::ladder(&velha, Language::Python);
+        assert_eq!(
+            python.rungs[0].command,
+            "python3 -m pytest test_velha.py::TestBasic"
+        );
+        let rust = super::ladder(&velha, Language::Rust);
+        assert_eq!(
+            rust.rungs[1].command,
+            "cargo test --test velha proficient::"
+        );
+    }
+
     /// Cargo runs test targets by name and stops at the first that fails:
     /// the student's own tests come after the exercise's cases whatever
     /// the exercise's name.
