@@ -673,6 +673,12 @@ fn a_packages_starter_is_tested_and_watched_from_the_binary() {
             let text = said(&failed);
             assert_eq!(failed.status.code(), Some(1), "{name} {language}: {text}");
             assert!(text.contains("level reached: none yet"), "{text}");
+            // A function still to write says so, in the stub's own words,
+            // without the panic's or the traceback's noise.
+            assert!(text.contains(": not yet implemented: "), "{text}");
+            for noise in ["status 101", "panicked at", "Traceback", "RUST_BACKTRACE"] {
+                assert!(!text.contains(noise), "{name} {language}: {noise}: {text}");
+            }
         }
         let python = dir.path().join("python");
         let hints: toml::Table =

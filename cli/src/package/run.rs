@@ -352,6 +352,7 @@ fn ending(outcome: &crate::grader::sandbox::Outcome) -> (Option<Verdict>, Option
     let stderr = tail(&outcome.stderr);
     let failure = match outcome.ending {
         Ending::Exited(0) => None,
+        Ending::Exited(_) if unwritten(&stderr).is_some() => unwritten(&stderr),
         Ending::Exited(status) => Some(f(
             "it ended with status {status}: {stderr}",
             &[("status", &status), ("stderr", &stderr)],
@@ -369,6 +370,19 @@ fn ending(outcome: &crate::grader::sandbox::Outcome) -> (Option<Verdict>, Option
         Ending::DiskLimit(what) => Some(f("it filled {what}", &[("what", &what)])),
     };
     (verdict, failure)
+}
+
+/// The stub's own words when a run stopped at a function still to write
+/// (Rust's `todo!()`, the Python stub's `NotImplementedError`), in the
+/// starter's locale: what a student needs, without the panic's noise.
+fn unwritten(stderr: &str) -> Option<String> {
+    let rest = stderr.lines().find_map(|l| {
+        l.strip_prefix("not yet implemented: ")
+            .or_else(|| l.strip_prefix("NotImplementedError: "))
+    })?;
+    Some(boardkit::judge::unimplemented_said(&format!(
+        "not yet implemented: {rest}"
+    )))
 }
 
 /// How a run that must end in an error ended: nothing when it said one.
