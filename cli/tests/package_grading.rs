@@ -56,6 +56,22 @@ fn verify_fails_a_package_that_lies() {
         );
     }
     never_running_submissions_show_no_bug();
+    no_wrong_submission_proves_nothing();
+}
+
+/// A package whose every submission is right (here, none at all) shows no
+/// case catching a bug: refused, saying what to add.
+fn no_wrong_submission_proves_nothing() {
+    let (_dir, package) = new_package();
+    std::fs::remove_dir_all(package.join("submissions/says_sum")).unwrap();
+    let output = checked("verify", &package);
+    let text = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAILED: a wrong submission or mutant shows the cases catch a bug")
+            && text.contains("no wrong submission or mutant"),
+        "{text}"
+    );
 }
 
 /// A wrong submission declared to reach no level that never runs (Python

@@ -981,7 +981,9 @@ fn patches(
     for given in &spec.patches {
         let file = PathBuf::from(given.file.get_ref());
         let inside = reference.strip_prefix(&package.root).unwrap_or(reference);
-        let path = super::confined(&package.root, &inside.join(&file))?;
+        // Inside the reference's own folder (a variant's is its base's,
+        // confined when the base was read).
+        let path = super::confined(reference, &file)?;
         let text = std::fs::read_to_string(&path).map_err(|_| {
             at(
                 given.file.span(),

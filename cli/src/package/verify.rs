@@ -54,10 +54,32 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
     for submission in &package.submissions {
         checks.push(submission_check(package, submission, sandbox, scratch));
     }
+    checks.push(a_bug_is_caught(package));
     checks.push(starter_check(package, scratch));
     checks.push(starters_compile(package, scratch));
     checks.push(time_limits(package, &limits));
     checks
+}
+
+/// A package whose every submission is right proves nothing of its
+/// cases: a wrong submission or a mutant (a level below the top, or none)
+/// shows that they catch a bug, as Kattis's `wrong_answer` submissions do.
+fn a_bug_is_caught(package: &Package) -> Check {
+    let top = package.levels.len().checked_sub(1);
+    let wrong = package.submissions.iter().any(|s| s.reaches < top);
+    let problems = if wrong {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{}: no wrong submission or mutant, so nothing shows that the cases catch a bug: add one that reaches a level below {} (`reaches` in its submission.toml; docs/authors.md, \"Case files\")",
+            package.root.display(),
+            package.levels.last().map_or("the top", String::as_str)
+        )]
+    };
+    Check {
+        what: "a wrong submission or mutant shows the cases catch a bug".into(),
+        problems,
+    }
 }
 
 /// The rule anchors (`<a id="rule-3"></a>`) a statement holds.
