@@ -215,7 +215,7 @@ impl Words {
         }
         let (run, passed) = robustness;
         if run > 0 {
-            let note = c.text("(the kit's own rules: in the score, in no level)");
+            let note = c.text("(in the score, in no level)");
             let name = pad(self.name("robustness"));
             out.push_str(&format!("  {name} {} {note}\n", count(passed, run)));
         }

@@ -84,7 +84,8 @@ pub(crate) struct Extra {
     /// unless it is a robustness case).
     pub level: Level,
     pub verdict: Verdict,
-    /// A case of the kit's own rules (the robustness part): counted in the
+    /// A case of the robustness part (the kit's own rules, or a package's
+    /// cases marked `robustness`): counted in the
     /// score, never in a level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub robustness: bool,
@@ -92,7 +93,7 @@ pub(crate) struct Extra {
 
 /// How reports name the robustness part.
 pub(crate) const ROBUSTNESS_TITLE: &str =
-    boardkit::catalogue::message("robustness (the kit's own rules, in no level)");
+    boardkit::catalogue::message("robustness (in the score, in no level)");
 
 /// One case in Gradescope's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
