@@ -306,6 +306,14 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
         "level = \"basic\"\nrule = 1\ndescription = \"one number\"\nfunction = \"total\"\n\n[[call]]\nargs = [[7]]\n",
     )
     .unwrap();
+    // Its own wrong submission: a patch of its base's reference.
+    let wrong = variant.join("submissions/doubles");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(
+        wrong.join("submission.toml"),
+        "language = \"python\"\nreaches = \"none\"\ndescription = \"counts each number twice\"\n\n[[patch]]\nfile = \"demo.py\"\nfind = \"return sum(numbers)\"\nreplace = \"return 2 * sum(numbers)\"\n",
+    )
+    .unwrap();
     let blessed = checked("bless", &variant);
     assert!(blessed.status.success(), "{}", said(&blessed));
     assert!(

@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use serde_json::Value as Json;
 use toml::Value;
 
 use super::types::Type;
@@ -162,7 +163,7 @@ fn stub(package: &Package, words: &Words) -> String {
 
 /// The helpers both the tests and the caller use: answers in canonical
 /// form (tuples as lists), and the program's graded lines.
-fn helpers(package: &Package) -> String {
+fn helpers(package: &Package, words: &Words) -> String {
     let patterns: Vec<String> = package
         .messages
         .get(&package.language)
@@ -172,7 +173,12 @@ fn helpers(package: &Package) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    include_str!("templates/lines.py.in").replace("{lines}", &patterns.join(", "))
+    include_str!("templates/lines.py.in")
+        .replace("{lines}", &patterns.join(", "))
+        .replace(
+            "{an_exception}",
+            &Json::from(words.text("package_an_exception", &[])).to_string(),
+        )
 }
 
 /// `test_<name>.py`: each public case a test, in a class per level
@@ -190,7 +196,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         "\"\"\"\n{}\"\"\"\n",
         quoted(&super::words::wrapped(&doc, "", 72))
     );
-    out.push_str(&helpers(package));
+    out.push_str(&helpers(package, words));
     // The messages' holes in the order every locale writes them.
     let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
@@ -237,6 +243,19 @@ fn python_tuple(names: &[&str]) -> String {
     format!("({})", quoted.join(", "))
 }
 
+/// An answer as the Python starter's failures show it (`shown` in its
+/// tests): the grader's words, in the starter's locale for an error.
+fn readable(answer: &Json, words: &Words) -> String {
+    match answer {
+        _ if *answer == super::types::error_json() => words.text("package_an_exception", &[]),
+        Json::Array(items) => {
+            let items: Vec<String> = items.iter().map(|i| readable(i, words)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => super::types::shown_answer(other, super::Language::Python),
+    }
+}
+
 fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
     chars
@@ -251,11 +270,15 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
             let f = &package.functions[*function];
             for call in calls {
                 let call_text = call_expression(package, f, &call.args);
-                let accepted: Vec<String> = super::rust::accepted(call)
+                let canonical: Vec<Json> = super::rust::accepted(call)
                     .iter()
-                    .map(|v| f.returns.canonical(v).to_string())
+                    .map(|v| f.returns.canonical(v))
                     .collect();
+                let accepted: Vec<String> = canonical.iter().map(Json::to_string).collect();
                 let accepted = serde_json::to_string(&accepted).unwrap_or_default();
+                // As the failure shows them: Python's words, not JSON.
+                let readable: Vec<String> = canonical.iter().map(|v| readable(v, words)).collect();
+                let readable = Json::from(readable.join(", ")).to_string();
                 let error_allowed = if matches!(f.returns, Type::Result(_)) {
                     "True"
                 } else {
@@ -271,7 +294,7 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
                 );
                 let _ = writeln!(
                     body,
-                    "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {accepted}, \"{message}\" % (got, \", \".join({accepted}))",
+                    "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {accepted}, \"{message}\" % (shown(got), {readable})",
                 );
             }
         }
@@ -428,4 +451,24 @@ pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Words, readable};
+
+    /// A Python starter's failure shows answers as Python writes them, an
+    /// error in the starter's locale: never the grader's JSON.
+    #[test]
+    fn answers_are_shown_in_pythons_words() {
+        let error = crate::package::types::error_json();
+        assert_eq!(readable(&error, &Words::of("en")), "an exception");
+        assert_eq!(readable(&error, &Words::of("fr")), "une exception");
+        assert_eq!(readable(&error, &Words::of("pt-BR")), "uma exceção");
+        let en = Words::of("en");
+        assert_eq!(readable(&json!([true, null, 3]), &en), "[True, None, 3]");
+        assert_eq!(readable(&json!(["é", [false]]), &en), "[\"é\", [False]]");
+    }
 }

@@ -493,14 +493,14 @@ fn judge_calls(
         if !accepted.contains(answer) {
             let expected: Vec<String> = accepted
                 .iter()
-                .map(|a| shown_answer(a, ran.language))
+                .map(|a| super::types::shown_answer(a, ran.language))
                 .collect();
             let or = format!(" {} ", t("or"));
             return Err(f(
                 "{call} returned {got}, expected {expected}",
                 &[
                     ("call", &shown),
-                    ("got", &shown_answer(answer, ran.language)),
+                    ("got", &super::types::shown_answer(answer, ran.language)),
                     ("expected", &expected.join(&or)),
                 ],
             ));
@@ -603,26 +603,6 @@ pub(crate) fn shown_call(
     match language {
         Language::Python => super::python::call_expression(package, f, args),
         Language::Rust => super::rust::call_expression(package, f, args),
-    }
-}
-
-/// An answer as the student's language would print it: `None` (Rust and
-/// Python), `True` (Python), an error.
-fn shown_answer(answer: &Json, language: Language) -> String {
-    if *answer == super::types::error_json() {
-        return match language {
-            Language::Rust => "an Err(..)".into(),
-            Language::Python => "an exception".into(),
-        };
-    }
-    match (answer, language) {
-        (Json::Null, _) => "None".into(),
-        (Json::Bool(b), Language::Python) => if *b { "True" } else { "False" }.into(),
-        (Json::Array(items), _) => {
-            let items: Vec<String> = items.iter().map(|i| shown_answer(i, language)).collect();
-            format!("[{}]", items.join(", "))
-        }
-        (other, _) => other.to_string(),
     }
 }
 

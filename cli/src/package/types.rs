@@ -286,6 +286,26 @@ impl Type {
     }
 }
 
+/// An answer as the student's language would print it: `None` (Rust and
+/// Python), `True` (Python), an error.
+pub(crate) fn shown_answer(answer: &Json, language: super::Language) -> String {
+    if *answer == error_json() {
+        return match language {
+            super::Language::Rust => boardkit::catalogue::t("an Err(..)").into(),
+            super::Language::Python => boardkit::catalogue::t("an exception").into(),
+        };
+    }
+    match (answer, language) {
+        (Json::Null, _) => "None".into(),
+        (Json::Bool(b), super::Language::Python) => if *b { "True" } else { "False" }.into(),
+        (Json::Array(items), _) => {
+            let items: Vec<String> = items.iter().map(|i| shown_answer(i, language)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        (other, _) => other.to_string(),
+    }
+}
+
 /// An error's canonical answer: which error is the student's to word.
 pub(crate) fn error_json() -> Json {
     serde_json::json!({ "error": true })
