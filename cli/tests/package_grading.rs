@@ -1787,9 +1787,39 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
     let ana = dir.path().join("ana");
     std::fs::create_dir_all(&ana).unwrap();
     std::fs::write(ana.join("velha.py"), student).unwrap();
+    // A file without a function, and one that imports what is not there:
+    // the caller's own words are the package's locale too.
+    let (bia, caio) = (dir.path().join("bia"), dir.path().join("caio"));
+    std::fs::create_dir_all(&bia).unwrap();
+    std::fs::write(
+        bia.join("velha.py"),
+        "def extrai_coluna(p):\n    return 0\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(&caio).unwrap();
+    std::fs::write(caio.join("velha.py"), "import nao_existe\n").unwrap();
     let out = dir.path().join("out");
-    let graded = grade(Path::new("velha"), &out, &[ana], true);
+    let graded = grade(Path::new("velha"), &out, &[ana, bia, caio], true);
     assert!(graded.status.success(), "{}", said(&graded));
+    for (name, words, english) in [
+        (
+            "bia",
+            "velha.py não tem a função extrai_linha",
+            "has no function",
+        ),
+        (
+            "caio",
+            "velha.py não pode ser importado: ModuleNotFoundError",
+            "cannot be imported",
+        ),
+    ] {
+        let page =
+            std::fs::read_to_string(out.join(format!("students/{name}/feedback.md"))).unwrap();
+        assert!(
+            page.contains(words) && !page.contains(english),
+            "{name}: {page}"
+        );
+    }
     let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
     for words in [
         "# Jogo da velha: retorno para ana",

@@ -12,6 +12,7 @@ use toml::Value;
 use super::types::Type;
 use super::words::Words;
 use super::{Case, CaseKind, Ends, Function, Package, Typed};
+use boardkit::catalogue::f;
 use boardkit::session_fixture::{Stdin, StdinPart};
 
 /// The Python annotation of `t`.
@@ -378,10 +379,38 @@ pub(crate) fn caller(package: &Package) -> String {
             args.join(", ")
         );
     }
+    let module = package.python.module.as_str();
+    // In the grader's locale (the package's, as its pages): what a student
+    // reads when their file cannot be used.
+    let cannot_import = python_message(f(
+        "{module}.py cannot be imported: {error}",
+        &[("module", &module), ("error", &HOLE)],
+    ));
+    let import_raised = python_message(f(
+        "importing {module}.py raised {error} in a line outside every function, which runs as the file is imported (a program started there belongs under `if __name__ == \"__main__\":`)",
+        &[("module", &module), ("error", &HOLE)],
+    ));
+    let no_function = python_message(f(
+        "{module}.py has no function {function}",
+        &[("module", &module), ("function", &HOLE)],
+    ));
     include_str!("templates/caller.py.in")
+        .replace("{cannot_import}", &cannot_import)
+        .replace("{import_raised}", &import_raised)
+        .replace("{no_function}", &no_function)
         .replace("{program}", &package.python.program_file())
         .replace("{module}", &package.python.module)
         .replace("{functions}", &listed)
+}
+
+/// Where a message's hole goes before it becomes Python's `%s`: a
+/// character no message holds.
+const HOLE: char = '\u{1f}';
+
+/// `text`, a message with [`HOLE`]s, as a Python %-format string literal.
+fn python_message(text: String) -> String {
+    let body = Json::from(text).to_string().replace('%', "%%");
+    body.replace("\\u001f", "%s")
 }
 
 /// Python that reads a value of type `t` from the JSON value `json`:
