@@ -142,6 +142,19 @@ fn a_packages_starters_fail_on_the_stub_and_pass_with_the_reference() {
         said(&failed)
     );
     let python = starters.path().join("python");
+    // Each language's starter gives its own hints, and those for both.
+    for (language, own, other) in [
+        ("python", "Python's `sum`", "an iterator's"),
+        ("rust", "an iterator's `sum()`", "Python's"),
+    ] {
+        for file in ["README.md", "tests/hints.toml"] {
+            let text = std::fs::read_to_string(starters.path().join(language).join(file)).unwrap();
+            assert!(
+                text.contains(own) && !text.contains(other) && text.contains("reads lines until"),
+                "{language} {file}: {text}"
+            );
+        }
+    }
     for file in ["demo.py", "test_demo.py", "STATEMENT.md", "README.md"] {
         let text = std::fs::read_to_string(python.join(file)).unwrap();
         assert!(
@@ -338,9 +351,12 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
         tests.contains("fn total_one") && !tests.contains("three_numbers"),
         "{tests}"
     );
-    // The base's hint of the level it leaves out goes with the level.
+    // The base's hint of the level it leaves out goes with the level;
+    // a Python hint stays out of a Rust starter.
     assert!(
-        readme.contains("Start with `total`") && !readme.contains("reads lines until"),
+        readme.contains("an iterator's `sum()`")
+            && !readme.contains("Python's `sum`")
+            && !readme.contains("reads lines until"),
         "{readme}"
     );
     // Its API given without `[program]`: the base's sessions go too.

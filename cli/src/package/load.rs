@@ -1024,8 +1024,19 @@ fn hint(given: &HintSpec, levels: &[String]) -> Result<Hint, String> {
             text: text.clone(),
             level: 0,
             about: Vec::new(),
+            language: None,
         }),
         HintSpec::Levelled(h) => Ok(Hint {
+            language: match h.language.as_deref() {
+                None => None,
+                Some("rust") => Some(Language::Rust),
+                Some("python") => Some(Language::Python),
+                Some(other) => {
+                    return Err(format!(
+                        "a hint's language {other:?}: expected \"rust\" or \"python\""
+                    ));
+                }
+            },
             text: h.text.clone(),
             level: levels.iter().position(|l| *l == h.level).ok_or_else(|| {
                 format!(

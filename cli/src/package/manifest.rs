@@ -75,7 +75,7 @@ impl<'de> Deserialize<'de> for HintSpec {
             type Value = HintSpec;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str(
-                    "a hint: its text, or `{ level = \"...\", text = \"...\", about = [...] }`",
+                    "a hint: its text, or `{ level = \"...\", text = \"...\", about = [...], language = \"rust\" }`",
                 )
             }
             fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<HintSpec, E> {
@@ -97,6 +97,10 @@ pub(crate) struct LevelledHint {
     pub level: String,
     #[serde(default)]
     pub about: Vec<String>,
+    /// `rust` or `python`: a hint about one language's code, given in
+    /// that language's starters only.
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 /// One function of the API.

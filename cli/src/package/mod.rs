@@ -164,6 +164,8 @@ pub(crate) struct Hint {
     pub text: String,
     pub level: usize,
     pub about: Vec<String>,
+    /// The one language whose starters give it; none: both.
+    pub language: Option<Language>,
 }
 
 /// One function of the API.

@@ -39,10 +39,11 @@ rust = "reference/rust"
 python = "reference/python"
 
 [hints]
-# A hint is its text (for the first level), or says its level and the
-# words of the cases it helps with.
+# A hint is its text (for the first level), or says its level, the
+# words of the cases it helps with, and the one language it is for.
 en = [
-  "Start with `total`: a loop, or an iterator's `sum`.",
+  { level = "basic", language = "rust", text = "Start with `total`: a loop, or an iterator's `sum()`." },
+  { level = "basic", language = "python", text = "Start with `total`: a loop, or Python's `sum`." },
   { level = "proficient", about = ["session"], text = "The program reads lines until there are none left." },
 ]
 "#,

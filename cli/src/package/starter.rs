@@ -56,7 +56,7 @@ pub(crate) fn write(
         crate::starter::classroom::workflow(&ladder(package, language)),
     ));
     files.push((".gitignore".into(), gitignore(language).into()));
-    if let Some(hints) = hints_file(package, &words) {
+    if let Some(hints) = hints_file(package, &words, language) {
         files.push((boardkit::watch::HINTS.into(), hints));
     }
     for (file, text) in &files {
@@ -270,6 +270,7 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
         .get(&words.locale)
         .map(|h| {
             h.iter()
+                .filter(|h| h.language.is_none_or(|l| l == language))
                 .map(|h| format!("- {}\n", h.text))
                 .collect::<String>()
         })
@@ -298,8 +299,16 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
 
 /// The hints of `locale` as watch mode reads them (`tests/hints.toml`):
 /// each level's, in order, with what each is about.
-fn hints_file(package: &Package, words: &Words) -> Option<String> {
-    let hints = package.hints.get(&words.locale).filter(|h| !h.is_empty())?;
+fn hints_file(package: &Package, words: &Words, language: Language) -> Option<String> {
+    let hints: Vec<&super::Hint> = package
+        .hints
+        .get(&words.locale)?
+        .iter()
+        .filter(|h| h.language.is_none_or(|l| l == language))
+        .collect();
+    if hints.is_empty() {
+        return None;
+    }
     let mut out = super::words::wrapped(&words.text("package_hints_file", &[]), "# ", 72);
     for (index, level) in package.levels.iter().enumerate() {
         let mut table = toml::Table::new();
