@@ -269,13 +269,17 @@ impl Hint {
     }
 
     /// Whether it helps with the failing case `name`, whose message is
-    /// `message`.
+    /// `message`: a word of its `about` in the case's name or in what the
+    /// failure shows (the call, the lines, the error), never in the case's
+    /// description, the message's first line ([`crate::judge::failure`]),
+    /// which would match hints an author never meant.
     pub fn concerns(&self, name: &str, message: &str) -> bool {
+        let shown = message.split_once('\n').map_or("", |(_, rest)| rest);
         self.about.is_empty()
             || self
                 .about
                 .iter()
-                .any(|word| name.contains(word.as_str()) || message.contains(word.as_str()))
+                .any(|word| name.contains(word.as_str()) || shown.contains(word.as_str()))
     }
 }
 
@@ -847,6 +851,23 @@ mod tests {
         let mut older = Hints::load(&dir);
         assert_eq!(older.open("basic", None), Some((2, 2, hint("b2"))));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A hint's `about` words match the case's name and what its failure
+    /// shows, never its description: "sum" in "expected: the sum of a few
+    /// numbers" chooses no hint about `sum`.
+    #[test]
+    fn a_hint_is_chosen_by_the_case_and_what_it_shows_not_its_description() {
+        let about_sum = Hint {
+            about: vec!["sum".into()],
+            text: "sum".into(),
+        };
+        let described = "crashed; expected: the sum of a few numbers\ndemo.total([1]): status 1";
+        assert!(!about_sum.concerns("basic::total_small", described));
+        assert!(about_sum.concerns("basic::sum_small", described));
+        let shown = "wrong output; expected: a total\ndemo.total([1]): sum() returned 2";
+        assert!(about_sum.concerns("basic::total_small", shown));
+        assert!(hint("any").concerns("basic::total_small", described));
     }
 
     #[test]
