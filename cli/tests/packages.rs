@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 14] = [
+const BROKEN: [(&str, &str, &str, &str); 15] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -116,6 +116,13 @@ const BROKEN: [(&str, &str, &str, &str); 14] = [
         "[python]\nprogram = \"demo.py\"\n\n[reference]",
         "`demo.py`: expected a file name such as `programa.py`",
     ),
+    // A level's name, for a level there is not.
+    (
+        "exercise.toml",
+        "[hints]",
+        "[level_names]\nfr = { expert = \"expert\" }\n\n[hints]",
+        "[level_names] fr: `expert` is not one of the levels (basic, proficient)",
+    ),
     (
         "cases/three_numbers.toml",
         "input = [\"3\", \"4\", \"x\", \"5\"]",
@@ -134,6 +141,44 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
         assert_eq!(output.status.code(), Some(1), "{why}: {text}");
         assert!(text.contains(why), "{why}: {text}");
     }
+}
+
+/// A package's own names of its levels (`[level_names]`, accents and
+/// all) show beside their names, which commands take: in the starter's
+/// README and in what `boardkit test` says.
+#[test]
+fn a_packages_levels_show_their_names_in_its_locale() {
+    let (dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "[hints]",
+        "[level_names]\nen = { basic = \"Échauffement\", proficient = \"The program\" }\n\n[hints]",
+    );
+    let starter = dir.path().join("starter");
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(&package)
+        .arg(&starter)
+        .args(["--language", "python"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
+    assert!(
+        readme.contains("| Échauffement (basic) | 1 | 1 |"),
+        "{readme}"
+    );
+    let tested = boardkit()
+        .args(["test", "--exercise"])
+        .arg(&package)
+        .arg(&starter)
+        .output()
+        .unwrap();
+    let text = said(&tested);
+    assert!(
+        text.contains("Échauffement (basic)") && text.contains("The program (proficient)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -295,6 +295,8 @@ fn own_parts(
         ));
     }
     let hints = hints(root, file, manifest, base, &levels)?;
+    let level_names =
+        level_names(manifest, base, &levels).map_err(|m| PackageError::file(root, file, m))?;
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -315,9 +317,40 @@ fn own_parts(
         python,
         reference,
         hints,
+        level_names,
         cases: Vec::new(),
         submissions: Vec::new(),
     })
+}
+
+/// Each locale's names of the levels: the base's of the levels this
+/// package keeps, then its own; a name is one line, of a level there is.
+fn level_names(
+    manifest: &Manifest,
+    base: Option<&Package>,
+    levels: &[String],
+) -> Result<BTreeMap<String, BTreeMap<String, String>>, String> {
+    let mut names = base.map(|b| b.level_names.clone()).unwrap_or_default();
+    for named in names.values_mut() {
+        named.retain(|level, _| levels.contains(level));
+    }
+    for (locale, given) in &manifest.level_names {
+        for (level, name) in given {
+            if !levels.contains(level) {
+                return Err(format!(
+                    "[level_names] {locale}: `{level}` is not one of the levels ({})",
+                    levels.join(", ")
+                ));
+            }
+            let name = one_line(name.clone())
+                .map_err(|m| format!("[level_names] {locale}: `{level}`: {m}"))?;
+            names
+                .entry(locale.clone())
+                .or_default()
+                .insert(level.clone(), name);
+        }
+    }
+    Ok(names)
 }
 
 /// `text`, if it is one line: it goes into generated code's comments and

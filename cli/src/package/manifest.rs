@@ -52,6 +52,10 @@ pub(crate) struct Manifest {
     /// A Python solution's files, when not the one module `<name>.py`.
     #[serde(default)]
     pub python: Option<Spanned<PythonSpec>>,
+    /// Each level's name as a locale writes it (`fr = { intermediaire =
+    /// "intermédiaire" }`), shown beside its name in the starter.
+    #[serde(default)]
+    pub level_names: BTreeMap<String, BTreeMap<String, String>>,
     /// Hints, one at a time, per locale.
     #[serde(default)]
     pub hints: BTreeMap<String, Vec<HintSpec>>,

@@ -122,6 +122,9 @@ pub(crate) struct Package {
     pub reference: Reference,
     /// Per locale, in the order given.
     pub hints: BTreeMap<String, Vec<Hint>>,
+    /// Each level's name per locale, where the package gives one
+    /// (`[level_names]`): by locale, then by level.
+    pub level_names: BTreeMap<String, BTreeMap<String, String>>,
     /// Public cases, then hidden ones, each list by name.
     pub cases: Vec<Case>,
     /// Submissions, then mutants, each list by name.

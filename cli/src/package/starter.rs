@@ -48,7 +48,8 @@ pub(crate) fn write(
         Language::Python => python_files(package, &words),
     });
     files.push(("README.md".into(), readme(package, language, &words)));
-    if let Some(catalogue) = words.catalogue_file(name, language == Language::Python) {
+    let catalogue = words.catalogue_file(name, language == Language::Python);
+    if let Some(catalogue) = with_level_names(catalogue, package, &words) {
         files.push((boardkit::catalogue::Catalogue::FILE.into(), catalogue));
     }
     files.push((
@@ -67,6 +68,48 @@ pub(crate) fn write(
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+/// A level as the starter's README names it: its name in the locale and
+/// its own (`intermédiaire (intermediaire)`), which commands take.
+fn shown_level(package: &Package, locale: &str, level: &str) -> String {
+    match package.level_names.get(locale).and_then(|n| n.get(level)) {
+        Some(own) if own != level => format!("{own} ({level})"),
+        _ => level.to_owned(),
+    }
+}
+
+/// The starter's words file (`tests/locale.toml`: what `boardkit test`,
+/// `cargo test` and watch say) with the package's own level names in its
+/// locale, which show beside the levels' own; a file of just those in a
+/// locale the kit has no words for, English too.
+fn with_level_names(file: Option<String>, package: &Package, words: &Words) -> Option<String> {
+    let Some(names) = package.level_names.get(&words.locale) else {
+        return file;
+    };
+    let (header, mut table) = match &file {
+        Some(text) => (
+            text.lines().next().unwrap_or_default().to_owned(),
+            text.parse::<toml::Table>().ok()?,
+        ),
+        None => {
+            let mut table = toml::Table::new();
+            table.insert("locale".into(), words.locale.clone().into());
+            (
+                "# The levels' names in the starter's language.".to_owned(),
+                table,
+            )
+        }
+    };
+    let entry = table
+        .entry("level_names")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(own) = entry {
+        for (level, name) in names {
+            own.insert(level.clone(), name.clone().into());
+        }
+    }
+    Some(format!("{header}\n{}", toml::to_string(&table).ok()?))
 }
 
 /// The starter's levels as its Classroom workflow grades them: each
@@ -253,7 +296,12 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
                     .map(|c| c.points)
                     .sum()
             };
-            format!("| {part} | {} | {} |\n", of(false), of(true))
+            format!(
+                "| {} | {} | {} |\n",
+                shown_level(package, &words.locale, part),
+                of(false),
+                of(true)
+            )
         })
         .collect();
     // Said under the table: what the robustness row is.
