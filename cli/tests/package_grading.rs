@@ -1862,3 +1862,99 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
     let page = std::fs::read_to_string(out.join("students/python/feedback.md")).unwrap();
     assert!(page.contains("Level reached: **proficient**."), "{page}");
 }
+
+/// A type the statement gives (`[[type]]`, its code in `[given]`): its
+/// values made and read by each language's codec, through verify, both
+/// starters (the kit's `given` beside the student's folder) and a class
+/// in each language graded at the levels its students reach.
+#[test]
+fn a_given_type_is_made_and_read_by_its_codec_in_both_languages() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/given");
+    let output = checked("verify", &package);
+    assert!(output.status.success(), "{}", said(&output));
+    let (starters, _) = starters_fail_then_pass(&package);
+    let rust = starters.path().join("rust");
+    let lib = std::fs::read_to_string(rust.join("src/lib.rs")).unwrap();
+    assert!(lib.contains("pub mod given;") && rust.join("src/given.rs").is_file());
+    let python = starters.path().join("python");
+    assert!(python.join("given.py").is_file());
+    given_types_graded_in_python(&package);
+    given_types_graded_in_rust(&package);
+}
+
+/// A Python class: the reference, a wrong `blacks`, and a student who
+/// wrote a `given.py` of their own (the kit's is used, as in a starter).
+fn given_types_graded_in_python(package: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/python/pegs.py")).unwrap();
+    let students = [
+        ("ana", reference.clone(), "proficient"),
+        (
+            "bia",
+            reference.replace(
+                "return sum(1 for a, b in zip(secret.colors, guess.colors) if a == b)",
+                "return sum(1 for b in guess.colors if b in secret.colors)",
+            ),
+            "none",
+        ),
+        ("caio", reference.clone(), "proficient"),
+    ];
+    let mut folders = Vec::new();
+    for (name, source, _) in &students {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("pegs.py"), source).unwrap();
+        folders.push(folder);
+    }
+    std::fs::write(folders[2].join("given.py"), "class Code:\n    pass\n").unwrap();
+    let out = dir.path().join("out");
+    let output = grade(package, &out, &folders, true);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    for (name, _, level) in students {
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with(&format!("{name},")))
+            .unwrap();
+        assert!(
+            row.ends_with(&format!(",{level}")),
+            "{row}: expected {level}"
+        );
+    }
+}
+
+/// A class of crates: the reference, and parse taking three letters
+/// (the package's Rust mutant), which reaches basic only.
+fn given_types_graded_in_rust(package: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let mutant = reference.replace("(colors.len() == 4)", "(colors.len() >= 3)");
+    assert_ne!(mutant, reference);
+    let mut crates = Vec::new();
+    for (name, source) in [("dora", &reference), ("edu", &mutant)] {
+        let folder = dir.path().join(name);
+        let made = boardkit()
+            .args(["starter", "--exercise"])
+            .arg(package)
+            .arg(&folder)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{}", said(&made));
+        std::fs::write(folder.join("src/pegs/mod.rs"), source).unwrap();
+        crates.push(folder);
+    }
+    let out = dir.path().join("out");
+    let output = grade(package, &out, &crates, false);
+    assert!(output.status.success(), "{}", said(&output));
+    let rows = grades(&out);
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("dora,") && r.ends_with(",proficient")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("edu,") && r.ends_with(",basic")),
+        "{rows:?}"
+    );
+}

@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 15] = [
+const BROKEN: [(&str, &str, &str, &str); 17] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -115,6 +115,20 @@ const BROKEN: [(&str, &str, &str, &str); 15] = [
         "[reference]",
         "[python]\nprogram = \"demo.py\"\n\n[reference]",
         "`demo.py`: expected a file name such as `programa.py`",
+    ),
+    // A given type: its codec says where the value goes, and its code
+    // is given.
+    (
+        "exercise.toml",
+        "[reference]",
+        "[[type]]\nname = \"Code\"\nof = \"list<int>\"\nrust = { make = \"Code\", read = \"{}.0\" }\npython = { make = \"Code({})\", read = \"{}.c\" }\n\n[reference]",
+        "`Code`: a codec's `make` and `read` are one line, with `{}` once where the value goes",
+    ),
+    (
+        "exercise.toml",
+        "[reference]",
+        "[[type]]\nname = \"Code\"\nof = \"list<int>\"\nrust = { make = \"Code({})\", read = \"{}.0\" }\npython = { make = \"Code({})\", read = \"{}.c\" }\n\n[reference]",
+        "a `[[type]]` is given code: expected `[given]`",
     ),
     // A level's name, for a level there is not.
     (

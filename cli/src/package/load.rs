@@ -9,8 +9,8 @@ use toml::Spanned;
 use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_of};
 use super::types::Type;
 use super::{
-    Call, Case, CaseKind, Ends, Function, Hint, Language, Package, PackageError, Patch, Program,
-    PythonFiles, Reference, Submission, Typed,
+    Call, Case, CaseKind, Ends, Function, Given, Hint, Language, NamedType, Package, PackageError,
+    Patch, Program, PythonFiles, Reference, Submission, Typed,
 };
 use boardkit::session_fixture::{MAX_STDIN_BYTES, Stdin};
 
@@ -210,6 +210,7 @@ fn api(
     root: &Path,
     manifest: &Manifest,
     base: Option<&Package>,
+    types: &[NamedType],
     at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
 ) -> Result<(Vec<Function>, Option<Program>), PackageError> {
     let file = Path::new(MANIFEST);
@@ -220,7 +221,7 @@ fn api(
         ) {
             (true, Some(b)) => (b.functions.clone(), b.program.clone()),
             _ => (
-                functions(manifest).map_err(|(span, m)| at(span, m))?,
+                functions(manifest, types).map_err(|(span, m)| at(span, m))?,
                 match &manifest.program {
                     Some(p) => Some(Program {
                         function: identifier(&Spanned::new(0..0, p.function.clone())).map_err(
@@ -280,7 +281,8 @@ fn own_parts(
         (None, Some(b)) => b.levels.clone(),
         (None, None) => return Err(missing("levels")),
     };
-    let (functions, program) = api(root, manifest, base, at)?;
+    let (types, given) = named_types(root, manifest, base, at)?;
+    let (functions, program) = api(root, manifest, base, &types, at)?;
     let python = python_files(manifest, base, &name, program.is_some(), at)?;
     let reference = match (&manifest.reference, base) {
         (Some(r), _) => reference(root, r.get_ref(), &python).map_err(|m| at(r.span(), m))?,
@@ -318,6 +320,8 @@ fn own_parts(
         reference,
         hints,
         level_names,
+        types,
+        given,
         cases: Vec::new(),
         submissions: Vec::new(),
     })
@@ -425,7 +429,88 @@ fn levels(levels: &Spanned<Vec<String>>) -> Result<Vec<String>, String> {
 
 type Spot = (std::ops::Range<usize>, String);
 
-fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
+/// The types the statement gives (`[[type]]`) and their code
+/// (`[given]`): a variant's own, else its base's.
+fn named_types(
+    root: &Path,
+    manifest: &Manifest,
+    base: Option<&Package>,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<(Vec<NamedType>, Given), PackageError> {
+    if manifest.types.is_empty() && manifest.given.is_none() {
+        return Ok(base.map_or_else(Default::default, |b| (b.types.clone(), b.given.clone())));
+    }
+    let mut types: Vec<NamedType> = Vec::new();
+    for spec in &manifest.types {
+        let name = spec.name.get_ref();
+        let named = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric());
+        if !named || types.iter().any(|t| &t.name == name) {
+            return Err(at(
+                spec.name.span(),
+                format!(
+                    "`{name}`: a given type's name is a capital letter, then letters and digits, once"
+                ),
+            ));
+        }
+        let of: Type = spec
+            .of
+            .get_ref()
+            .parse()
+            .map_err(|m| at(spec.of.span(), m))?;
+        if of.holds_result() {
+            return Err(at(
+                spec.of.span(),
+                "a given type is not written as a result".into(),
+            ));
+        }
+        for codec in [&spec.rust, &spec.python] {
+            let c = codec.get_ref();
+            for template in [&c.make, &c.read] {
+                if template.matches("{}").count() != 1 || template.chars().any(char::is_control) {
+                    return Err(at(
+                        codec.span(),
+                        format!(
+                            "`{template}`: a codec's `make` and `read` are one line, with `{{}}` once where the value goes"
+                        ),
+                    ));
+                }
+            }
+        }
+        types.push(NamedType {
+            name: name.clone(),
+            of,
+            rust: spec.rust.get_ref().clone(),
+            python: spec.python.get_ref().clone(),
+        });
+    }
+    let Some(given) = &manifest.given else {
+        return Err(PackageError::file(
+            root,
+            Path::new(MANIFEST),
+            "a `[[type]]` is given code: expected `[given]` with `rust = \"given/given.rs\"` and `python = \"given/given.py\"`",
+        ));
+    };
+    let file = |path: &str| -> Result<PathBuf, PackageError> {
+        let full = super::confined(root, Path::new(path))?;
+        match full.is_file() {
+            true => Ok(full),
+            false => Err(at(
+                given.span(),
+                format!("`{path}` is not a file of the package"),
+            )),
+        }
+    };
+    let code = Given {
+        rust: Some(file(&given.get_ref().rust)?),
+        python: Some(file(&given.get_ref().python)?),
+    };
+    Ok((types, code))
+}
+
+fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, Spot> {
+    let named: BTreeMap<String, NamedType> =
+        types.iter().map(|t| (t.name.clone(), t.clone())).collect();
     let mut functions: Vec<Function> = Vec::new();
     for spec in &manifest.functions {
         let name = identifier(&spec.name).map_err(|m| (spec.name.span(), m))?;
@@ -440,11 +525,7 @@ fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
         let mut args = Vec::new();
         for arg in &spec.args {
             let arg_name = identifier(&arg.name).map_err(|m| (arg.name.span(), m))?;
-            let kind: Type = arg
-                .kind
-                .get_ref()
-                .parse()
-                .map_err(|m| (arg.kind.span(), m))?;
+            let kind = Type::read(arg.kind.get_ref(), &named).map_err(|m| (arg.kind.span(), m))?;
             if kind.holds_result() {
                 return Err((
                     arg.kind.span(),
@@ -453,11 +534,8 @@ fn functions(manifest: &Manifest) -> Result<Vec<Function>, Spot> {
             }
             args.push((arg_name, kind));
         }
-        let returns = spec
-            .returns
-            .get_ref()
-            .parse()
-            .map_err(|m| (spec.returns.span(), m))?;
+        let returns =
+            Type::read(spec.returns.get_ref(), &named).map_err(|m| (spec.returns.span(), m))?;
         functions.push(Function {
             name,
             doc: spec.doc.clone(),

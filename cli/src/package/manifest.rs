@@ -43,6 +43,11 @@ pub(crate) struct Manifest {
     /// The lines the program prints, per locale: `{}` stands for any text.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
+    /// Types the statement gives, and their code.
+    #[serde(default, rename = "type")]
+    pub types: Vec<TypeSpec>,
+    #[serde(default)]
+    pub given: Option<Spanned<GivenSpec>>,
     #[serde(default, rename = "function")]
     pub functions: Vec<FunctionSpec>,
     #[serde(default)]
@@ -105,6 +110,26 @@ pub(crate) struct LevelledHint {
     /// that language's starters only.
     #[serde(default)]
     pub language: Option<String>,
+}
+
+/// A type the statement gives (`[[type]]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TypeSpec {
+    /// As the statement and the code name it: `Code`.
+    pub name: Spanned<String>,
+    /// The type a case writes its values as: `list<uint>`.
+    pub of: Spanned<String>,
+    pub rust: Spanned<super::types::Codec>,
+    pub python: Spanned<super::types::Codec>,
+}
+
+/// The given types' code, a file per language (`[given]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GivenSpec {
+    pub rust: String,
+    pub python: String,
 }
 
 /// One function of the API.

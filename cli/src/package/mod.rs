@@ -61,7 +61,7 @@ pub(crate) const NEVER_RAN: &[&str] = &[
     "ImportError",
 ];
 use boardkit::session_fixture::{ROBUSTNESS, Stdin};
-use types::Type;
+pub(crate) use types::{NamedType, Type};
 
 /// Why a package cannot be used: the file, the line when there is one,
 /// and what was expected.
@@ -114,6 +114,9 @@ pub(crate) struct Package {
     pub levels: Vec<String>,
     /// The program's lines, per locale: `{}` stands for any text.
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
+    /// The types the statement gives, and their code.
+    pub types: Vec<NamedType>,
+    pub given: Given,
     pub functions: Vec<Function>,
     /// The program's function, if the package has sessions.
     pub program: Option<Program>,
@@ -132,6 +135,21 @@ pub(crate) struct Package {
 }
 
 impl Package {
+    /// The given types the API names, in the order of `[[type]]`: what a
+    /// stub imports.
+    pub(crate) fn given_used(&self) -> Vec<&str> {
+        self.types
+            .iter()
+            .map(|t| t.name.as_str())
+            .filter(|name| {
+                self.functions
+                    .iter()
+                    .flat_map(|f| f.args.iter().map(|(_, t)| t).chain([&f.returns]))
+                    .any(|t| t.mentions(name))
+            })
+            .collect()
+    }
+
     /// What a starter's own tests start from: the first public call
     /// whose answer is one value (not an error), and that answer.
     pub(crate) fn own_example(&self) -> Option<(&Function, &Call, toml::Value)> {
@@ -140,7 +158,14 @@ impl Package {
                 return None;
             };
             let f = &self.functions[*function];
-            if matches!(f.returns, Type::Result(_)) {
+            // A given type's value is made by its codec: no first example.
+            let given = f
+                .args
+                .iter()
+                .map(|(_, t)| t)
+                .chain([&f.returns])
+                .any(Type::holds_named);
+            if matches!(f.returns, Type::Result(_)) || given {
                 return None;
             }
             let call = calls.iter().find(|c| rust::accepted(c).len() == 1)?;
@@ -169,6 +194,16 @@ pub(crate) struct Hint {
     pub about: Vec<String>,
     /// The one language whose starters give it; none: both.
     pub language: Option<Language>,
+}
+
+/// The given types' code (`[given]`): a file per language, put beside the
+/// student's folder in every starter and every build, never theirs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Given {
+    /// `src/given.rs` in a crate: `crate::given::Code`.
+    pub rust: Option<PathBuf>,
+    /// `given.py` beside the student's module: `from given import Code`.
+    pub python: Option<PathBuf>,
 }
 
 /// One function of the API.

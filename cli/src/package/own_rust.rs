@@ -210,8 +210,15 @@ fn library(
     let build = at.join("build");
     let out = at.join("out");
     let _ = std::fs::remove_dir_all(at);
+    let mut lib = format!("pub mod {};\n", package.name);
+    if let Some(given) = &package.given.rust {
+        lib.push_str("pub mod given;\n");
+        std::fs::create_dir_all(&build)
+            .and_then(|()| std::fs::copy(given, build.join("given.rs")))
+            .map_err(|e| format!("cannot prepare the library: {e}"))?;
+    }
     super::run::copy_folder(folder, &build.join(&package.name))
-        .and_then(|()| std::fs::write(build.join("lib.rs"), format!("pub mod {};\n", package.name)))
+        .and_then(|()| std::fs::write(build.join("lib.rs"), lib))
         .and_then(|()| std::fs::create_dir_all(&out))
         .map_err(|e| format!("cannot prepare the library: {e}"))?;
     let name = format!("--crate-name={krate}");

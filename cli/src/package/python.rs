@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 use toml::Value;
 
-use super::types::Type;
+use super::types::{Codec, Type};
 use super::words::Words;
 use super::{Case, CaseKind, Ends, Function, Package, Typed};
 use boardkit::catalogue::f;
@@ -29,6 +29,7 @@ pub(crate) fn type_of(t: &Type) -> String {
         }
         Type::Option(inner) => format!("{} | None", type_of(inner)),
         Type::Result(inner) => type_of(inner),
+        Type::Named(named) => named.name.clone(),
     }
 }
 
@@ -41,6 +42,7 @@ pub(crate) fn literal(t: &Type, value: &Value) -> String {
     match (t, value) {
         (Type::Option(_), Value::Table(t)) if t.is_empty() => "None".into(),
         (Type::Option(inner) | Type::Result(inner), v) => literal(inner, v),
+        (Type::Named(named), v) => Codec::fill(&named.python.make, &literal(&named.of, v)),
         (Type::Bool, Value::Boolean(b)) => if *b { "True" } else { "False" }.into(),
         (Type::Str | Type::Char, Value::String(s)) => serde_json::to_string(s).unwrap_or_default(),
         (Type::List(inner), Value::Array(items)) => format!("[{}]", list(inner, items)),
@@ -130,6 +132,10 @@ fn stub(package: &Package, words: &Words) -> String {
     if !super::rust::options_passed(package, "sys").is_empty() && package.python.program.is_none() {
         out.push_str("\nimport sys\n");
     }
+    let given = package.given_used();
+    if !given.is_empty() {
+        let _ = writeln!(out, "\nfrom given import {}", given.join(", "));
+    }
     let todo = quoted(&words.text("package_todo", &[]));
     for f in &package.functions {
         let _ = write!(
@@ -175,6 +181,7 @@ fn helpers(package: &Package, words: &Words) -> String {
         })
         .unwrap_or_default();
     include_str!("templates/lines.py.in")
+        .replace("{given}", &given_reads(package))
         .replace("{lines}", &patterns.join(", "))
         .replace(
             "{an_exception}",
@@ -395,12 +402,33 @@ pub(crate) fn caller(package: &Package) -> String {
         &[("module", &module), ("function", &HOLE)],
     ));
     include_str!("templates/caller.py.in")
+        .replace("{given}", &given_reads(package))
         .replace("{cannot_import}", &cannot_import)
         .replace("{import_raised}", &import_raised)
         .replace("{no_function}", &no_function)
         .replace("{program}", &package.python.program_file())
         .replace("{module}", &package.python.module)
         .replace("{functions}", &listed)
+}
+
+/// The given types' code imported, and `GIVEN`: each type with its
+/// `read`, which `canonical` applies (`[]` without given types).
+fn given_reads(package: &Package) -> String {
+    if package.given.python.is_none() {
+        return "GIVEN = []\n".into();
+    }
+    let reads: Vec<String> = package
+        .types
+        .iter()
+        .map(|t| {
+            format!(
+                "({}, lambda v: {})",
+                t.name,
+                Codec::fill(&t.python.read, "v")
+            )
+        })
+        .collect();
+    format!("from given import *\n\nGIVEN = [{}]\n", reads.join(", "))
 }
 
 /// Where a message's hole goes before it becomes Python's `%s`: a
@@ -436,6 +464,7 @@ fn read(t: &Type, json: &str) -> String {
                 read(inner, "v")
             )
         }
+        Type::Named(named) => Codec::fill(&named.python.make, &read(&named.of, json)),
         _ => json.to_owned(),
     }
 }
@@ -443,7 +472,7 @@ fn read(t: &Type, json: &str) -> String {
 /// Whether a value of `t` differs from what JSON gives: it holds a tuple.
 fn needs_reading(t: &Type) -> bool {
     match t {
-        Type::Tuple(_) => true,
+        Type::Tuple(_) | Type::Named(_) => true,
         Type::List(inner) | Type::Grid(inner, ..) | Type::Option(inner) | Type::Result(inner) => {
             needs_reading(inner)
         }

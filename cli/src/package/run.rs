@@ -122,6 +122,10 @@ pub(crate) fn prepare(
     match language {
         Language::Python => {
             copy_folder(solution, &build).map_err(|e| e.to_string())?;
+            // The kit's copy of the given types, whatever the folder holds.
+            if let Some(given) = &package.given.python {
+                std::fs::copy(given, build.join("given.py")).map_err(|e| e.to_string())?;
+            }
             let caller = scratch.join("caller.py");
             std::fs::write(&caller, super::python::caller(package)).map_err(|e| e.to_string())?;
             Ok(Built::Python {
@@ -132,6 +136,9 @@ pub(crate) fn prepare(
         Language::Rust => {
             copy_folder(solution, &build.join("src").join(&package.name))
                 .map_err(|e| e.to_string())?;
+            if let Some(given) = &package.given.rust {
+                std::fs::copy(given, build.join("src/given.rs")).map_err(|e| e.to_string())?;
+            }
             std::fs::write(build.join("answers.rs"), super::rust::caller(package))
                 .map_err(|e| e.to_string())?;
             let out = scratch.join("out");
@@ -671,7 +678,9 @@ mod tests {
             .iter()
             .map(|p| serde_json::to_string(p).unwrap())
             .collect();
-        let port = include_str!("templates/lines.py.in").replace("{lines}", &patterns.join(", "));
+        let port = include_str!("templates/lines.py.in")
+            .replace("{lines}", &patterns.join(", "))
+            .replace("{given}", "GIVEN = []");
         let lines = serde_json::to_string(LINES).unwrap();
         let script = format!(
             "__file__ = 'test.py'\n{port}\nprint(json.dumps([graded(l) for l in {lines}]))\n"

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use toml::Value;
 
-use super::types::Type;
+use super::types::{Codec, Type};
 use super::words::Words;
 use super::{Call, Case, CaseKind, Ends, Function, Package, Typed};
 use boardkit::session_fixture::{Stdin, StdinPart};
@@ -19,7 +19,8 @@ pub(crate) fn type_of(t: &Type, borrowed: bool) -> String {
     match (t, borrowed) {
         (Type::Str, true) => "&str".into(),
         (Type::List(inner), true) => format!("&[{}]", type_of(inner, false)),
-        (Type::Grid(..), true) => format!("&{}", type_of(t, false)),
+        (Type::Grid(..) | Type::Named(_), true) => format!("&{}", type_of(t, false)),
+        (Type::Named(named), false) => named.name.clone(),
         (Type::Bool, _) => "bool".into(),
         (Type::Int, _) => "i64".into(),
         (Type::Uint, _) => "usize".into(),
@@ -75,6 +76,10 @@ pub(crate) fn literal(t: &Type, value: &Value, borrowed: bool) -> String {
                 .collect();
             format!("({},)", members.join(", "))
         }
+        (Type::Named(named), v) => {
+            let made = Codec::fill(&named.rust.make, &literal(&named.of, v, false));
+            if borrowed { format!("&{made}") } else { made }
+        }
         (Type::Int, Value::Integer(i)) => format!("{i}_i64"),
         (Type::Uint, Value::Integer(i)) => format!("{i}_usize"),
         (_, v) => v.to_string(),
@@ -104,6 +109,14 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
     if package.program.is_some() {
         out.push_str("\nuse std::io::{BufRead, Write};\n");
     }
+    let given = package.given_used();
+    if !given.is_empty() {
+        let names = match given[..] {
+            [one] => one.to_owned(),
+            _ => format!("{{{}}}", given.join(", ")),
+        };
+        let _ = writeln!(out, "\nuse crate::given::{names};");
+    }
     for f in &package.functions {
         let shown: Vec<String> = f.args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
         let _ = write!(
@@ -127,6 +140,21 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
         );
     }
     out
+}
+
+/// The given types' `Answer`: each written as its `read` value is.
+fn given_answers(package: &Package) -> String {
+    package
+        .types
+        .iter()
+        .map(|t| {
+            format!(
+                "impl Answer for given::{} {{ fn write(&self, out: &mut String) {{ ({}).write(out) }} }}\n",
+                t.name,
+                Codec::fill(&t.rust.read, "self")
+            )
+        })
+        .collect()
 }
 
 fn doc(text: &str) -> String {
@@ -158,6 +186,9 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         super::words::wrapped(&doc, "//! ", 72),
         package.name
     );
+    if package.given.rust.is_some() {
+        let _ = writeln!(out, "use {krate}::given::*;");
+    }
     // The session helpers only where a public session uses them: a
     // starter compiles without a warning.
     let sessions = package
@@ -410,7 +441,10 @@ pub(crate) fn caller(package: &Package) -> String {
                 type_of(t, false),
                 read(t, &format!("a.get({index}).unwrap_or(&json::NULL)"))
             );
-            let borrowed = matches!(t, Type::Str | Type::List(_) | Type::Grid(..));
+            let borrowed = matches!(
+                t,
+                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_)
+            );
             passed.push(format!("{}a{index}", if borrowed { "&" } else { "" }));
         }
         let _ = writeln!(
@@ -425,7 +459,15 @@ pub(crate) fn caller(package: &Package) -> String {
         Some(p) => format!("{}::{}", package.name, p.function),
         None => "no_program".into(),
     };
+    let given = match package.given.rust {
+        Some(_) => format!(
+            "#[path = \"src/given.rs\"]\nmod given;\nuse given::*;\n\n{}",
+            given_answers(package)
+        ),
+        None => String::new(),
+    };
     CALLER_MAIN
+        .replace("{given}", &given)
         .replace("{name}", &package.name)
         .replace("{answer}", ANSWER)
         .replace("{json}", include_str!("templates/json.rs.in"))
@@ -486,6 +528,7 @@ fn read(t: &Type, json: &str) -> String {
             "{{ let v = {json}; if v.is_null() {{ None }} else {{ Some({}) }} }}",
             read(inner, "v")
         ),
+        Type::Named(named) => Codec::fill(&named.rust.make, &read(&named.of, json)),
         Type::Result(inner) => format!(
             "{{ let v = {json}; if v.is_error() {{ Err(String::new()) }} else {{ Ok({}) }} }}",
             read(inner, "v")

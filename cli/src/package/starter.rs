@@ -47,6 +47,15 @@ pub(crate) fn write(
         Language::Rust => rust_files(package, &words),
         Language::Python => python_files(package, &words),
     });
+    // The given types' code, beside the student's folder: the kit's.
+    let given = match language {
+        Language::Rust => package.given.rust.as_ref().map(|f| ("src/given.rs", f)),
+        Language::Python => package.given.python.as_ref().map(|f| ("given.py", f)),
+    };
+    if let Some((path, file)) = given {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        files.push((path.into(), text));
+    }
     files.push(("README.md".into(), readme(package, language, &words)));
     let catalogue = words.catalogue_file(name, language == Language::Python);
     if let Some(catalogue) = with_level_names(catalogue, package, &words) {
@@ -201,10 +210,14 @@ fn rust_files(package: &Package, words: &Words) -> Vec<(String, String)> {
         "Cargo.toml".into(),
         format!("[package]\nname = \"{dashed}-exercise\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n# A crate of its own, wherever it is written.\n[workspace]\n\n[dependencies]\n\n{}", test_targets(name)),
     ));
+    let given = match &package.given.rust {
+        Some(_) => "pub mod given;\n",
+        None => "",
+    };
     files.push((
         "src/lib.rs".into(),
         format!(
-            "{}\npub mod {name};\n",
+            "{}\n{given}pub mod {name};\n",
             super::words::wrapped(
                 &words.text(
                     "package_crate",

@@ -28,6 +28,35 @@ pub(crate) enum Type {
     /// A value, or an error: `Result<T, String>` in Rust, an exception
     /// raised in Python.
     Result(Box<Type>),
+    /// A type the statement gives (`[[type]]`, such as a `Code`).
+    Named(Box<NamedType>),
+}
+
+/// A type the statement gives (`[[type]]`, a `Code`): its name, the type
+/// a case writes its values as (`list<uint>`), and each language's codec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NamedType {
+    pub name: String,
+    pub of: Type,
+    pub rust: Codec,
+    pub python: Codec,
+}
+
+/// How a language makes a given type's value from its written form, and
+/// reads one back: expressions in which `{}` stands for the other
+/// (`Code::from_colors({})`, `{}.colors().to_vec()`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Codec {
+    pub make: String,
+    pub read: String,
+}
+
+impl Codec {
+    /// `template` with `value` where its `{}` is.
+    pub(crate) fn fill(template: &str, value: &str) -> String {
+        template.replacen("{}", value, 1)
+    }
 }
 
 impl std::fmt::Display for Type {
@@ -46,18 +75,31 @@ impl std::fmt::Display for Type {
             }
             Type::Option(t) => write!(f, "option<{t}>"),
             Type::Result(t) => write!(f, "result<{t}>"),
+            Type::Named(named) => f.write_str(&named.name),
         }
     }
 }
 
 /// What the type names are, for errors.
-pub(crate) const EXPECTED: &str = "bool, int, uint, char, string, list<T>, grid<T, ROWS, COLUMNS>, tuple<T, ...>, option<T> or result<T>";
+pub(crate) const EXPECTED: &str = "bool, int, uint, char, string, list<T>, grid<T, ROWS, COLUMNS>, tuple<T, ...>, option<T>, result<T> or a type of the package's `[[type]]`";
 
 impl std::str::FromStr for Type {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Type, String> {
-        let mut reader = Reader { text, at: 0 };
+        Type::read(text, &std::collections::BTreeMap::new())
+    }
+}
+
+impl Type {
+    /// The type `text` names, among the kit's and the package's own
+    /// `named` types (by name, each with the type its values are written
+    /// as).
+    pub(crate) fn read(
+        text: &str,
+        named: &std::collections::BTreeMap<String, NamedType>,
+    ) -> Result<Type, String> {
+        let mut reader = Reader { text, at: 0, named };
         let parsed = reader.parse()?;
         reader.skip_spaces();
         if reader.at != text.len() {
@@ -73,6 +115,7 @@ impl std::str::FromStr for Type {
 struct Reader<'a> {
     text: &'a str,
     at: usize,
+    named: &'a std::collections::BTreeMap<String, NamedType>,
 }
 
 impl Reader<'_> {
@@ -134,6 +177,9 @@ impl Reader<'_> {
         if let Some(simple) = simple {
             return Ok(simple);
         }
+        if let Some(named) = self.named.get(&word) {
+            return Ok(Type::Named(Box::new(named.clone())));
+        }
         self.expect('<').map_err(|_| unknown(self.text, &word))?;
         let made = match word.as_str() {
             "list" => Type::List(Box::new(self.parse()?)),
@@ -174,7 +220,32 @@ impl Type {
         match self {
             Type::Result(_) => true,
             Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) => t.holds_result(),
+            Type::Named(named) => named.of.holds_result(),
             Type::Tuple(ts) => ts.iter().any(Type::holds_result),
+            _ => false,
+        }
+    }
+
+    /// Whether the given type `name` is in `self`.
+    pub(crate) fn mentions(&self, name: &str) -> bool {
+        match self {
+            Type::Named(named) => named.name == name,
+            Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) | Type::Result(t) => {
+                t.mentions(name)
+            }
+            Type::Tuple(ts) => ts.iter().any(|t| t.mentions(name)),
+            _ => false,
+        }
+    }
+
+    /// Whether a given type (`[[type]]`) is in `self`.
+    pub(crate) fn holds_named(&self) -> bool {
+        match self {
+            Type::Named(_) => true,
+            Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) | Type::Result(t) => {
+                t.holds_named()
+            }
+            Type::Tuple(ts) => ts.iter().any(Type::holds_named),
             _ => false,
         }
     }
@@ -210,6 +281,7 @@ impl Type {
             (Type::Option(t), v) => t.check(v),
             (Type::Result(_), Value::Table(t)) if is_error(t) => Ok(()),
             (Type::Result(t), v) => t.check(v),
+            (Type::Named(named), v) => named.of.check(v),
             _ => wrong(),
         }
     }
@@ -222,6 +294,7 @@ impl Type {
             (Type::Option(t), v) => t.canonical(v),
             (Type::Result(_), Value::Table(t)) if is_error(t) => error_json(),
             (Type::Result(t), v) => t.canonical(v),
+            (Type::Named(named), v) => named.of.canonical(v),
             (Type::List(t), Value::Array(items)) => {
                 Json::Array(items.iter().map(|v| t.canonical(v)).collect())
             }
@@ -251,6 +324,7 @@ impl Type {
                 Some(Value::Table(table))
             }
             (Type::Result(t), v) => t.value_of_answer(v),
+            (Type::Named(named), v) => named.of.value_of_answer(v),
             (Type::Bool, Json::Bool(b)) => Some(Value::Boolean(*b)),
             (Type::Int, Json::Number(n)) => n.as_i64().map(Value::Integer),
             (Type::Uint, Json::Number(n)) => n.as_i64().filter(|i| *i >= 0).map(Value::Integer),
