@@ -319,14 +319,7 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
         "level = \"basic\"\nrule = 1\ndescription = \"one number\"\nfunction = \"total\"\n\n[[call]]\nargs = [[7]]\n",
     )
     .unwrap();
-    // Its own wrong submission: a patch of its base's reference.
-    let wrong = variant.join("submissions/doubles");
-    std::fs::create_dir_all(&wrong).unwrap();
-    std::fs::write(
-        wrong.join("submission.toml"),
-        "language = \"python\"\nreaches = \"none\"\ndescription = \"counts each number twice\"\n\n[[patch]]\nfile = \"demo.py\"\nfind = \"return sum(numbers)\"\nreplace = \"return 2 * sum(numbers)\"\n",
-    )
-    .unwrap();
+    a_wrong_submission_of_its_own(&variant);
     let blessed = checked("bless", &variant);
     assert!(blessed.status.success(), "{}", said(&blessed));
     assert!(
@@ -400,6 +393,17 @@ fn a_package_written_from_its_statement_goes_through_every_step() {
         let _ = starters_fail_then_pass(&package);
         a_class_reaches_its_declared_levels(&package);
     }
+}
+
+/// A variant's own wrong submission: a patch of its base's reference.
+fn a_wrong_submission_of_its_own(variant: &Path) {
+    let wrong = variant.join("submissions/doubles");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(
+        wrong.join("submission.toml"),
+        "language = \"python\"\nreaches = \"none\"\ndescription = \"counts each number twice\"\n\n[[patch]]\nfile = \"demo.py\"\nfind = \"return sum(numbers)\"\nreplace = \"return 2 * sum(numbers)\"\n",
+    )
+    .unwrap();
 }
 
 /// Its starters: the stub fails, the reference passes. Returns their
