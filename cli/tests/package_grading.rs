@@ -93,12 +93,29 @@ fn never_running_submissions_show_no_bug() {
         "language = \"rust\"\nreaches = \"none\"\n\n[[patch]]\nfile = \"mod.rs\"\nfind = \"numbers.iter().sum()\"\nreplace = \"numbers.iter().sum() +\"\n",
     )
     .unwrap();
+    // Declared to reach a level, too: its build's error is said once.
+    let unknown = package.join("submissions/unknown_name");
+    std::fs::create_dir_all(&unknown).unwrap();
+    std::fs::write(
+        unknown.join("submission.toml"),
+        "language = \"rust\"\nreaches = \"basic\"\n\n[[patch]]\nfile = \"mod.rs\"\nfind = \"numbers.iter().sum()\"\nreplace = \"undefined_name\"\n",
+    )
+    .unwrap();
     let output = checked("verify", &package);
     let text = said(&output);
     assert_eq!(output.status.code(), Some(1), "{text}");
+    assert_eq!(
+        text.matches("cannot find value `undefined_name`").count(),
+        1,
+        "{text}"
+    );
     for (file, why) in [
         ("says_sum/submission.toml", "SyntaxError"),
         ("typo/submission.toml", "does not build"),
+        (
+            "unknown_name/submission.toml",
+            "reaches none, declared basic",
+        ),
     ] {
         let line = text
             .lines()

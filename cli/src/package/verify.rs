@@ -280,11 +280,9 @@ fn submission_check(
             submission.file.display(),
             level_name(package, reached.level)
         );
+        // A build's error is said once, below, with what it means.
         for failure in reached.failures.iter().take(3) {
             why.push_str(&format!("\n    {failure}"));
-        }
-        if let Some(e) = &reached.unbuilt {
-            why.push_str(&format!("\n    {e}"));
         }
         problems.push(why);
     }
