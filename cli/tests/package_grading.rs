@@ -1899,6 +1899,18 @@ fn a_given_type_is_made_and_read_by_its_codec_in_both_languages() {
     assert!(lib.contains("pub mod given;") && rust.join("src/given.rs").is_file());
     let python = starters.path().join("python");
     assert!(python.join("given.py").is_file());
+    // A failure shows a given value by its name, not its codec's code.
+    let tests = std::fs::read_to_string(python.join("test_pegs.py")).unwrap();
+    assert!(
+        tests.contains("\"pegs.blacks(Code([0, 1, 2, 3]), Code([0, 1, 2, 3])) returned %s"),
+        "{tests}"
+    );
+    let tests = std::fs::read_to_string(rust.join("tests/pegs.rs")).unwrap();
+    assert!(
+        tests.contains("\"pegs::parse(\\\"ABCD\\\")\"")
+            && !tests.contains("\"pegs::blacks(&Code::from_colors"),
+        "{tests}"
+    );
     given_types_graded_in_python(&package);
     given_types_graded_in_rust(&package);
 }
@@ -1928,6 +1940,11 @@ fn given_types_graded_in_python(package: &Path) {
         folders.push(folder);
     }
     std::fs::write(folders[2].join("given.py"), "class Code:\n    pass\n").unwrap();
+    // Own tests in Python cannot pass a given type's objects: refused.
+    let own = dir.path().join("own");
+    let refused = grade_with(package, &own, &folders, true, &["--test-points", "2"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    assert!(said(&refused).contains("own tests in Python are not graded on pegs"));
     let out = dir.path().join("out");
     let output = grade(package, &out, &folders, true);
     assert!(output.status.success(), "{}", said(&output));
@@ -1964,18 +1981,24 @@ fn given_types_graded_in_rust(package: &Path) {
         std::fs::write(folder.join("src/pegs/mod.rs"), source).unwrap();
         crates.push(folder);
     }
+    // dora's own test uses the given type, and catches the mutant.
+    std::fs::write(
+        crates[0].join("tests/mine.rs"),
+        "use pegs_exercise::given::Code;\nuse pegs_exercise::pegs;\n\n#[test]\nfn three_letters_are_no_code() {\n    assert_eq!(pegs::parse(\"ABC\"), None::<Code>);\n}\n",
+    )
+    .unwrap();
     let out = dir.path().join("out");
-    let output = grade(package, &out, &crates, false);
+    let output = grade_with(package, &out, &crates, false, &["--test-points", "2"]);
     assert!(output.status.success(), "{}", said(&output));
     let rows = grades(&out);
-    assert!(
-        rows.iter()
-            .any(|r| r.starts_with("dora,") && r.ends_with(",proficient")),
-        "{rows:?}"
-    );
-    assert!(
-        rows.iter()
-            .any(|r| r.starts_with("edu,") && r.ends_with(",basic")),
-        "{rows:?}"
+    // The columns: basic, proficient, tests (2 x the one Rust mutant
+    // caught), score, max_score, level.
+    assert_eq!(
+        rows,
+        [
+            "submission,basic,proficient,tests,score,max_score,level",
+            "dora,2,2,2,6,6,proficient",
+            "edu,2,0,0,2,6,basic",
+        ],
     );
 }

@@ -215,6 +215,21 @@ pub(crate) struct Function {
     pub returns: Type,
 }
 
+impl Function {
+    /// The function as a failure shows its calls: given types' values by
+    /// their names and written values ([`Type::shown`]).
+    pub(crate) fn shown(&self) -> Function {
+        Function {
+            args: self
+                .args
+                .iter()
+                .map(|(n, t)| (n.clone(), t.shown()))
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
 /// The program's function.
 #[derive(Debug, Clone)]
 pub(crate) struct Program {

@@ -292,7 +292,7 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
                 } else {
                     "False"
                 };
-                let shown = call_text
+                let shown = call_expression(package, &f.shown(), &call.args)
                     .replace('\\', "\\\\")
                     .replace('"', "\\\"")
                     .replace('%', "%%");

@@ -607,6 +607,7 @@ pub(crate) fn shown_call(
     args: &[toml::Value],
     language: Language,
 ) -> String {
+    let f = &f.shown();
     match language {
         Language::Python => super::python::call_expression(package, f, args),
         Language::Rust => super::rust::call_expression(package, f, args),

@@ -329,8 +329,9 @@ fn call_check(package: &Package, f: &Function, call: &Call) -> String {
         Type::Result(_) => format!("{call_text}.map_err(|_| ())"),
         _ => call_text.clone(),
     };
+    let shown = call_expression(package, &f.shown(), &call.args);
     format!(
-        "        super::check({got}, &[{}], {call_text:?});\n",
+        "        super::check({got}, &[{}], {shown:?});\n",
         accepted.join(", ")
     )
 }

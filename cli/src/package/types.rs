@@ -226,6 +226,32 @@ impl Type {
         }
     }
 
+    /// `self` as a failure shows a call's arguments: each given type's
+    /// value as its name and its written value (`Fraction((1, 2))`), not
+    /// its codec's code.
+    pub(crate) fn shown(&self) -> Type {
+        let each = |t: &Type| Box::new(t.shown());
+        match self {
+            Type::Named(named) => {
+                let plain = Codec {
+                    make: format!("{}({{}})", named.name),
+                    read: "{}".into(),
+                };
+                Type::Named(Box::new(NamedType {
+                    rust: plain.clone(),
+                    python: plain,
+                    ..(**named).clone()
+                }))
+            }
+            Type::List(t) => Type::List(each(t)),
+            Type::Grid(t, r, c) => Type::Grid(each(t), *r, *c),
+            Type::Option(t) => Type::Option(each(t)),
+            Type::Result(t) => Type::Result(each(t)),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(Type::shown).collect()),
+            other => other.clone(),
+        }
+    }
+
     /// Whether the given type `name` is in `self`.
     pub(crate) fn mentions(&self, name: &str) -> bool {
         match self {
