@@ -57,6 +57,28 @@ fn verify_fails_a_package_that_lies() {
     }
     never_running_submissions_show_no_bug();
     no_wrong_submission_proves_nothing();
+    a_module_named_as_pythons_own_is_refused();
+}
+
+/// A student's module named `random` would hide Python's own from them.
+fn a_module_named_as_pythons_own_is_refused() {
+    let (_dir, package) = new_package();
+    for folder in ["reference/python", "submissions/says_sum"] {
+        let folder = package.join(folder);
+        std::fs::rename(folder.join("demo.py"), folder.join("random.py")).unwrap();
+    }
+    edit(
+        &package.join("exercise.toml"),
+        "[reference]",
+        "[python]\nmodule = \"random\"\n\n[reference]",
+    );
+    let output = checked("verify", &package);
+    let text = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("`random.py` is named as a module of Python's own"),
+        "{text}"
+    );
 }
 
 /// A package whose every submission is right (here, none at all) shows no

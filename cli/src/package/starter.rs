@@ -332,7 +332,10 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
         .map(|h| {
             h.iter()
                 .filter(|h| h.language.is_none_or(|l| l == language))
-                .map(|h| format!("- {}\n", h.text))
+                .map(|h| {
+                    let level = shown_level(package, &words.locale, &package.levels[h.level]);
+                    format!("- {level}: {}\n", h.text)
+                })
                 .collect::<String>()
         })
         .unwrap_or_default();

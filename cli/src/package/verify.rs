@@ -55,6 +55,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
         checks.push(submission_check(package, submission, sandbox, scratch));
     }
     checks.push(a_bug_is_caught(package));
+    checks.push(python_names(package));
     checks.push(starter_check(package, scratch));
     checks.push(starters_compile(package, scratch));
     checks.push(time_limits(package, &limits));
@@ -78,6 +79,39 @@ fn a_bug_is_caught(package: &Package) -> Check {
     };
     Check {
         what: "a wrong submission or mutant shows the cases catch a bug".into(),
+        problems,
+    }
+}
+
+/// A student's Python file named as one of Python's own modules
+/// (`fractions`, `random`) hides that module from them: their
+/// `from fractions import Fraction` would read their own file. Asked of
+/// the `python3` here (3.10 and later know their modules' names).
+fn python_names(package: &Package) -> Check {
+    let mut names = vec![package.python.module.clone()];
+    if let Some(script) = &package.python.program {
+        names.push(script.trim_end_matches(".py").to_owned());
+    }
+    let asked = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys; print(*[n for n in sys.argv[1:] if n in getattr(sys, 'stdlib_module_names', ())])",
+        ])
+        .args(&names)
+        .output();
+    let problems = match asked {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(|name| {
+                format!(
+                    "`{name}.py` is named as a module of Python's own: a student's `import {name}` would read their file; name the exercise, or `[python] module`, otherwise"
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Check {
+        what: "no Python file of the student's is named as a module of Python's own".into(),
         problems,
     }
 }
