@@ -269,13 +269,7 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     let crates = dir.path().join("crates");
     let starter = |name: &str, reference: bool| {
         let folder = crates.join(name);
-        let made = boardkit()
-            .args(["starter", "--exercise"])
-            .arg(&package)
-            .arg(&folder)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", said(&made));
+        made_starter(&package, &folder, &[]);
         if reference {
             std::fs::copy(
                 package.join("reference/rust/mod.rs"),
@@ -369,13 +363,7 @@ fn a_variant_extends_a_package_with_its_own_levels_points_and_cases() {
     let output = checked("verify", &variant);
     assert!(output.status.success(), "{}", said(&output));
     let starter = dir.path().join("starter");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&variant)
-        .arg(&starter)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(&variant, &starter, &[]);
     let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
     assert!(readme.contains("| basic | 6 | 1 |"), "{readme}");
     let tests = std::fs::read_to_string(starter.join("tests/demo.rs")).unwrap();
@@ -451,13 +439,7 @@ fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::
     let name = name_of(package);
     let dir = tempfile::tempdir().unwrap();
     let rust = dir.path().join("rust");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(package)
-        .arg(&rust)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(package, &rust, &[]);
     let cargo = || {
         Command::new("cargo")
             .args(["test", "-q", "--offline"])
@@ -476,14 +458,7 @@ fn starters_fail_then_pass(package: &Path) -> (tempfile::TempDir, std::process::
     assert!(passed.status.success(), "{name}: {}", said(&passed));
     classroom_runs_each_level(&rust, "cargo", &[]);
     let python = dir.path().join("python");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(package)
-        .arg(&python)
-        .args(["--language", "python"])
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(package, &python, &["--language", "python"]);
     let pytest = Command::new("/usr/bin/python3")
         .args(["-m", "pytest", "--version"])
         .output();
@@ -658,13 +633,7 @@ fn students_habits_do_not_cost_them_their_grade() {
     );
     // In Rust: a `println!` in a function.
     let crate_dir = dir.path().join("crates/debug");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&package)
-        .arg(&crate_dir)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(&package, &crate_dir, &[]);
     let rust = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
     let rust = rust.replace(
         "    numbers.iter().sum()",
@@ -744,14 +713,7 @@ fn a_packages_starter_is_tested_and_watched_from_the_binary() {
         };
         for language in ["rust", "python"] {
             let starter = dir.path().join(language);
-            let made = boardkit()
-                .args(["starter", "--exercise"])
-                .arg(&package)
-                .arg(&starter)
-                .args(["--language", language])
-                .output()
-                .unwrap();
-            assert!(made.status.success(), "{}", said(&made));
+            made_starter(&package, &starter, &["--language", language]);
             let failed = test(&starter, &[]);
             let text = said(&failed);
             assert_eq!(failed.status.code(), Some(1), "{name} {language}: {text}");
@@ -1027,14 +989,7 @@ fn a_python_class_s_own_tests_are_graded_by_the_package_s_wrong_submissions() {
     let mut students = Vec::new();
     for name in ["ana", "bruno", "carla"] {
         let folder = class.join(name);
-        let made = boardkit()
-            .args(["starter", "--exercise"])
-            .arg(&package)
-            .arg(&folder)
-            .args(["--language", "python"])
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", said(&made));
+        made_starter(&package, &folder, &["--language", "python"]);
         std::fs::copy(
             package.join("reference/python/demo.py"),
             folder.join("demo.py"),
@@ -1096,14 +1051,11 @@ fn a_packages_starter_speaks_its_statements_locale() {
     );
     for language in ["rust", "python"] {
         let starter = dir.path().join(language);
-        let made = boardkit()
-            .args(["starter", "--exercise"])
-            .arg(&package)
-            .arg(&starter)
-            .args(["--language", language, "--locale", "pt-BR"])
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", said(&made));
+        made_starter(
+            &package,
+            &starter,
+            &["--language", language, "--locale", "pt-BR"],
+        );
         let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
         assert!(readme.contains("O enunciado é STATEMENT.md"), "{readme}");
         let tested = boardkit()
@@ -1184,13 +1136,7 @@ fn a_submission_reads_no_hidden_input_from_the_caller() {
         "{feedback}"
     );
     let rust = dir.path().join("crates/mallory");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&package)
-        .arg(&rust)
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(&package, &rust, &[]);
     let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
     std::fs::write(
         rust.join("src/demo/mod.rs"),
@@ -1705,13 +1651,7 @@ fn a_class_of_crates_own_tests_are_graded_by_the_package_s_rust_bugs() {
     let mut students = Vec::new();
     for name in ["ana", "bruno", "carla", "dora"] {
         let folder = class.join(name);
-        let made = boardkit()
-            .args(["starter", "--exercise"])
-            .arg(&package)
-            .arg(&folder)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", said(&made));
+        made_starter(&package, &folder, &[]);
         copy_folder(&package.join("reference/rust"), &folder.join("src/demo"));
         students.push(folder);
     }
@@ -1993,13 +1933,7 @@ fn given_types_graded_in_rust(package: &Path) {
     let mut crates = Vec::new();
     for (name, source) in [("dora", &reference), ("edu", &mutant)] {
         let folder = dir.path().join(name);
-        let made = boardkit()
-            .args(["starter", "--exercise"])
-            .arg(package)
-            .arg(&folder)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "{}", said(&made));
+        made_starter(package, &folder, &[]);
         std::fs::write(folder.join("src/pegs/mod.rs"), source).unwrap();
         crates.push(folder);
     }

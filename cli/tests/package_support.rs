@@ -133,3 +133,16 @@ pub(crate) fn sandbox_flag() -> Vec<&'static str> {
     }
     Vec::new()
 }
+
+/// `boardkit starter --exercise PACKAGE FOLDER` with `extra` options
+/// (`--language python`), which must succeed.
+pub(crate) fn made_starter(package: &Path, folder: &Path, extra: &[&str]) {
+    let made = boardkit()
+        .args(["starter", "--exercise"])
+        .arg(package)
+        .arg(folder)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+}

@@ -169,14 +169,7 @@ fn a_packages_levels_show_their_names_in_its_locale() {
         "[level_names]\nen = { basic = \"Échauffement\", proficient = \"The program\" }\n\n[hints]",
     );
     let starter = dir.path().join("starter");
-    let made = boardkit()
-        .args(["starter", "--exercise"])
-        .arg(&package)
-        .arg(&starter)
-        .args(["--language", "python"])
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{}", said(&made));
+    made_starter(&package, &starter, &["--language", "python"]);
     let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
     assert!(
         readme.contains("| Échauffement (basic) | 1 | 1 |"),

@@ -196,6 +196,13 @@ pub(crate) struct Hint {
     pub language: Option<Language>,
 }
 
+impl Hint {
+    /// Whether a starter in `language` gives it.
+    pub(crate) fn is_for(&self, language: Language) -> bool {
+        self.language.is_none_or(|l| l == language)
+    }
+}
+
 /// The given types' code (`[given]`): a file per language, put beside the
 /// student's folder in every starter and every build, never theirs.
 #[derive(Debug, Clone, Default)]

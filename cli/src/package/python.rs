@@ -254,14 +254,8 @@ fn python_tuple(names: &[&str]) -> String {
 /// An answer as the Python starter's failures show it (`shown` in its
 /// tests): the grader's words, in the starter's locale for an error.
 fn readable(answer: &Json, words: &Words) -> String {
-    match answer {
-        _ if *answer == super::types::error_json() => words.text("package_an_exception", &[]),
-        Json::Array(items) => {
-            let items: Vec<String> = items.iter().map(|i| readable(i, words)).collect();
-            format!("[{}]", items.join(", "))
-        }
-        other => super::types::shown_answer(other, super::Language::Python),
-    }
+    let error = words.text("package_an_exception", &[]);
+    super::types::shown_answer_saying(answer, super::Language::Python, &error)
 }
 
 fn capitalized(word: &str) -> String {

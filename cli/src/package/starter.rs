@@ -331,7 +331,7 @@ fn readme(package: &Package, language: Language, words: &Words) -> String {
         .get(&words.locale)
         .map(|h| {
             h.iter()
-                .filter(|h| h.language.is_none_or(|l| l == language))
+                .filter(|h| h.is_for(language))
                 .map(|h| {
                     let level = shown_level(package, &words.locale, &package.levels[h.level]);
                     format!("- {level}: {}\n", h.text)
@@ -368,7 +368,7 @@ fn hints_file(package: &Package, words: &Words, language: Language) -> Option<St
         .hints
         .get(&words.locale)?
         .iter()
-        .filter(|h| h.language.is_none_or(|l| l == language))
+        .filter(|h| h.is_for(language))
         .collect();
     if hints.is_empty() {
         return None;

@@ -387,19 +387,27 @@ impl Type {
 }
 
 /// An answer as the student's language would print it: `None` (Rust and
-/// Python), `True` (Python), an error.
+/// Python), `True` (Python), an error in the active catalogue's words.
 pub(crate) fn shown_answer(answer: &Json, language: super::Language) -> String {
-    if *answer == error_json() {
-        return match language {
-            super::Language::Rust => boardkit::catalogue::t("an Err(..)").into(),
-            super::Language::Python => boardkit::catalogue::t("an exception").into(),
-        };
-    }
+    let error = match language {
+        super::Language::Rust => boardkit::catalogue::t("an Err(..)"),
+        super::Language::Python => boardkit::catalogue::t("an exception"),
+    };
+    shown_answer_saying(answer, language, error)
+}
+
+/// [`shown_answer`], an error said as `error` (a starter's locale's
+/// words, where no catalogue is active).
+pub(crate) fn shown_answer_saying(answer: &Json, language: super::Language, error: &str) -> String {
     match (answer, language) {
+        _ if *answer == error_json() => error.to_owned(),
         (Json::Null, _) => "None".into(),
         (Json::Bool(b), super::Language::Python) => if *b { "True" } else { "False" }.into(),
         (Json::Array(items), _) => {
-            let items: Vec<String> = items.iter().map(|i| shown_answer(i, language)).collect();
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| shown_answer_saying(i, language, error))
+                .collect();
             format!("[{}]", items.join(", "))
         }
         (other, _) => other.to_string(),
