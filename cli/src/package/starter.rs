@@ -140,31 +140,28 @@ fn ladder(package: &Package, language: Language) -> crate::starter::classroom::L
     };
     // A level with no public case has nothing to run in a starter: its
     // points are the grader's alone.
-    let public = |level: &String| {
-        package
-            .cases
-            .iter()
-            .any(|c| !c.hidden && c.part(package) == level)
-    };
     let rungs = package
         .levels
         .iter()
-        .filter(|level| public(level))
-        .map(|level| Rung {
-            level: level.clone(),
-            max_score: package
+        .filter_map(|level| {
+            let public: Vec<u32> = package
                 .cases
                 .iter()
                 .filter(|c| !c.hidden && c.part(package) == level)
                 .map(|c| c.points)
-                .sum(),
-            command: match language {
+                .collect();
+            let command = match language {
                 Language::Rust => format!("cargo test --test {name} {level}::"),
                 Language::Python => format!(
                     "python3 -m pytest test_{name}.py::{}",
                     super::python::class_name(level)
                 ),
-            },
+            };
+            (!public.is_empty()).then(|| Rung {
+                level: level.clone(),
+                max_score: public.iter().sum(),
+                command,
+            })
         })
         .collect();
     Ladder {
