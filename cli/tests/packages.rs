@@ -170,6 +170,9 @@ fn a_packages_levels_show_their_names_in_its_locale() {
     );
     let starter = dir.path().join("starter");
     made_starter(&package, &starter, &["--language", "python"]);
+    // What `boardkit test` below keeps stays out of the student's commits.
+    let ignored = std::fs::read_to_string(starter.join(".gitignore")).unwrap();
+    assert!(ignored.lines().any(|l| l == "/.boardkit/"), "{ignored}");
     let readme = std::fs::read_to_string(starter.join("README.md")).unwrap();
     assert!(
         readme.contains("| Échauffement (basic) | 1 | 1 |"),

@@ -173,11 +173,12 @@ fn ladder(package: &Package, language: Language) -> crate::starter::classroom::L
 }
 
 /// What git leaves out of a starter: builds, Python's caches and a
-/// virtual environment in the folder (VS Code's `.venv`).
+/// virtual environment in the folder (VS Code's `.venv`), and what
+/// `boardkit test` and watch keep (`.boardkit/`: failures, hints opened).
 fn gitignore(language: Language) -> &'static str {
     match language {
-        Language::Rust => "/target\n",
-        Language::Python => "/.venv/\n__pycache__/\n/.pytest_cache/\n",
+        Language::Rust => "/target\n/.boardkit/\n",
+        Language::Python => "/.venv/\n__pycache__/\n/.pytest_cache/\n/.boardkit/\n",
     }
 }
 
