@@ -1958,3 +1958,102 @@ fn given_types_graded_in_rust(package: &Path) {
         ],
     );
 }
+
+/// A class the student writes (`[[class]]`): each case's object made,
+/// then its methods called in turn, through verify, both starters and a
+/// class in each language, whose failures show the steps to the first
+/// wrong answer.
+#[test]
+fn a_class_is_made_then_its_methods_called_in_both_languages() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scoreboard");
+    let output = checked("verify", &package);
+    assert!(output.status.success(), "{}", said(&output));
+    let (starters, _) = starters_fail_then_pass(&package);
+    let stub = std::fs::read_to_string(starters.path().join("rust/tests/scoreboard.rs")).unwrap();
+    // Each step checked as it comes, its object held in a name that
+    // hides no module.
+    assert!(
+        stub.contains("super::check(a_scoreboard.score(\"zoe\"), &[None], "),
+        "{stub}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let reference =
+        std::fs::read_to_string(package.join("reference/python/scoreboard.py")).unwrap();
+    let last_on_ties = reference.replace(
+        "self.scores[p] > self.scores[best]",
+        "self.scores[p] >= self.scores[best]",
+    );
+    // Points given, then forgotten: each call a board of its own.
+    let forgets = reference.replace(
+        "self.scores[player] += points",
+        "self.scores = {p: 0 for p in self.players}\n        self.scores[player] += points",
+    );
+    let mut folders = Vec::new();
+    for (name, source) in [
+        ("ana", &reference),
+        ("bia", &last_on_ties),
+        ("caio", &forgets),
+    ] {
+        let folder = dir.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("scoreboard.py"), source).unwrap();
+        folders.push(folder);
+    }
+    let refused = grade_with(
+        &package,
+        &dir.path().join("own"),
+        &folders,
+        true,
+        &["--test-points", "1"],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", said(&refused));
+    assert!(said(&refused).contains("which has classes ([[class]])"));
+    let out = dir.path().join("out");
+    let output = grade(&package, &out, &folders, true);
+    assert!(output.status.success(), "{}", said(&output));
+    assert_eq!(
+        grades(&out),
+        [
+            "submission,basic,proficient,score,max_score,level",
+            "ana,3,2,5,5,proficient",
+            "bia,3,1,4,5,basic",
+            "caio,1,1,2,5,none",
+        ]
+    );
+    let page = std::fs::read_to_string(out.join("students/bia/feedback.md")).unwrap();
+    assert!(
+        page.contains("a_scoreboard = scoreboard.Scoreboard([\"ana\", \"bia\", \"caio\"]); a_scoreboard.leader() returned \"caio\", expected \"ana\""),
+        "{page}"
+    );
+    let page = std::fs::read_to_string(out.join("students/caio/feedback.md")).unwrap();
+    assert!(
+        page.contains("a_scoreboard.add(\"ana\", 3); a_scoreboard.add(\"bia\", 2); a_scoreboard.add(\"ana\", 4) returned 4, expected 7"),
+        "{page}"
+    );
+    class_graded_in_rust(&package);
+}
+
+/// A class of crates: the reference with an own test of a class's
+/// methods, which catches the package's Rust bug.
+fn class_graded_in_rust(package: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let folder = dir.path().join("dora");
+    made_starter(package, &folder, &[]);
+    std::fs::write(folder.join("src/scoreboard/mod.rs"), &reference).unwrap();
+    std::fs::write(
+        folder.join("tests/mine.rs"),
+        "use scoreboard_exercise::scoreboard::Scoreboard;\n\n#[test]\nfn a_stranger_is_refused() {\n    let mut board = Scoreboard::new(&[\"ana\".to_owned()]);\n    assert!(board.add(\"zoe\", 1).is_err());\n    assert_eq!(board.score(\"zoe\"), None);\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let output = grade_with(package, &out, &[folder], false, &["--test-points", "2"]);
+    assert!(output.status.success(), "{}", said(&output));
+    assert_eq!(
+        grades(&out),
+        [
+            "submission,basic,proficient,tests,score,max_score,level",
+            "dora,3,2,2,7,7,proficient",
+        ]
+    );
+}

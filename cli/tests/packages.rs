@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 17] = [
+const BROKEN: [(&str, &str, &str, &str); 19] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -143,7 +143,64 @@ const BROKEN: [(&str, &str, &str, &str); 17] = [
         "stdin = [{ bytes = [300] }]",
         "each part is text, { bytes = [...] } or { repeat = \"...\", times = N }",
     ),
+    // A class: its name as both languages write a type's, and a case
+    // that says it makes objects.
+    (
+        "exercise.toml",
+        "[reference]",
+        "[[class]]\nname = \"tally\"\n\n[[class.method]]\nname = \"count\"\nreturns = \"int\"\n\n[reference]",
+        "`tally`: a class's name is a capital letter, then letters and digits",
+    ),
+    (
+        "cases/total_small.toml",
+        "function = \"total\"",
+        "class = \"total\"",
+        "`total` is a function: expected `function = \"total\"`",
+    ),
 ];
+
+/// A class's case: each object's steps name its methods, with their
+/// arguments; its answers are the reference's alone.
+#[test]
+fn a_class_case_is_checked_step_by_step() {
+    let (_dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "[reference]",
+        "[[class]]\nname = \"Tally\"\nnew = { args = [{ name = \"start\", type = \"int\" }] }\n\n[[class.method]]\nname = \"add\"\nargs = [{ name = \"n\", type = \"int\" }]\nreturns = \"int\"\nmutates = true\n\n[reference]",
+    );
+    let case = package.join("cases/tally_counts.toml");
+    let head =
+        "level = \"basic\"\nrule = 1\ndescription = \"counts\"\nclass = \"Tally\"\n\n[[call]]\n";
+    for (call, why) in [
+        (
+            "new = [1]\nsteps = [[\"ad\", 2]]\n",
+            "tally_counts.toml:8: `steps`: [\"ad\", 2] is not a method called: expected `[\"method\", arguments...]`, a method of `add`",
+        ),
+        (
+            "new = [1]\nsteps = [[\"add\", \"two\"]]\n",
+            "`steps`, `add`'s argument `n`: \"two\" is not of type int",
+        ),
+        (
+            "new = []\nsteps = []\n",
+            "`new`: `Tally` is made from 1 arguments, not 0",
+        ),
+        (
+            "args = [1]\n",
+            "`Tally` is a class: each `[[call]]` makes one with `new = [...]`",
+        ),
+        (
+            "new = [1]\nsteps = [[\"add\", 2]]\naccept = [[3]]\n",
+            "an object's call has no `accept`",
+        ),
+    ] {
+        std::fs::write(&case, format!("{head}{call}")).unwrap();
+        let output = checked("verify", &package);
+        let text = said(&output);
+        assert_eq!(output.status.code(), Some(1), "{why}: {text}");
+        assert!(text.contains(why), "{why}: {text}");
+    }
+}
 
 #[test]
 fn a_broken_package_is_refused_naming_its_file_and_line() {

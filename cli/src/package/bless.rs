@@ -77,12 +77,12 @@ fn blessed(package: &Package, case: &Case, ran: &run::Ran, text: &str) -> Result
                     .answers
                     .get(i)
                     .ok_or("the reference gave too few answers")?;
-                let value = f.returns.value_of_answer(answer).ok_or_else(|| {
+                let returns = f.answer_type(call);
+                let value = returns.value_of_answer(answer).ok_or_else(|| {
                     format!(
-                        "{}:{}: the reference's answer {answer} is not a {}",
+                        "{}:{}: the reference's answer {answer} is not a {returns}",
                         case.file.display(),
                         call.line,
-                        f.returns
                     )
                 })?;
                 let edit: toml_edit::Value = format!("{value}")

@@ -162,6 +162,12 @@ impl OwnVersions {
                 package.name
             ));
         }
+        if language == Language::Python && package.functions.iter().any(|f| f.class.is_some()) {
+            return Err(format!(
+                "own tests in Python are not graded on {}, which has classes ([[class]]): their objects do not cross to the versions the tests run against; in Rust they are (docs/authors.md, \"Not yet\")",
+                package.name
+            ));
+        }
         let bugs = function_bugs(package, language, sandbox, &scratch.join("bugs"));
         match language {
             Language::Python => own_versions(package, hidden, &bugs).map(OwnVersions::Python),

@@ -4,9 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use toml::Spanned;
+use toml::{Spanned, Value};
 
-use super::manifest::{self, CaseFile, HintSpec, Manifest, SubmissionFile, line_of};
+use super::manifest::{
+    self, CaseFile, HintSpec, Manifest, Spot, SubmissionFile, arguments, identifier, line_of,
+};
 use super::types::Type;
 use super::{
     Call, Case, CaseKind, Ends, Function, Given, Hint, Language, NamedType, Package, PackageError,
@@ -216,7 +218,9 @@ fn api(
     let file = Path::new(MANIFEST);
     Ok(
         match (
-            manifest.functions.is_empty() && manifest.program.is_none(),
+            manifest.functions.is_empty()
+                && manifest.classes.is_empty()
+                && manifest.program.is_none(),
             base,
         ) {
             (true, Some(b)) => (b.functions.clone(), b.program.clone()),
@@ -366,30 +370,6 @@ fn one_line(text: String) -> Result<String, String> {
     }
 }
 
-/// A name a Rust and a Python program can both use.
-pub(crate) fn identifier(name: &Spanned<String>) -> Result<String, String> {
-    let text = name.get_ref();
-    let mut chars = text.chars();
-    let good = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    const RESERVED: &[&str] = &[
-        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
-        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-        "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
-        "where", "while", "async", "await", "dyn", "and", "or", "not", "is", "def", "class",
-        "import", "from", "pass", "lambda", "global", "with", "yield", "try", "del", "raise",
-        "none", "main", "tests", "std", "core",
-    ];
-    if !good || RESERVED.contains(&text.as_str()) {
-        return Err(format!(
-            "`{text}` is not a name: expected lower-case letters, digits and `_`, starting with a letter, and not a keyword of Rust or Python"
-        ));
-    }
-    Ok(text.clone())
-}
-
 fn statements(
     root: &Path,
     map: &std::collections::BTreeMap<String, String>,
@@ -426,8 +406,6 @@ fn levels(levels: &Spanned<Vec<String>>) -> Result<Vec<String>, String> {
     }
     Ok(list.clone())
 }
-
-type Spot = (std::ops::Range<usize>, String);
 
 /// The types the statement gives (`[[type]]`) and their code
 /// (`[given]`): a variant's own, else its base's.
@@ -522,18 +500,7 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         {
             return Err((spec.name.span(), format!("`{name}` is named twice")));
         }
-        let mut args = Vec::new();
-        for arg in &spec.args {
-            let arg_name = identifier(&arg.name).map_err(|m| (arg.name.span(), m))?;
-            let kind = Type::read(arg.kind.get_ref(), &named).map_err(|m| (arg.kind.span(), m))?;
-            if kind.holds_result() {
-                return Err((
-                    arg.kind.span(),
-                    "an argument cannot be a result: expected it as `returns` only".into(),
-                ));
-            }
-            args.push((arg_name, kind));
-        }
+        let args = arguments(&spec.args, &named)?;
         let returns =
             Type::read(spec.returns.get_ref(), &named).map_err(|m| (spec.returns.span(), m))?;
         functions.push(Function {
@@ -541,12 +508,21 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
             doc: spec.doc.clone(),
             args,
             returns,
+            class: None,
         });
+    }
+    for spec in &manifest.classes {
+        let class = super::class::read(spec, &named)?;
+        if functions.iter().any(|f| f.name == class.name) || named.contains_key(&class.name) {
+            return Err((spec.name.span(), format!("`{}` is named twice", class.name)));
+        }
+        functions.push(class);
     }
     if functions.is_empty() && manifest.program.is_none() {
         return Err((
             0..0,
-            "expected a `[[function]]` or a `[program]`: the package grades nothing".into(),
+            "expected a `[[function]]`, a `[[class]]` or a `[program]`: the package grades nothing"
+                .into(),
         ));
     }
     Ok(functions)
@@ -675,7 +651,16 @@ fn case(
             )
         })?;
     let session_keys = spec.input.is_some() || spec.stdin.is_some();
-    let kind = match (&spec.function, session_keys) {
+    let function = match (&spec.function, &spec.class) {
+        (Some(_), Some(class)) => {
+            return Err(at(
+                class.span(),
+                "a case calls a `function` or makes objects of a `class`, not both".into(),
+            ));
+        }
+        (function, class) => function.as_ref().or(class.as_ref()),
+    };
+    let kind = match (function, session_keys) {
         (Some(_), false) if spec.args.is_some() => {
             return Err(at(
                 spec.args.as_ref().map_or(0..0, Spanned::span),
@@ -733,25 +718,7 @@ fn calls(
     at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
     text: &str,
 ) -> Result<CaseKind, PackageError> {
-    let index = package
-        .functions
-        .iter()
-        .position(|f| &f.name == function.get_ref())
-        .ok_or_else(|| {
-            at(
-                function.span(),
-                format!(
-                    "`{}` is not a function of the manifest: expected one of {}",
-                    function.get_ref(),
-                    package
-                        .functions
-                        .iter()
-                        .map(|f| format!("`{}`", f.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        })?;
+    let index = called(package, function, spec).map_err(|m| at(function.span(), m))?;
     let f = &package.functions[index];
     // Where each line starts, once: a case of 20,000 calls finds each
     // call's line by a search, not by counting from the top.
@@ -767,26 +734,22 @@ fn calls(
     }
     let mut calls = Vec::new();
     for call in &spec.calls {
-        let args = call.args.get_ref();
-        if args.len() != f.args.len() {
-            return Err(at(
-                call.args.span(),
-                format!(
-                    "`{}` takes {} arguments, not {}",
-                    f.name,
-                    f.args.len(),
-                    args.len()
-                ),
-            ));
-        }
-        for ((name, kind), value) in f.args.iter().zip(args) {
-            kind.check(value)
-                .map_err(|m| at(call.args.span(), format!("argument `{name}`: {m}")))?;
-        }
+        let (args, span) = call_args(f, call).map_err(|(span, m)| at(span, m))?;
         if let Some(expect) = &call.expect {
-            f.returns
-                .check(expect.get_ref())
+            let kind = f.answer_type(&Call {
+                args: args.clone(),
+                expect: None,
+                accept: None,
+                line: 0,
+            });
+            kind.check(expect.get_ref())
                 .map_err(|m| at(expect.span(), format!("`expect`: {m}")))?;
+        }
+        if let (Some(_), Some(accept)) = (&f.class, &call.accept) {
+            return Err(at(
+                accept.span(),
+                "an object's call has no `accept`: its steps' answers are the reference's, which `bless` writes in `expect`".into(),
+            ));
         }
         if let (Some(_), Some(accept)) = (&call.expect, &call.accept) {
             return Err(at(
@@ -802,10 +765,10 @@ fn calls(
             }
         }
         calls.push(Call {
-            args: args.clone(),
+            args,
             expect: call.expect.as_ref().map(|e| e.get_ref().clone()),
             accept: call.accept.as_ref().map(|a| a.get_ref().clone()),
-            line: starts.partition_point(|&s| s <= call.args.span().start),
+            line: starts.partition_point(|&s| s <= span.start),
         });
     }
     Ok(CaseKind::Calls {
@@ -813,6 +776,90 @@ fn calls(
         calls,
     })
 }
+
+/// The function (or class) a case calls: its index, when the case names
+/// it as what it is.
+fn called(package: &Package, function: &Spanned<String>, spec: &CaseFile) -> Result<usize, String> {
+    let index = package
+        .functions
+        .iter()
+        .position(|f| &f.name == function.get_ref())
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a function of the manifest: expected one of {}",
+                function.get_ref(),
+                package
+                    .functions
+                    .iter()
+                    .map(|f| format!("`{}`", f.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+    let f = &package.functions[index];
+    match (&f.class, &spec.class) {
+        (Some(_), None) => Err(format!(
+            "`{}` is a class: expected `class = \"{}\"`",
+            f.name, f.name
+        )),
+        (None, Some(_)) => Err(format!(
+            "`{}` is a function: expected `function = \"{}\"`",
+            f.name, f.name
+        )),
+        _ => Ok(index),
+    }
+}
+
+/// A call's arguments, checked: a function's `args`, or a class's `new`
+/// and `steps`; and where they are written.
+fn call_args(f: &Function, call: &manifest::CallSpec) -> Result<(Vec<Value>, Span), Spot> {
+    match (&f.class, &call.args, &call.new, &call.steps) {
+        (None, Some(args), None, None) => {
+            let values = args.get_ref();
+            if values.len() != f.args.len() {
+                return Err((
+                    args.span(),
+                    format!(
+                        "`{}` takes {} arguments, not {}",
+                        f.name,
+                        f.args.len(),
+                        values.len()
+                    ),
+                ));
+            }
+            for ((name, kind), value) in f.args.iter().zip(values) {
+                kind.check(value)
+                    .map_err(|m| (args.span(), format!("argument `{name}`: {m}")))?;
+            }
+            Ok((values.clone(), args.span()))
+        }
+        (Some(_), None, new, Some(steps)) => {
+            let made = new.as_ref().map_or(&[][..], |n| n.get_ref().as_slice());
+            super::class::call_args(f, made, steps.get_ref())
+                .map(|values| (values, steps.span()))
+                .map_err(|m| (steps.span(), m))
+        }
+        (Some(_), ..) => Err((
+            call.args.as_ref().map_or(0..0, Spanned::span),
+            format!(
+                "`{}` is a class: each `[[call]]` makes one with `new = [...]` (its arguments) and calls its methods in `steps = [[\"method\", ...], ...]`, and has no `args`",
+                f.name
+            ),
+        )),
+        (None, ..) => Err((
+            call.new
+                .as_ref()
+                .or(call.steps.as_ref())
+                .map_or(0..0, Spanned::span),
+            format!(
+                "`{}` is a function: each `[[call]]` gives its `args`, and no `new` or `steps`",
+                f.name
+            ),
+        )),
+    }
+}
+
+type Span = std::ops::Range<usize>;
 
 /// A session case: its options (when the program takes them), its input
 /// and its blessed lines.

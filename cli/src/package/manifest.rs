@@ -9,6 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::PackageError;
+use super::types::{NamedType, Type};
 
 /// The one format this kit reads.
 pub(crate) const FORMAT: i64 = 1;
@@ -50,6 +51,10 @@ pub(crate) struct Manifest {
     pub given: Option<Spanned<GivenSpec>>,
     #[serde(default, rename = "function")]
     pub functions: Vec<FunctionSpec>,
+    /// Types the student writes: an object made, then its methods called
+    /// in turn, each call seeing what the ones before it did.
+    #[serde(default, rename = "class")]
+    pub classes: Vec<ClassSpec>,
     #[serde(default)]
     pub program: Option<ProgramSpec>,
     #[serde(default)]
@@ -145,6 +150,49 @@ pub(crate) struct FunctionSpec {
     pub returns: Spanned<String>,
 }
 
+/// A type the student writes (`[[class]]`): how one is made, and its
+/// methods.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClassSpec {
+    pub name: Spanned<String>,
+    /// What it is, in one line: the stub's doc.
+    #[serde(default)]
+    pub doc: String,
+    /// Its constructor: Rust's `new`, Python's `__init__`.
+    #[serde(default)]
+    pub new: NewSpec,
+    #[serde(default, rename = "method")]
+    pub methods: Vec<MethodSpec>,
+}
+
+/// A class's constructor.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewSpec {
+    #[serde(default)]
+    pub doc: String,
+    #[serde(default)]
+    pub args: Vec<ArgSpec>,
+}
+
+/// One method of a class.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MethodSpec {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub doc: String,
+    #[serde(default)]
+    pub args: Vec<ArgSpec>,
+    /// What it answers; none: it answers nothing, a change only.
+    #[serde(default)]
+    pub returns: Option<Spanned<String>>,
+    /// Whether it changes the object (`&mut self` in Rust).
+    #[serde(default)]
+    pub mutates: bool,
+}
+
 /// One argument.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -223,6 +271,10 @@ pub(crate) struct CaseFile {
     /// A function case: the function, and its calls.
     #[serde(default)]
     pub function: Option<Spanned<String>>,
+    /// A class case: the class, and its objects (`[[call]]`s of `new`
+    /// and `steps`).
+    #[serde(default)]
+    pub class: Option<Spanned<String>>,
     #[serde(default, rename = "call")]
     pub calls: Vec<CallSpec>,
     /// A session case: the lines typed, and what the reference printed of
@@ -253,7 +305,15 @@ fn one() -> u32 {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct CallSpec {
-    pub args: Spanned<Vec<toml::Value>>,
+    /// A function's arguments.
+    #[serde(default)]
+    pub args: Option<Spanned<Vec<toml::Value>>>,
+    /// A class's: its constructor's arguments, then each method called
+    /// in turn, `["name", arguments...]`.
+    #[serde(default)]
+    pub new: Option<Spanned<Vec<toml::Value>>>,
+    #[serde(default)]
+    pub steps: Option<Spanned<Vec<toml::Value>>>,
     /// The reference's answer, written by `boardkit bless`.
     #[serde(default)]
     pub expect: Option<Spanned<toml::Value>>,
@@ -311,4 +371,51 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(
 pub(crate) fn line_of(text: &str, at: usize) -> usize {
     text.get(..at.min(text.len()))
         .map_or(1, |before| before.matches('\n').count() + 1)
+}
+
+/// A value written wrong: where, and why.
+pub(crate) type Spot = (std::ops::Range<usize>, String);
+
+/// A name a Rust and a Python program can both use.
+pub(crate) fn identifier(name: &Spanned<String>) -> Result<String, String> {
+    let text = name.get_ref();
+    let mut chars = text.chars();
+    let good = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    const RESERVED: &[&str] = &[
+        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+        "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
+        "where", "while", "async", "await", "dyn", "and", "or", "not", "is", "def", "class",
+        "import", "from", "pass", "lambda", "global", "with", "yield", "try", "del", "raise",
+        "none", "main", "tests", "std", "core",
+    ];
+    if !good || RESERVED.contains(&text.as_str()) {
+        return Err(format!(
+            "`{text}` is not a name: expected lower-case letters, digits and `_`, starting with a letter, and not a keyword of Rust or Python"
+        ));
+    }
+    Ok(text.clone())
+}
+
+/// A signature's arguments, each named and typed; none a result.
+pub(crate) fn arguments(
+    specs: &[ArgSpec],
+    named: &BTreeMap<String, NamedType>,
+) -> Result<Vec<(String, Type)>, Spot> {
+    let mut args = Vec::new();
+    for arg in specs {
+        let arg_name = identifier(&arg.name).map_err(|m| (arg.name.span(), m))?;
+        let kind = Type::read(arg.kind.get_ref(), named).map_err(|m| (arg.kind.span(), m))?;
+        if kind.holds_result() {
+            return Err((
+                arg.kind.span(),
+                "an argument cannot be a result: expected it as `returns` only".into(),
+            ));
+        }
+        args.push((arg_name, kind));
+    }
+    Ok(args)
 }

@@ -19,6 +19,7 @@
 
 pub(crate) mod bless;
 pub(crate) mod builtin;
+pub(crate) mod class;
 pub(crate) mod grade;
 pub(crate) mod load;
 pub(crate) mod manifest;
@@ -144,7 +145,7 @@ impl Package {
             .filter(|name| {
                 self.functions
                     .iter()
-                    .flat_map(|f| f.args.iter().map(|(_, t)| t).chain([&f.returns]))
+                    .flat_map(Function::types)
                     .any(|t| t.mentions(name))
             })
             .collect()
@@ -158,6 +159,9 @@ impl Package {
                 return None;
             };
             let f = &self.functions[*function];
+            if f.class.is_some() {
+                return None;
+            }
             // A given type's value is made by its codec: no first example.
             let given = f
                 .args
@@ -213,26 +217,77 @@ pub(crate) struct Given {
     pub python: Option<PathBuf>,
 }
 
-/// One function of the API.
+/// One function of the API; or a class (`[[class]]`), its constructor's
+/// arguments as `args`, each call an object made and its methods called.
 #[derive(Debug, Clone)]
 pub(crate) struct Function {
     pub name: String,
     pub doc: String,
     pub args: Vec<(String, Type)>,
+    /// A class's is its calls' answers' type only per call
+    /// ([`Function::answer_type`]).
     pub returns: Type,
+    pub class: Option<class::Class>,
 }
 
 impl Function {
     /// The function as a failure shows its calls: given types' values by
     /// their names and written values ([`Type::shown`]).
     pub(crate) fn shown(&self) -> Function {
+        let shown = |args: &[(String, Type)]| -> Vec<(String, Type)> {
+            args.iter().map(|(n, t)| (n.clone(), t.shown())).collect()
+        };
         Function {
-            args: self
-                .args
-                .iter()
-                .map(|(n, t)| (n.clone(), t.shown()))
-                .collect(),
+            args: shown(&self.args),
+            class: self.class.as_ref().map(|c| class::Class {
+                methods: c
+                    .methods
+                    .iter()
+                    .map(|m| class::Method {
+                        args: shown(&m.args),
+                        ..m.clone()
+                    })
+                    .collect(),
+                ..c.clone()
+            }),
             ..self.clone()
+        }
+    }
+
+    /// Every type its signature (or its class's methods) names.
+    pub(crate) fn types(&self) -> Vec<&Type> {
+        let mut types: Vec<&Type> = self.args.iter().map(|(_, t)| t).collect();
+        match &self.class {
+            Some(class) => {
+                for m in &class.methods {
+                    types.extend(m.args.iter().map(|(_, t)| t).chain(&m.returns));
+                }
+            }
+            None => types.push(&self.returns),
+        }
+        types
+    }
+
+    /// The type of `call`'s answer: the function's, or for a class each
+    /// answering step's in turn.
+    pub(crate) fn answer_type(&self, call: &Call) -> Type {
+        match &self.class {
+            Some(class) => class.answer_type(&call.args),
+            None => self.returns.clone(),
+        }
+    }
+
+    /// `call`'s arguments as the caller reads them, one JSON array.
+    pub(crate) fn canonical_args(&self, args: &[toml::Value]) -> serde_json::Value {
+        match &self.class {
+            Some(class) => class.canonical_args(&self.args, args),
+            None => serde_json::Value::Array(
+                self.args
+                    .iter()
+                    .zip(args)
+                    .map(|((_, t), v)| t.canonical(v))
+                    .collect(),
+            ),
         }
     }
 }

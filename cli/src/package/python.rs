@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use serde_json::Value as Json;
 use toml::Value;
 
+use super::class::Method;
 use super::types::{Codec, Type};
 use super::words::Words;
 use super::{Case, CaseKind, Ends, Function, Package, Typed};
@@ -78,7 +79,7 @@ fn signature(f: &Function) -> String {
     )
 }
 
-fn docstring(text: &str, fallback: &str) -> String {
+pub(crate) fn docstring(text: &str, fallback: &str) -> String {
     let text = text.trim();
     let text = if text.is_empty() { fallback } else { text };
     format!("    \"\"\"{}\"\"\"\n", quoted(text))
@@ -138,6 +139,10 @@ fn stub(package: &Package, words: &Words) -> String {
     }
     let todo = quoted(&words.text("package_todo", &[]));
     for f in &package.functions {
+        if f.class.is_some() {
+            out.push_str(&class_stub(f, &todo));
+            continue;
+        }
         let _ = write!(
             out,
             "\n\n{}\n{}    raise NotImplementedError(\"{}: {todo}\")\n",
@@ -270,34 +275,24 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
     match &case.kind {
         CaseKind::Calls { function, calls } => {
             let f = &package.functions[*function];
+            let check = |returns: &Type, call_text: &str, accepted: &[Json], shown: &str| {
+                answer_check(returns, call_text, accepted, shown, words)
+            };
             for call in calls {
+                if f.class.is_some() {
+                    let one = |t: &Type, text: &str, accepted: &Json, shown: &str| {
+                        check(t, text, std::slice::from_ref(accepted), shown)
+                    };
+                    body.push_str(&class_test(package, f, call, &one));
+                    continue;
+                }
                 let call_text = call_expression(package, f, &call.args);
                 let canonical: Vec<Json> = super::rust::accepted(call)
                     .iter()
                     .map(|v| f.returns.canonical(v))
                     .collect();
-                let accepted: Vec<String> = canonical.iter().map(Json::to_string).collect();
-                let accepted = serde_json::to_string(&accepted).unwrap_or_default();
-                // As the failure shows them: Python's words, not JSON.
-                let readable: Vec<String> = canonical.iter().map(|v| readable(v, words)).collect();
-                let readable = Json::from(readable.join(", ")).to_string();
-                let error_allowed = if matches!(f.returns, Type::Result(_)) {
-                    "True"
-                } else {
-                    "False"
-                };
-                let shown = call_expression(package, &f.shown(), &call.args)
-                    .replace('\\', "\\\\")
-                    .replace('"', "\\\"")
-                    .replace('%', "%%");
-                let message = words.python_format(
-                    "package_returned",
-                    &[("call", &shown), ("got", "%s"), ("accepted", "%s")],
-                );
-                let _ = writeln!(
-                    body,
-                    "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {accepted}, \"{message}\" % (shown(got), {readable})",
-                );
+                let shown = call_expression(package, &f.shown(), &call.args);
+                body.push_str(&check(&f.returns, &call_text, &canonical, &shown));
             }
         }
         CaseKind::Session {
@@ -322,6 +317,38 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
         case.name,
         quoted(case.description.trim()),
         case.rule
+    )
+}
+
+/// A starter's check of one call's answer (`call_text`, shown as
+/// `shown`), among those `accepted`.
+fn answer_check(
+    returns: &Type,
+    call_text: &str,
+    accepted: &[Json],
+    shown: &str,
+    words: &Words,
+) -> String {
+    let listed: Vec<String> = accepted.iter().map(Json::to_string).collect();
+    let listed = serde_json::to_string(&listed).unwrap_or_default();
+    // As the failure shows them: Python's words, not JSON.
+    let readable: Vec<String> = accepted.iter().map(|v| readable(v, words)).collect();
+    let readable = Json::from(readable.join(", ")).to_string();
+    let error_allowed = if matches!(returns, Type::Result(_)) {
+        "True"
+    } else {
+        "False"
+    };
+    let shown = shown
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('%', "%%");
+    let message = words.python_format(
+        "package_returned",
+        &[("call", &shown), ("got", "%s"), ("accepted", "%s")],
+    );
+    format!(
+        "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {listed}, \"{message}\" % (shown(got), {readable})\n",
     )
 }
 
@@ -361,6 +388,10 @@ pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -
 pub(crate) fn caller(package: &Package) -> String {
     let mut listed = String::new();
     for f in &package.functions {
+        if f.class.is_some() {
+            listed.push_str(&class_entry(package, f));
+            continue;
+        }
         let how = match f.returns {
             Type::Result(_) => "fails",
             _ => "say",
@@ -405,6 +436,160 @@ pub(crate) fn caller(package: &Package) -> String {
         .replace("{functions}", &listed)
 }
 
+/// The stub of a class: its constructor and methods, each raising.
+pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let params = |args: &[(String, Type)]| -> String {
+        std::iter::once("self".to_owned())
+            .chain(args.iter().map(|(n, t)| format!("{n}: {}", type_of(t))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = format!(
+        "\n\nclass {}:\n{}",
+        f.name,
+        docstring(&f.doc, "See STATEMENT.md.")
+    );
+    let _ = write!(
+        out,
+        "\n    def __init__({}) -> None:\n    {}        raise NotImplementedError(\"{}: {todo}\")\n",
+        params(&f.args),
+        docstring(&class.new_doc, "See STATEMENT.md."),
+        f.name
+    );
+    for m in &class.methods {
+        let returns = m
+            .returns
+            .as_ref()
+            .map_or_else(|| "None".to_owned(), type_of);
+        let _ = write!(
+            out,
+            "\n    def {}({}) -> {returns}:\n    {}        raise NotImplementedError(\"{}.{}: {todo}\")\n",
+            m.name,
+            params(&m.args),
+            docstring(&m.doc, "See STATEMENT.md."),
+            f.name,
+            m.name
+        );
+    }
+    out
+}
+
+/// The Python caller's entry for a class: the object made from `a[0]`,
+/// each step of `a[1]` called by `scenario` (`caller.py.in`).
+pub(crate) fn class_entry(package: &Package, f: &Function) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let read = |args: &[(String, Type)], from: &str, first: usize| -> String {
+        args.iter()
+            .enumerate()
+            .map(|(i, (_, t))| read(t, &format!("{from}[{}]", i + first)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let methods: Vec<String> = class
+        .methods
+        .iter()
+        .map(|m| {
+            let how = match &m.returns {
+                Some(Type::Result(_)) => "fails",
+                Some(_) => "say",
+                None => "change",
+            };
+            format!(
+                "{:?}: ({how:?}, lambda o, s: o.{}({}))",
+                m.name,
+                m.name,
+                read(&m.args, "s", 1)
+            )
+        })
+        .collect();
+    format!(
+        "    {:?}: (say, lambda a: scenario(lambda: {}.{}({}), a[1], {{{}}})),\n",
+        f.name,
+        package.python.module,
+        f.name,
+        read(&f.args, "a[0]", 0),
+        methods.join(", ")
+    )
+}
+
+/// A starter's test of one object, each answering step checked through
+/// `answer`, as a function's call is.
+fn class_test(
+    package: &Package,
+    f: &Function,
+    call: &super::Call,
+    check: &dyn Fn(&Type, &str, &Json, &str) -> String,
+) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let expected = super::class::expected(call);
+    let steps = class.steps(&call.args);
+    let shown_f = f.shown();
+    let mut out = format!(
+        "        {}\n",
+        object_shown(package, f, &call.args, Some(0))
+    );
+    let mut answered = 0;
+    for (at, (method, values)) in steps.iter().enumerate() {
+        let called = format!(
+            "{}.{}",
+            super::class::variable(package, &f.name),
+            method_call(method, values)
+        );
+        let Some(returns) = &method.returns else {
+            let _ = writeln!(out, "        {called}");
+            continue;
+        };
+        let want = expected
+            .get(answered)
+            .map(|v| returns.canonical(v))
+            .unwrap_or(Json::Null);
+        answered += 1;
+        let shown = object_shown(package, &shown_f, &call.args, Some(at + 1));
+        out.push_str(&check(returns, &called, &want, &shown));
+    }
+    out
+}
+
+/// An object's call as Python writes it, its first `upto` steps (all
+/// when none): `tally = demo.Tally(3); tally.add(2)`.
+pub(crate) fn object_shown(
+    package: &Package,
+    f: &Function,
+    args: &[Value],
+    upto: Option<usize>,
+) -> String {
+    let made = |object: &str, new: &[Value], _: bool| {
+        format!(
+            "{object} = {}.{}({})",
+            package.python.module,
+            f.name,
+            arguments(&f.args, new)
+        )
+    };
+    super::class::shown_with(package, f, args, upto, &made, &method_call)
+}
+
+/// `name(arguments)`, as Python writes a method's call.
+fn method_call(method: &Method, values: &[Value]) -> String {
+    format!("{}({})", method.name, arguments(&method.args, values))
+}
+
+fn arguments(types: &[(String, Type)], values: &[Value]) -> String {
+    let each: Vec<String> = types
+        .iter()
+        .zip(values)
+        .map(|((_, t), v)| literal(t, v))
+        .collect();
+    each.join(", ")
+}
+
 /// The given types' code imported, and `GIVEN`: each type with its
 /// `read`, which `canonical` applies (`[]` without given types).
 fn given_reads(package: &Package) -> String {
@@ -437,7 +622,7 @@ fn python_message(text: String) -> String {
 
 /// Python that reads a value of type `t` from the JSON value `json`:
 /// tuples from lists, the rest as JSON gives them.
-fn read(t: &Type, json: &str) -> String {
+pub(crate) fn read(t: &Type, json: &str) -> String {
     match t {
         Type::List(inner) | Type::Grid(inner, ..) if needs_reading(inner) => {
             let row = match t {

@@ -271,15 +271,7 @@ pub(crate) fn run_case(
             let f = &package.functions[*function];
             let lines: String = calls
                 .iter()
-                .map(|call| {
-                    let args: Vec<Json> = f
-                        .args
-                        .iter()
-                        .zip(&call.args)
-                        .map(|((_, t), v)| t.canonical(v))
-                        .collect();
-                    format!("{}\n", Json::Array(args))
-                })
+                .map(|call| format!("{}\n", f.canonical_args(&call.args)))
                 .collect();
             (vec!["call".into(), f.name.clone()], lines.into_bytes())
         }
@@ -481,9 +473,10 @@ fn judge_calls(
 ) -> Result<(), String> {
     let api = &package.functions[function];
     for (i, call) in calls.iter().enumerate() {
+        let returns = api.answer_type(call);
         let accepted: Vec<Json> = super::rust::accepted(call)
             .iter()
-            .map(|v| api.returns.canonical(v))
+            .map(|v| returns.canonical(v))
             .collect();
         if accepted.is_empty() {
             return Err(format!(
@@ -497,6 +490,13 @@ fn judge_calls(
             let why = ran.failure.clone().unwrap_or_else(|| t("no answer").into());
             return Err(format!("{shown}: {why}"));
         };
+        if let (Some(class), [expected]) = (&api.class, &accepted[..])
+            && answer != expected
+        {
+            return Err(object_failure(
+                package, api, class, call, answer, expected, ran,
+            ));
+        }
         if !accepted.contains(answer) {
             let expected: Vec<String> = accepted
                 .iter()
@@ -514,6 +514,42 @@ fn judge_calls(
         }
     }
     ran.failure.clone().map_or(Ok(()), Err)
+}
+
+/// An object's call whose answers are not those expected: the steps up
+/// to the first wrong answer, that answer and the one expected.
+fn object_failure(
+    package: &Package,
+    api: &super::Function,
+    class: &super::class::Class,
+    call: &super::Call,
+    answer: &Json,
+    expected: &Json,
+    ran: &Ran,
+) -> String {
+    let none: &[Json] = &[];
+    let (got, want) = match (answer, expected) {
+        (Json::Array(got), Json::Array(want)) => (got.as_slice(), want.as_slice()),
+        (_, Json::Array(want)) => (none, want.as_slice()),
+        _ => (none, none),
+    };
+    let at = got.iter().zip(want).take_while(|(g, w)| g == w).count();
+    let step = super::class::step_of_answer(class, &call.args, at);
+    let shown = object_shown(package, &api.shown(), &call.args, ran.language, Some(step));
+    let said = |v: Option<&Json>| {
+        v.map_or_else(
+            || t("no answer").to_owned(),
+            |v| super::types::shown_answer(v, ran.language),
+        )
+    };
+    f(
+        "{call} returned {got}, expected {expected}",
+        &[
+            ("call", &shown),
+            ("got", &said(got.get(at))),
+            ("expected", &said(want.get(at))),
+        ],
+    )
 }
 
 /// A session: the program's graded lines, those expected.
@@ -608,9 +644,26 @@ pub(crate) fn shown_call(
     language: Language,
 ) -> String {
     let f = &f.shown();
+    if f.class.is_some() {
+        return object_shown(package, f, args, language, None);
+    }
     match language {
         Language::Python => super::python::call_expression(package, f, args),
         Language::Rust => super::rust::call_expression(package, f, args),
+    }
+}
+
+/// An object's call as `language` writes it, its first `upto` steps.
+fn object_shown(
+    package: &Package,
+    f: &super::Function,
+    args: &[toml::Value],
+    language: Language,
+    upto: Option<usize>,
+) -> String {
+    match language {
+        Language::Python => super::python::object_shown(package, f, args, upto),
+        Language::Rust => super::rust::object_shown(package, f, args, upto),
     }
 }
 

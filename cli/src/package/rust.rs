@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use toml::Value;
 
+use super::class::Method;
 use super::types::{Codec, Type};
 use super::words::Words;
 use super::{Call, Case, CaseKind, Ends, Function, Package, Typed};
@@ -118,6 +119,10 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
         let _ = writeln!(out, "\nuse crate::given::{names};");
     }
     for f in &package.functions {
+        if f.class.is_some() {
+            out.push_str(&class_stub(f, &todo));
+            continue;
+        }
         let shown: Vec<String> = f.args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
         let _ = write!(
             out,
@@ -157,7 +162,7 @@ fn given_answers(package: &Package) -> String {
         .collect()
 }
 
-fn doc(text: &str) -> String {
+pub(crate) fn doc(text: &str) -> String {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| format!("/// {}\n", l.trim()))
@@ -229,7 +234,10 @@ fn test(package: &Package, case: &Case) -> String {
         CaseKind::Calls { function, calls } => {
             let f = &package.functions[*function];
             for call in calls {
-                body.push_str(&call_check(package, f, call));
+                match f.class {
+                    Some(_) => body.push_str(&class_test(package, f, call)),
+                    None => body.push_str(&call_check(package, f, call)),
+                }
             }
         }
         CaseKind::Session {
@@ -433,6 +441,10 @@ const SESSION: &str = include_str!("templates/session.rs.in");
 pub(crate) fn caller(package: &Package) -> String {
     let mut arms = String::new();
     for f in &package.functions {
+        if f.class.is_some() {
+            arms.push_str(&class_arm(package, f));
+            continue;
+        }
         let _ = writeln!(arms, "                    {:?} => {{", f.name);
         let mut passed = Vec::new();
         for (index, (_, t)) in f.args.iter().enumerate() {
@@ -497,7 +509,7 @@ pub(crate) fn options_passed<'a>(package: &Package, passed: &'a str) -> &'a str 
 }
 
 /// Rust that reads a value of type `t` from `json` (a `&json::J`).
-fn read(t: &Type, json: &str) -> String {
+pub(crate) fn read(t: &Type, json: &str) -> String {
     match t {
         Type::Bool => format!("{json}.bool()"),
         Type::Int => format!("{json}.int()"),
@@ -535,6 +547,199 @@ fn read(t: &Type, json: &str) -> String {
             read(inner, "v")
         ),
     }
+}
+
+/// The stub of a class: the struct, its constructor and methods, each a
+/// `todo!`.
+pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let rust = |t: &Type| type_of(t, true);
+    let mut out = format!(
+        "\n{}pub struct {} {{}}\n\nimpl {} {{\n",
+        doc(&f.doc),
+        f.name,
+        f.name
+    );
+    let params = |args: &[(String, Type)]| -> (String, String) {
+        let declared: Vec<String> = args
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", rust(t)))
+            .collect();
+        let shown: Vec<String> = args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
+        (declared.join(", "), shown.join(", "))
+    };
+    let (declared, shown) = params(&f.args);
+    let _ = write!(
+        out,
+        "{}    pub fn new({declared}) -> {} {{\n        todo!(\"{}::new({shown}): {todo}\")\n    }}\n",
+        indented_doc(&class.new_doc),
+        f.name,
+        f.name
+    );
+    for m in &class.methods {
+        let (declared, shown) = params(&m.args);
+        let receiver = if m.mutates { "&mut self" } else { "&self" };
+        let declared = match declared.is_empty() {
+            true => receiver.to_owned(),
+            false => format!("{receiver}, {declared}"),
+        };
+        let returns = m
+            .returns
+            .as_ref()
+            .map(|t| format!(" -> {}", type_of(t, false)))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "\n{}    pub fn {}({declared}){returns} {{\n        todo!(\"{}::{}({shown}): {todo}\")\n    }}\n",
+            indented_doc(&m.doc),
+            m.name,
+            f.name,
+            m.name
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn indented_doc(text: &str) -> String {
+    doc(text).lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// The Rust caller's arm for a class: the object made from `a[0]`, then
+/// each step of `a[1]` called, the answers written as one JSON array.
+pub(crate) fn class_arm(package: &Package, f: &Function) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let reads = |args: &[(String, Type)], from: &str, first: usize| -> (String, String) {
+        let mut lets = String::new();
+        let mut passed = Vec::new();
+        for (i, (_, t)) in args.iter().enumerate() {
+            let _ = write!(
+                lets,
+                "let x{i}: {} = {}; ",
+                type_of(t, false),
+                read(
+                    t,
+                    &format!("{from}.get({}).unwrap_or(&json::NULL)", i + first)
+                )
+            );
+            let borrowed = matches!(
+                t,
+                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_)
+            );
+            passed.push(format!("{}x{i}", if borrowed { "&" } else { "" }));
+        }
+        (lets, passed.join(", "))
+    };
+    let (lets, passed) = reads(&f.args, "a.get(0).unwrap_or(&json::NULL).arr()", 0);
+    let mut out = format!(
+        "                    {:?} => {{\n                        {lets}#[allow(unused_mut)] let mut o = {}::{}::new({passed});\n                        let mut out = String::from(\"[\"); let mut first = true;\n                        for step in a.get(1).unwrap_or(&json::NULL).arr() {{\n                            let s = step.arr();\n                            match s.first().unwrap_or(&json::NULL).string().as_str() {{\n",
+        f.name, package.name, f.name
+    );
+    for m in &class.methods {
+        let (lets, passed) = reads(&m.args, "s", 1);
+        let called = format!("o.{}({passed})", m.name);
+        let body = match m.returns {
+            Some(_) => format!(
+                "let r = {called}; if !first {{ out.push(','); }} first = false; r.write(&mut out);"
+            ),
+            None => format!("{called};"),
+        };
+        let _ = writeln!(
+            out,
+            "                                {:?} => {{ {lets}{body} }}",
+            m.name
+        );
+    }
+    out.push_str(
+        "                                _ => unreachable!(\"a step of no method\"),\n                            }\n                        }\n                        let _ = first; out.push(']');\n                        println!(\"\\u{1e}{out}\");\n                    }\n",
+    );
+    out
+}
+
+/// A Rust starter's test of one object: made, then each step called,
+/// each answer checked as the grader checks it.
+pub(crate) fn class_test(package: &Package, f: &Function, call: &Call) -> String {
+    let Some(class) = &f.class else {
+        return String::new();
+    };
+    let expected = super::class::expected(call);
+    let steps = class.steps(&call.args);
+    let shown_f = f.shown();
+    let mut out = format!(
+        "        {{\n            {};\n",
+        object_shown(package, f, &call.args, Some(0)).replacen(
+            "let ",
+            if steps.iter().any(|(m, _)| m.mutates) {
+                "let mut "
+            } else {
+                "let "
+            },
+            1
+        )
+    );
+    let mut answered = 0;
+    for (at, (method, values)) in steps.iter().enumerate() {
+        let object = super::class::variable(package, &f.name);
+        let called = format!("{object}.{}", method_call(method, values));
+        let Some(returns) = &method.returns else {
+            let _ = writeln!(out, "            {called};");
+            continue;
+        };
+        let want = expected
+            .get(answered)
+            .map(|v| literal(returns, v, false))
+            .unwrap_or_default();
+        answered += 1;
+        let got = match returns {
+            Type::Result(_) => format!("{called}.map_err(|_| ())"),
+            _ => called,
+        };
+        let shown = object_shown(package, &shown_f, &call.args, Some(at + 1));
+        let _ = writeln!(
+            out,
+            "            super::check({got}, &[{want}], {shown:?});"
+        );
+    }
+    out.push_str("        }\n");
+    out
+}
+
+/// An object's call as Rust writes it, its first `upto` steps (all when
+/// none): `let mut tally = demo::Tally::new(3_i64); tally.add(2_i64)`.
+pub(crate) fn object_shown(
+    package: &Package,
+    f: &Function,
+    args: &[Value],
+    upto: Option<usize>,
+) -> String {
+    let made = |object: &str, new: &[Value], mutates: bool| {
+        let mutable = if mutates { "mut " } else { "" };
+        format!(
+            "let {mutable}{object} = {}::{}::new({})",
+            package.name,
+            f.name,
+            arguments(&f.args, new)
+        )
+    };
+    super::class::shown_with(package, f, args, upto, &made, &method_call)
+}
+
+/// `name(arguments)`, as Rust writes a method's call.
+fn method_call(method: &Method, values: &[Value]) -> String {
+    format!("{}({})", method.name, arguments(&method.args, values))
+}
+
+fn arguments(types: &[(String, Type)], values: &[Value]) -> String {
+    let each: Vec<String> = types
+        .iter()
+        .zip(values)
+        .map(|((_, t), v)| literal(t, v, true))
+        .collect();
+    each.join(", ")
 }
 
 const CALLER_MAIN: &str = include_str!("templates/answers.rs.in");

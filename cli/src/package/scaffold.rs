@@ -200,7 +200,7 @@ if __name__ == "__main__":
 /// Writes the package `name` into `dir` (new, or empty); returns the
 /// files written.
 pub(crate) fn write(name: &str, dir: &Path) -> Result<Vec<String>, String> {
-    super::load::identifier(&toml::Spanned::new(0..0, name.to_owned()))?;
+    super::manifest::identifier(&toml::Spanned::new(0..0, name.to_owned()))?;
     if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) {
         return Err(format!(
             "{} is not empty: a new package goes into a new or empty folder",
