@@ -1971,9 +1971,10 @@ fn a_class_is_made_then_its_methods_called_in_both_languages() {
     let (starters, _) = starters_fail_then_pass(&package);
     let stub = std::fs::read_to_string(starters.path().join("rust/tests/scoreboard.rs")).unwrap();
     // Each step checked as it comes, its object held in a name that
-    // hides no module.
+    // hides no module; a constructor refusing what the reference refused.
     assert!(
-        stub.contains("super::check(a_scoreboard.score(\"zoe\"), &[None], "),
+        stub.contains("super::check(a_scoreboard.score(\"zoe\"), &[None], ")
+            && stub.contains("super::check(made.as_ref().map(|_| ()).map_err(|_| ()), &[Err(())], \"scoreboard::Scoreboard::new(&[String::from(\\\"ana\\\"), String::from(\\\"bia\\\"), String::from(\\\"ana\\\")])\");"),
         "{stub}"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -1988,11 +1989,14 @@ fn a_class_is_made_then_its_methods_called_in_both_languages() {
         "self.scores[player] += points",
         "self.scores = {p: 0 for p in self.players}\n        self.scores[player] += points",
     );
+    // A name given twice taken.
+    let twice = reference.replace("raise ValueError(\"a name is given twice\")", "pass");
     let mut folders = Vec::new();
     for (name, source) in [
         ("ana", &reference),
         ("bia", &last_on_ties),
         ("caio", &forgets),
+        ("dan", &twice),
     ] {
         let folder = dir.path().join(name);
         std::fs::create_dir_all(&folder).unwrap();
@@ -2015,10 +2019,16 @@ fn a_class_is_made_then_its_methods_called_in_both_languages() {
         grades(&out),
         [
             "submission,basic,proficient,score,max_score,level",
-            "ana,3,2,5,5,proficient",
-            "bia,3,1,4,5,basic",
-            "caio,1,1,2,5,none",
+            "ana,4,2,6,6,proficient",
+            "bia,4,1,5,6,basic",
+            "caio,2,1,3,6,none",
+            "dan,3,2,5,6,none",
         ]
+    );
+    let page = std::fs::read_to_string(out.join("students/dan/feedback.md")).unwrap();
+    assert!(
+        page.contains("scoreboard.Scoreboard([\"ana\", \"bia\", \"ana\"]) returned an object, expected an exception"),
+        "{page}"
     );
     let page = std::fs::read_to_string(out.join("students/bia/feedback.md")).unwrap();
     assert!(
@@ -2043,7 +2053,7 @@ fn class_graded_in_rust(package: &Path) {
     std::fs::write(folder.join("src/scoreboard/mod.rs"), &reference).unwrap();
     std::fs::write(
         folder.join("tests/mine.rs"),
-        "use scoreboard_exercise::scoreboard::Scoreboard;\n\n#[test]\nfn a_stranger_is_refused() {\n    let mut board = Scoreboard::new(&[\"ana\".to_owned()]);\n    assert!(board.add(\"zoe\", 1).is_err());\n    assert_eq!(board.score(\"zoe\"), None);\n}\n",
+        "use scoreboard_exercise::scoreboard::Scoreboard;\n\n#[test]\nfn a_stranger_is_refused() {\n    let mut board = Scoreboard::new(&[\"ana\".to_owned()]).unwrap();\n    assert!(board.add(\"zoe\", 1).is_err());\n    assert_eq!(board.score(\"zoe\"), None);\n}\n",
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -2053,7 +2063,7 @@ fn class_graded_in_rust(package: &Path) {
         grades(&out),
         [
             "submission,basic,proficient,tests,score,max_score,level",
-            "dora,3,2,2,7,7,proficient",
+            "dora,4,2,2,8,8,proficient",
         ]
     );
 }

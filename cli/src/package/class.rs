@@ -22,6 +22,9 @@ use super::{Function, Package};
 pub(crate) struct Class {
     /// The constructor's doc (its arguments are the class's `args`).
     pub new_doc: String,
+    /// Whether the constructor may refuse its arguments (`new = { fails =
+    /// true }`): a call's answer is then an error, or its steps' answers.
+    pub fails: bool,
     pub methods: Vec<Method>,
 }
 
@@ -90,6 +93,7 @@ pub(crate) fn read(
         returns: Type::Tuple(Vec::new()),
         class: Some(Class {
             new_doc: spec.new.doc.clone(),
+            fails: spec.new.fails,
             methods,
         }),
     })
@@ -166,14 +170,19 @@ impl Class {
         }
     }
 
-    /// A call's answer's type: each answering step's, in turn.
+    /// A call's answer's type: each answering step's, in turn; or an
+    /// error, when the constructor may refuse its arguments.
     pub(crate) fn answer_type(&self, args: &[Value]) -> Type {
-        Type::Tuple(
+        let answers = Type::Tuple(
             self.steps(args)
                 .into_iter()
                 .filter_map(|(m, _)| m.returns.clone())
                 .collect(),
-        )
+        );
+        match self.fails {
+            true => Type::Result(Box::new(answers)),
+            false => answers,
+        }
     }
 
     /// A call's arguments as the caller reads them: `[[new...], [[name,
@@ -263,6 +272,12 @@ pub(crate) fn new_of(args: &[Value]) -> Vec<Value> {
         Some(Value::Array(values)) => values.clone(),
         _ => Vec::new(),
     }
+}
+
+/// Whether the reference refused to make `call`'s object (its blessed
+/// answer is an error).
+pub(crate) fn refused(call: &super::Call) -> bool {
+    matches!(&call.expect, Some(Value::Table(t)) if t.get("error") == Some(&Value::Boolean(true)))
 }
 
 /// A call's blessed answers, one per answering step.

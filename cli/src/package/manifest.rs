@@ -174,6 +174,10 @@ pub(crate) struct NewSpec {
     pub doc: String,
     #[serde(default)]
     pub args: Vec<ArgSpec>,
+    /// Whether it may refuse its arguments: `Result<Self, String>` in
+    /// Rust, an exception in Python.
+    #[serde(default)]
+    pub fails: bool,
 }
 
 /// One method of a class.

@@ -507,8 +507,9 @@ pub(crate) fn class_entry(package: &Package, f: &Function) -> String {
             )
         })
         .collect();
+    let fails = if class.fails { "True" } else { "False" };
     format!(
-        "    {:?}: (say, lambda a: scenario(lambda: {}.{}({}), a[1], {{{}}})),\n",
+        "    {:?}: (say, lambda a: scenario(lambda: {}.{}({}), a[1], {{{}}}, {fails})),\n",
         f.name,
         package.python.module,
         f.name,
@@ -531,10 +532,21 @@ fn class_test(
     let expected = super::class::expected(call);
     let steps = class.steps(&call.args);
     let shown_f = f.shown();
-    let mut out = format!(
-        "        {}\n",
-        object_shown(package, f, &call.args, Some(0))
-    );
+    let made = object_shown(package, f, &call.args, Some(0));
+    if super::class::refused(call) {
+        // Refused as the reference refused it: an exception, no object.
+        let call_text = made.split_once(" = ").map_or(made.as_str(), |(_, c)| c);
+        let shown = object_shown(package, &shown_f, &call.args, Some(0));
+        let shown = shown.split_once(" = ").map_or(shown.as_str(), |(_, c)| c);
+        let error = Type::Result(Box::new(Type::Bool));
+        return check(
+            &error,
+            &format!("({call_text}, None)[1]"),
+            &super::types::error_json(),
+            shown,
+        );
+    }
+    let mut out = format!("        {made}\n");
     let mut answered = 0;
     for (at, (method, values)) in steps.iter().enumerate() {
         let called = format!(

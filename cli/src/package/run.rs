@@ -530,6 +530,26 @@ fn object_failure(
     let none: &[Json] = &[];
     let (got, want) = match (answer, expected) {
         (Json::Array(got), Json::Array(want)) => (got.as_slice(), want.as_slice()),
+        // Made where refused, or refused where made: the constructor's
+        // call is the failure.
+        _ if class.fails && (answer.is_array() != expected.is_array()) => {
+            let made = object_shown(package, &api.shown(), &call.args, ran.language, Some(0));
+            let said = |v: &Json| match v.is_array() {
+                true => t("an object").to_owned(),
+                false => super::types::shown_answer(v, ran.language),
+            };
+            return f(
+                "{call} returned {got}, expected {expected}",
+                &[
+                    (
+                        "call",
+                        &made.split_once(" = ").map_or(made.as_str(), |(_, c)| c),
+                    ),
+                    ("got", &said(answer)),
+                    ("expected", &said(expected)),
+                ],
+            );
+        }
         (_, Json::Array(want)) => (none, want.as_slice()),
         _ => (none, none),
     };

@@ -571,11 +571,14 @@ pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
         (declared.join(", "), shown.join(", "))
     };
     let (declared, shown) = params(&f.args);
+    let made = match class.fails {
+        true => format!("Result<{}, String>", f.name),
+        false => f.name.clone(),
+    };
     let _ = write!(
         out,
-        "{}    pub fn new({declared}) -> {} {{\n        todo!(\"{}::new({shown}): {todo}\")\n    }}\n",
+        "{}    pub fn new({declared}) -> {made} {{\n        todo!(\"{}::new({shown}): {todo}\")\n    }}\n",
         indented_doc(&class.new_doc),
-        f.name,
         f.name
     );
     for m in &class.methods {
@@ -635,9 +638,18 @@ pub(crate) fn class_arm(package: &Package, f: &Function) -> String {
         (lets, passed.join(", "))
     };
     let (lets, passed) = reads(&f.args, "a.get(0).unwrap_or(&json::NULL).arr()", 0);
+    // A constructor that refuses its arguments answers an error, and
+    // its object's steps are not called.
+    let made = match class.fails {
+        true => format!(
+            "match {}::{}::new({passed}) {{ Ok(o) => o, Err(_) => {{ say(Err::<bool, ()>(())); continue; }} }}",
+            package.name, f.name
+        ),
+        false => format!("{}::{}::new({passed})", package.name, f.name),
+    };
     let mut out = format!(
-        "                    {:?} => {{\n                        {lets}#[allow(unused_mut)] let mut o = {}::{}::new({passed});\n                        let mut out = String::from(\"[\"); let mut first = true;\n                        for step in a.get(1).unwrap_or(&json::NULL).arr() {{\n                            let s = step.arr();\n                            match s.first().unwrap_or(&json::NULL).string().as_str() {{\n",
-        f.name, package.name, f.name
+        "                    {:?} => {{\n                        {lets}#[allow(unused_mut)] let mut o = {made};\n                        let mut out = String::from(\"[\"); let mut first = true;\n                        for step in a.get(1).unwrap_or(&json::NULL).arr() {{\n                            let s = step.arr();\n                            match s.first().unwrap_or(&json::NULL).string().as_str() {{\n",
+        f.name
     );
     for m in &class.methods {
         let (lets, passed) = reads(&m.args, "s", 1);
@@ -669,18 +681,37 @@ pub(crate) fn class_test(package: &Package, f: &Function, call: &Call) -> String
     let expected = super::class::expected(call);
     let steps = class.steps(&call.args);
     let shown_f = f.shown();
-    let mut out = format!(
-        "        {{\n            {};\n",
-        object_shown(package, f, &call.args, Some(0)).replacen(
-            "let ",
-            if steps.iter().any(|(m, _)| m.mutates) {
-                "let mut "
-            } else {
-                "let "
-            },
-            1
-        )
-    );
+    let made = object_shown(package, f, &call.args, Some(0));
+    let mutable = if steps.iter().any(|(m, _)| m.mutates) {
+        "let mut "
+    } else {
+        "let "
+    };
+    let mut out = match class.fails {
+        // Made, or refused as the reference refused it.
+        true => {
+            let (binding, call_text) = made.split_once(" = ").unwrap_or_default();
+            let object = binding.trim_start_matches("let ");
+            let shown = object_shown(package, &shown_f, &call.args, Some(0));
+            let shown = shown.split_once(" = ").map_or(shown.as_str(), |(_, c)| c);
+            let refused = super::class::refused(call);
+            let want = if refused { "Err(())" } else { "Ok(())" };
+            let mut out = format!(
+                "        {{\n            let made = {call_text};\n            super::check(made.as_ref().map(|_| ()).map_err(|_| ()), &[{want}], {shown:?});\n"
+            );
+            if refused {
+                // Nothing made: no step to call.
+                out.push_str("        }\n");
+                return out;
+            }
+            let _ = writeln!(out, "            {mutable}{object} = made.unwrap();");
+            out
+        }
+        false => format!(
+            "        {{\n            {};\n",
+            made.replacen("let ", mutable, 1)
+        ),
+    };
     let mut answered = 0;
     for (at, (method, values)) in steps.iter().enumerate() {
         let object = super::class::variable(package, &f.name);

@@ -5,7 +5,9 @@ class Scoreboard:
     """The points of a game's players, each starting at 0."""
 
     def __init__(self, players: list[str]) -> None:
-        """A scoreboard for `players`, in their order."""
+        """A scoreboard for `players`; an error for a name given twice."""
+        if len(set(players)) != len(players):
+            raise ValueError("a name is given twice")
         self.players = list(players)
         self.scores = {p: 0 for p in players}
 

@@ -6,11 +6,17 @@ pub struct Scoreboard {
 }
 
 impl Scoreboard {
-    /// A scoreboard for `players`, in their order.
-    pub fn new(players: &[String]) -> Scoreboard {
-        Scoreboard {
-            players: players.iter().map(|p| (p.clone(), 0)).collect(),
+    /// A scoreboard for `players`, in their order; an error when a name
+    /// is given twice.
+    pub fn new(players: &[String]) -> Result<Scoreboard, String> {
+        for (i, name) in players.iter().enumerate() {
+            if players[..i].contains(name) {
+                return Err(format!("{name} is given twice"));
+            }
         }
+        Ok(Scoreboard {
+            players: players.iter().map(|p| (p.clone(), 0)).collect(),
+        })
     }
 
     /// Gives `points` to `player` and returns their new score; an error
