@@ -1981,23 +1981,28 @@ fn a_class_is_made_then_its_methods_called_in_both_languages() {
     let reference =
         std::fs::read_to_string(package.join("reference/python/scoreboard.py")).unwrap();
     let last_on_ties = reference.replace(
-        "self.scores[p] > self.scores[best]",
-        "self.scores[p] >= self.scores[best]",
+        "self.scores_of[p] > self.scores_of[best]",
+        "self.scores_of[p] >= self.scores_of[best]",
     );
     // Points given, then forgotten: each call a board of its own.
     let forgets = reference.replace(
-        "self.scores[player] += points",
-        "self.scores = {p: 0 for p in self.players}\n        self.scores[player] += points",
+        "self.scores_of[player] += points",
+        "self.scores_of = {p: 0 for p in self.players}\n        self.scores_of[player] += points",
     );
     // A name given twice taken.
     let twice = reference.replace("raise ValueError(\"a name is given twice\")", "pass");
+    // Right, its scores() the very list it keeps changing: each answer
+    // is the list as it was when returned.
+    let keeps = "class Scoreboard:\n    def __init__(self, players):\n        if len(set(players)) != len(players):\n            raise ValueError(\"twice\")\n        self.names = list(players)\n        self.points = [0] * len(players)\n\n    def add(self, player, points):\n        i = self.names.index(player)\n        self.points[i] += points\n        return self.points[i]\n\n    def score(self, player):\n        return self.points[self.names.index(player)] if player in self.names else None\n\n    def scores(self):\n        return self.points\n\n    def leader(self):\n        if not self.names:\n            return None\n        return self.names[self.points.index(max(self.points))]\n\n    def reset(self):\n        for i in range(len(self.points)):\n            self.points[i] = 0\n\n\ndef ranking(board):\n    order = sorted(range(len(board.names)), key=lambda i: -board.points[i])\n    return [board.names[i] for i in order]\n".to_owned();
     let mut folders = Vec::new();
     for (name, source) in [
         ("ana", &reference),
         ("bia", &last_on_ties),
         ("caio", &forgets),
         ("dan", &twice),
+        ("eva", &keeps),
     ] {
+        assert!(name == "ana" || *source != reference, "{name}: no bug made");
         let folder = dir.path().join(name);
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join("scoreboard.py"), source).unwrap();
@@ -2019,10 +2024,11 @@ fn a_class_is_made_then_its_methods_called_in_both_languages() {
         grades(&out),
         [
             "submission,basic,proficient,score,max_score,level",
-            "ana,4,2,6,6,proficient",
-            "bia,4,1,5,6,basic",
-            "caio,2,1,3,6,none",
-            "dan,3,2,5,6,none",
+            "ana,4,3,7,7,proficient",
+            "bia,4,2,6,7,basic",
+            "caio,2,1,3,7,none",
+            "dan,3,3,6,7,none",
+            "eva,4,3,7,7,proficient",
         ]
     );
     let page = std::fs::read_to_string(out.join("students/dan/feedback.md")).unwrap();
@@ -2063,7 +2069,7 @@ fn class_graded_in_rust(package: &Path) {
         grades(&out),
         [
             "submission,basic,proficient,tests,score,max_score,level",
-            "dora,4,2,2,8,8,proficient",
+            "dora,4,3,2,9,9,proficient",
         ]
     );
 }

@@ -183,7 +183,7 @@ fn a_class_case_is_checked_step_by_step() {
         ),
         (
             "new = []\nsteps = []\n",
-            "`new`: `Tally` is made from 1 arguments, not 0",
+            "`new`: `Tally` is made from 1 argument, not 0",
         ),
         (
             "args = [1]\n",
@@ -200,6 +200,26 @@ fn a_class_case_is_checked_step_by_step() {
         assert_eq!(output.status.code(), Some(1), "{why}: {text}");
         assert!(text.contains(why), "{why}: {text}");
     }
+}
+
+/// A blessed answer that no longer fits its call (the function's type
+/// changed under it) is refused by verify, and written again by bless.
+#[test]
+fn bless_writes_again_an_answer_that_no_longer_fits() {
+    let (_dir, package) = new_package();
+    let case = package.join("cases/total_small.toml");
+    edit(&case, "expect = 6", "expect = \"six\"");
+    let output = checked("verify", &package);
+    assert_eq!(output.status.code(), Some(1), "{}", said(&output));
+    assert!(
+        said(&output).contains("total_small.toml:8: `expect` no longer fits the call: \"six\" is not of type int; `boardkit bless` writes it again"),
+        "{}",
+        said(&output)
+    );
+    let blessed = checked("bless", &package);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    let text = std::fs::read_to_string(&case).unwrap();
+    assert!(text.contains("expect = 6\n"), "{text}");
 }
 
 #[test]

@@ -21,12 +21,20 @@ pub(crate) struct PackageArgs {
 /// The package in folder `dir`, or the built-in package of that name
 /// (`velha`, `velha-english`) when no such folder is there.
 pub(crate) fn loaded(dir: &std::path::Path) -> Result<package::Package, Failure> {
+    loaded_by(dir, package::load)
+}
+
+/// [`loaded`], read by `load` (`load_to_bless` for `bless`).
+fn loaded_by(
+    dir: &std::path::Path,
+    load: fn(&std::path::Path) -> Result<package::Package, package::PackageError>,
+) -> Result<package::Package, Failure> {
     if dir.join(package::load::MANIFEST).is_file() {
-        return package::load(dir).map_err(Failure::failed);
+        return load(dir).map_err(Failure::failed);
     }
     let named = dir.to_str().filter(|_| !dir.exists());
     match named.and_then(package::builtin::folder) {
-        Some(Ok(folder)) => package::load(&folder).map_err(Failure::failed),
+        Some(Ok(folder)) => load(&folder).map_err(Failure::failed),
         Some(Err(e)) => Err(Failure::failed(std::io::Error::other(e))),
         None => {
             let names: Vec<String> = package::builtin::names()
@@ -95,7 +103,7 @@ pub(crate) fn verify(args: &PackageArgs) -> Outcome {
 
 /// `boardkit bless DIR`.
 pub(crate) fn bless(args: &PackageArgs) -> Outcome {
-    let package = loaded(&args.dir)?;
+    let package = loaded_by(&args.dir, package::load::load_to_bless)?;
     let sandbox = sandbox(args.no_sandbox)?;
     let scratch = tempfile::tempdir().map_err(Failure::failed)?;
     let changed = package::bless::bless(&package, &sandbox, scratch.path())

@@ -9,12 +9,10 @@
 //! blessing and verifying are a function's. What each language writes of
 //! it (stubs, tests, the callers) is `rust.rs`'s and `python.rs`'s.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value as Json;
 use toml::Value;
 
-use super::types::Type;
+use super::types::{Names, ObjectMethod, ObjectType, Type};
 use super::{Function, Package};
 
 /// A class's constructor and methods.
@@ -44,7 +42,7 @@ pub(crate) struct Method {
 /// constructor's arguments as the function's.
 pub(crate) fn read(
     spec: &super::manifest::ClassSpec,
-    named: &BTreeMap<String, super::NamedType>,
+    names: &Names,
 ) -> Result<Function, super::manifest::Spot> {
     let name = spec.name.get_ref().clone();
     let named_so = name.starts_with(|c: char| c.is_ascii_uppercase())
@@ -69,13 +67,13 @@ pub(crate) fn read(
             ));
         }
         let returns = match &m.returns {
-            Some(r) => Some(Type::read(r.get_ref(), named).map_err(|e| (r.span(), e))?),
+            Some(r) => Some(super::load::answer_type(r, names)?),
             None => None,
         };
         methods.push(Method {
             name: method,
             doc: m.doc.clone(),
-            args: super::manifest::arguments(&m.args, named)?,
+            args: super::manifest::arguments(&m.args, names)?,
             returns,
             mutates: m.mutates,
         });
@@ -89,7 +87,7 @@ pub(crate) fn read(
     Ok(Function {
         name,
         doc: spec.doc.clone(),
-        args: super::manifest::arguments(&spec.new.args, named)?,
+        args: super::manifest::arguments(&spec.new.args, names)?,
         returns: Type::Tuple(Vec::new()),
         class: Some(Class {
             new_doc: spec.new.doc.clone(),
@@ -99,6 +97,29 @@ pub(crate) fn read(
     })
 }
 
+/// A class as an argument's type: how a case's value makes one.
+pub(crate) fn object_type(class: &Function, module: &str) -> ObjectType {
+    let methods = class
+        .class
+        .as_ref()
+        .map_or(&[][..], |c| c.methods.as_slice());
+    ObjectType {
+        name: class.name.clone(),
+        module: module.to_owned(),
+        new: class.args.clone(),
+        fails: class.class.as_ref().is_some_and(|c| c.fails),
+        methods: methods
+            .iter()
+            .map(|m| ObjectMethod {
+                name: m.name.clone(),
+                args: m.args.clone(),
+                answers: m.returns.is_some(),
+                mutates: m.mutates,
+            })
+            .collect(),
+    }
+}
+
 /// An object's call as a case file writes it: `new`'s arguments and the
 /// steps, each checked against the class.
 pub(crate) fn call_args(
@@ -106,43 +127,11 @@ pub(crate) fn call_args(
     new: &[Value],
     steps: &[Value],
 ) -> Result<Vec<Value>, String> {
-    let Some(class) = &f.class else {
-        return Err(format!("`{}` is a function: expected `args`", f.name));
-    };
-    if new.len() != f.args.len() {
-        return Err(format!(
-            "`new`: `{}` is made from {} arguments, not {}",
-            f.name,
-            f.args.len(),
-            new.len()
-        ));
-    }
-    for ((name, kind), value) in f.args.iter().zip(new) {
-        kind.check(value)
-            .map_err(|m| format!("`new`, argument `{name}`: {m}"))?;
-    }
-    for step in steps {
-        let (method, args) = class.step(step).ok_or_else(|| {
-            let names: Vec<String> = class.methods.iter().map(|m| format!("`{}`", m.name)).collect();
-            format!(
-                "`steps`: {} is not a method called: expected `[\"method\", arguments...]`, a method of {}",
-                super::types::short(step),
-                names.join(", ")
-            )
-        })?;
-        if args.len() != method.args.len() {
-            return Err(format!(
-                "`steps`: `{}` takes {} arguments, not {}",
-                method.name,
-                method.args.len(),
-                args.len()
-            ));
-        }
-        for ((name, kind), value) in method.args.iter().zip(args) {
-            kind.check(value)
-                .map_err(|m| format!("`steps`, `{}`'s argument `{name}`: {m}", method.name))?;
-        }
-    }
+    let made = Value::Table(toml::Table::from_iter([
+        ("new".to_owned(), Value::Array(new.to_vec())),
+        ("steps".to_owned(), Value::Array(steps.to_vec())),
+    ]));
+    object_type(f, "").parts(&made)?;
     Ok(vec![
         Value::Array(new.to_vec()),
         Value::Array(steps.to_vec()),

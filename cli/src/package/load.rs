@@ -9,7 +9,7 @@ use toml::{Spanned, Value};
 use super::manifest::{
     self, CaseFile, HintSpec, Manifest, Spot, SubmissionFile, arguments, identifier, line_of,
 };
-use super::types::Type;
+use super::types::{Names, Type};
 use super::{
     Call, Case, CaseKind, Ends, Function, Given, Hint, Language, NamedType, Package, PackageError,
     Patch, Program, PythonFiles, Reference, Submission, Typed,
@@ -24,6 +24,20 @@ const DEPTH: usize = 4;
 
 /// Reads and checks the package in `root`.
 pub(crate) fn load(root: &Path) -> Result<Package, PackageError> {
+    let package = load_at(root, 0)?;
+    let stale = package.cases.iter().find_map(|c| match &c.kind {
+        CaseKind::Calls { calls, .. } => calls.iter().find_map(|call| call.stale.clone()),
+        CaseKind::Session { .. } => None,
+    });
+    match stale {
+        Some(error) => Err(*error),
+        None => Ok(package),
+    }
+}
+
+/// [`load`] for `bless`: a blessed answer that no longer fits its call
+/// is dropped, to be written again.
+pub(crate) fn load_to_bless(root: &Path) -> Result<Package, PackageError> {
     load_at(root, 0)
 }
 
@@ -487,9 +501,30 @@ fn named_types(
 }
 
 fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, Spot> {
-    let named: BTreeMap<String, NamedType> =
-        types.iter().map(|t| (t.name.clone(), t.clone())).collect();
+    let mut names = Names {
+        given: types.iter().map(|t| (t.name.clone(), t.clone())).collect(),
+        objects: BTreeMap::new(),
+    };
+    // The classes first: a function, or a later class's method, may take
+    // an object of one.
     let mut functions: Vec<Function> = Vec::new();
+    let module = manifest
+        .python
+        .as_ref()
+        .and_then(|p| p.get_ref().module.as_ref())
+        .unwrap_or(&manifest.name)
+        .get_ref();
+    for spec in &manifest.classes {
+        let class = super::class::read(spec, &names)?;
+        if functions.iter().any(|f| f.name == class.name) || names.has(&class.name) {
+            return Err((spec.name.span(), format!("`{}` is named twice", class.name)));
+        }
+        names.objects.insert(
+            class.name.clone(),
+            super::class::object_type(&class, module),
+        );
+        functions.push(class);
+    }
     for spec in &manifest.functions {
         let name = identifier(&spec.name).map_err(|m| (spec.name.span(), m))?;
         if functions.iter().any(|f| f.name == name)
@@ -500,9 +535,8 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         {
             return Err((spec.name.span(), format!("`{name}` is named twice")));
         }
-        let args = arguments(&spec.args, &named)?;
-        let returns =
-            Type::read(spec.returns.get_ref(), &named).map_err(|m| (spec.returns.span(), m))?;
+        let args = arguments(&spec.args, &names)?;
+        let returns = answer_type(&spec.returns, &names)?;
         functions.push(Function {
             name,
             doc: spec.doc.clone(),
@@ -510,13 +544,6 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
             returns,
             class: None,
         });
-    }
-    for spec in &manifest.classes {
-        let class = super::class::read(spec, &named)?;
-        if functions.iter().any(|f| f.name == class.name) || named.contains_key(&class.name) {
-            return Err((spec.name.span(), format!("`{}` is named twice", class.name)));
-        }
-        functions.push(class);
     }
     if functions.is_empty() && manifest.program.is_none() {
         return Err((
@@ -526,6 +553,22 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         ));
     }
     Ok(functions)
+}
+
+/// A `returns`: any type but one holding an object, which only a case
+/// makes.
+pub(crate) fn answer_type(text: &Spanned<String>, names: &Names) -> Result<Type, Spot> {
+    let kind = Type::read(text.get_ref(), names).map_err(|m| (text.span(), m))?;
+    if kind.holds_object() {
+        return Err((
+            text.span(),
+            format!(
+                "`{}`: an object is made by a case, as an argument; it is never an answer",
+                text.get_ref()
+            ),
+        ));
+    }
+    Ok(kind)
 }
 
 fn reference(
@@ -735,15 +778,20 @@ fn calls(
     let mut calls = Vec::new();
     for call in &spec.calls {
         let (args, span) = call_args(f, call).map_err(|(span, m)| at(span, m))?;
-        if let Some(expect) = &call.expect {
-            let kind = f.answer_type(&Call {
-                args: args.clone(),
-                expect: None,
-                accept: None,
-                line: 0,
-            });
-            kind.check(expect.get_ref())
-                .map_err(|m| at(expect.span(), format!("`expect`: {m}")))?;
+        let mut made = Call {
+            args,
+            expect: call.expect.as_ref().map(|e| e.get_ref().clone()),
+            accept: call.accept.as_ref().map(|a| a.get_ref().clone()),
+            line: starts.partition_point(|&s| s <= span.start),
+            stale: None,
+        };
+        if let Some(expect) = &call.expect
+            && let Err(m) = f.answer_type(&made).check(expect.get_ref())
+        {
+            let m =
+                format!("`expect` no longer fits the call: {m}; `boardkit bless` writes it again");
+            made.expect = None;
+            made.stale = Some(Box::new(at(expect.span(), m)));
         }
         if let (Some(_), Some(accept)) = (&f.class, &call.accept) {
             return Err(at(
@@ -764,12 +812,7 @@ fn calls(
                     .map_err(|m| at(accept.span(), format!("`accept`: {m}")))?;
             }
         }
-        calls.push(Call {
-            args,
-            expect: call.expect.as_ref().map(|e| e.get_ref().clone()),
-            accept: call.accept.as_ref().map(|a| a.get_ref().clone()),
-            line: starts.partition_point(|&s| s <= span.start),
-        });
+        calls.push(made);
     }
     Ok(CaseKind::Calls {
         function: index,
@@ -785,15 +828,22 @@ fn called(package: &Package, function: &Spanned<String>, spec: &CaseFile) -> Res
         .iter()
         .position(|f| &f.name == function.get_ref())
         .ok_or_else(|| {
+            // Among the classes for `class = ...`, the functions else.
+            let what = if spec.class.is_some() {
+                "class"
+            } else {
+                "function"
+            };
+            let names: Vec<String> = package
+                .functions
+                .iter()
+                .filter(|f| f.class.is_some() == spec.class.is_some())
+                .map(|f| format!("`{}`", f.name))
+                .collect();
             format!(
-                "`{}` is not a function of the manifest: expected one of {}",
+                "`{}` is not a {what} of the manifest: expected one of {}",
                 function.get_ref(),
-                package
-                    .functions
-                    .iter()
-                    .map(|f| format!("`{}`", f.name))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names.join(", ")
             )
         })?;
     let f = &package.functions[index];
@@ -820,9 +870,9 @@ fn call_args(f: &Function, call: &manifest::CallSpec) -> Result<(Vec<Value>, Spa
                 return Err((
                     args.span(),
                     format!(
-                        "`{}` takes {} arguments, not {}",
+                        "`{}` takes {}, not {}",
                         f.name,
-                        f.args.len(),
+                        super::types::counted(f.args.len(), "argument"),
                         values.len()
                     ),
                 ));

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::PackageError;
-use super::types::{NamedType, Type};
+use super::types::{Names, Type};
 
 /// The one format this kit reads.
 pub(crate) const FORMAT: i64 = 1;
@@ -405,14 +405,11 @@ pub(crate) fn identifier(name: &Spanned<String>) -> Result<String, String> {
 }
 
 /// A signature's arguments, each named and typed; none a result.
-pub(crate) fn arguments(
-    specs: &[ArgSpec],
-    named: &BTreeMap<String, NamedType>,
-) -> Result<Vec<(String, Type)>, Spot> {
+pub(crate) fn arguments(specs: &[ArgSpec], names: &Names) -> Result<Vec<(String, Type)>, Spot> {
     let mut args = Vec::new();
     for arg in specs {
         let arg_name = identifier(&arg.name).map_err(|m| (arg.name.span(), m))?;
-        let kind = Type::read(arg.kind.get_ref(), named).map_err(|m| (arg.kind.span(), m))?;
+        let kind = Type::read(arg.kind.get_ref(), names).map_err(|m| (arg.kind.span(), m))?;
         if kind.holds_result() {
             return Err((
                 arg.kind.span(),

@@ -66,7 +66,7 @@ pub(crate) use types::{NamedType, Type};
 
 /// Why a package cannot be used: the file, the line when there is one,
 /// and what was expected.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("{place}: {message}")]
 pub(crate) struct PackageError {
     place: String,
@@ -169,10 +169,14 @@ impl Package {
                 .map(|(_, t)| t)
                 .chain([&f.returns])
                 .any(Type::holds_named);
-            if matches!(f.returns, Type::Result(_)) || given {
+            if given {
                 return None;
             }
-            let call = calls.iter().find(|c| rust::accepted(c).len() == 1)?;
+            // One answer, and not an error: a value to compare with.
+            let call = calls.iter().find(|c| {
+                let accepted = rust::accepted(c);
+                accepted.len() == 1 && !matches!(&accepted[0], toml::Value::Table(_))
+            })?;
             let answer = rust::accepted(call).pop()?;
             Some((f, call, answer))
         })
@@ -458,6 +462,9 @@ pub(crate) struct Call {
     pub accept: Option<Vec<toml::Value>>,
     /// Its line in the case file.
     pub line: usize,
+    /// A blessed answer that no longer fits the call (its steps or its
+    /// function changed): refused, but by `bless`, which writes it again.
+    pub stale: Option<Box<PackageError>>,
 }
 
 /// A language a reference or a submission is written in.

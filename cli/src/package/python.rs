@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 use toml::Value;
 
 use super::class::Method;
-use super::types::{Codec, Type};
+use super::types::{Codec, ObjectType, Type};
 use super::words::Words;
 use super::{Case, CaseKind, Ends, Function, Package, Typed};
 use boardkit::catalogue::f;
@@ -31,6 +31,8 @@ pub(crate) fn type_of(t: &Type) -> String {
         Type::Option(inner) => format!("{} | None", type_of(inner)),
         Type::Result(inner) => type_of(inner),
         Type::Named(named) => named.name.clone(),
+        // Quoted: the class may come after the function in the module.
+        Type::Object(object) => format!("\"{}\"", object.name),
     }
 }
 
@@ -44,6 +46,7 @@ pub(crate) fn literal(t: &Type, value: &Value) -> String {
         (Type::Option(_), Value::Table(t)) if t.is_empty() => "None".into(),
         (Type::Option(inner) | Type::Result(inner), v) => literal(inner, v),
         (Type::Named(named), v) => Codec::fill(&named.python.make, &literal(&named.of, v)),
+        (Type::Object(object), v) => made_object(object, v),
         (Type::Bool, Value::Boolean(b)) => if *b { "True" } else { "False" }.into(),
         (Type::Str | Type::Char, Value::String(s)) => serde_json::to_string(s).unwrap_or_default(),
         (Type::List(inner), Value::Array(items)) => format!("[{}]", list(inner, items)),
@@ -436,6 +439,63 @@ pub(crate) fn caller(package: &Package) -> String {
         .replace("{functions}", &listed)
 }
 
+/// An object as a case writes it, as a Python expression that makes it:
+/// `built(demo.Board(6), lambda o: o.drop(3))` (`built` is in the
+/// starter's tests and the caller).
+fn made_object(object: &ObjectType, value: &Value) -> String {
+    let Ok((new, steps)) = object.parts(value) else {
+        return String::new();
+    };
+    let args = arguments;
+    let mut parts = vec![format!(
+        "{}.{}({})",
+        object.module,
+        object.name,
+        args(&object.new, new)
+    )];
+    for step in steps {
+        let method = &object.methods[step.method];
+        parts.push(format!(
+            "lambda o: o.{}({})",
+            method.name,
+            args(&method.args, step.args)
+        ));
+    }
+    format!("built({})", parts.join(", "))
+}
+
+/// Python that makes an object from `json` (`[[new...], [[method,
+/// args...], ...]]`), as the caller reads an argument.
+fn read_object(object: &ObjectType, json: &str) -> String {
+    let reads = |types: &[(String, Type)], from: &str, first: usize| -> String {
+        let each: Vec<String> = types
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| read(t, &format!("{from}[{}]", i + first)))
+            .collect();
+        each.join(", ")
+    };
+    let methods: Vec<String> = object
+        .methods
+        .iter()
+        .map(|m| {
+            format!(
+                "{:?}: lambda o, s: o.{}({})",
+                m.name,
+                m.name,
+                reads(&m.args, "s", 1)
+            )
+        })
+        .collect();
+    format!(
+        "built_from(lambda n: {}.{}({}), {json}, {{{}}})",
+        object.module,
+        object.name,
+        reads(&object.new, "n", 0),
+        methods.join(", ")
+    )
+}
+
 /// The stub of a class: its constructor and methods, each raising.
 pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
     let Some(class) = &f.class else {
@@ -656,6 +716,7 @@ pub(crate) fn read(t: &Type, json: &str) -> String {
             )
         }
         Type::Named(named) => Codec::fill(&named.python.make, &read(&named.of, json)),
+        Type::Object(object) => read_object(object, json),
         _ => json.to_owned(),
     }
 }
@@ -663,7 +724,7 @@ pub(crate) fn read(t: &Type, json: &str) -> String {
 /// Whether a value of `t` differs from what JSON gives: it holds a tuple.
 fn needs_reading(t: &Type) -> bool {
     match t {
-        Type::Tuple(_) | Type::Named(_) => true,
+        Type::Tuple(_) | Type::Named(_) | Type::Object(_) => true,
         Type::List(inner) | Type::Grid(inner, ..) | Type::Option(inner) | Type::Result(inner) => {
             needs_reading(inner)
         }

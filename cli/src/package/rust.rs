@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use toml::Value;
 
 use super::class::Method;
-use super::types::{Codec, Type};
+use super::types::{Codec, ObjectType, Type};
 use super::words::Words;
 use super::{Call, Case, CaseKind, Ends, Function, Package, Typed};
 use boardkit::session_fixture::{Stdin, StdinPart};
@@ -20,8 +20,11 @@ pub(crate) fn type_of(t: &Type, borrowed: bool) -> String {
     match (t, borrowed) {
         (Type::Str, true) => "&str".into(),
         (Type::List(inner), true) => format!("&[{}]", type_of(inner, false)),
-        (Type::Grid(..) | Type::Named(_), true) => format!("&{}", type_of(t, false)),
+        (Type::Grid(..) | Type::Named(_) | Type::Object(_), true) => {
+            format!("&{}", type_of(t, false))
+        }
         (Type::Named(named), false) => named.name.clone(),
+        (Type::Object(object), false) => object.name.clone(),
         (Type::Bool, _) => "bool".into(),
         (Type::Int, _) => "i64".into(),
         (Type::Uint, _) => "usize".into(),
@@ -81,6 +84,10 @@ pub(crate) fn literal(t: &Type, value: &Value, borrowed: bool) -> String {
             let made = Codec::fill(&named.rust.make, &literal(&named.of, v, false));
             if borrowed { format!("&{made}") } else { made }
         }
+        (Type::Object(object), v) => {
+            let made = made_object(object, v);
+            if borrowed { format!("&{made}") } else { made }
+        }
         (Type::Int, Value::Integer(i)) => format!("{i}_i64"),
         (Type::Uint, Value::Integer(i)) => format!("{i}_usize"),
         (_, v) => v.to_string(),
@@ -123,14 +130,14 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
             out.push_str(&class_stub(f, &todo));
             continue;
         }
-        let shown: Vec<String> = f.args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
+        let (shown, unshown) = todo_args(&f.args);
         let _ = write!(
             out,
-            "\n{}{} {{\n    todo!(\"{}({}): {todo}\")\n}}\n",
+            "\n{}{} {{\n{}    todo!(\"{}({shown}): {todo}\")\n}}\n",
             doc(&f.doc),
             signature(f),
+            unshown.map(|u| format!("    {u}\n")).unwrap_or_default(),
             f.name,
-            shown.join(", ")
         );
     }
     if let Some(program) = &package.program {
@@ -193,6 +200,9 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     );
     if package.given.rust.is_some() {
         let _ = writeln!(out, "use {krate}::given::*;");
+    }
+    if has_classes(package) {
+        let _ = writeln!(out, "use {krate}::{}::*;", package.name);
     }
     // The session helpers only where a public session uses them: a
     // starter compiles without a warning.
@@ -286,9 +296,10 @@ pub(crate) fn own_tests(package: &Package, words: &Words) -> String {
     let mut out = super::words::wrapped(&doc, "//! ", 72);
     if let Some((f, call, answer)) = package.own_example() {
         let call = call_expression(package, f, &call.args);
+        let result = matches!(f.returns, Type::Result(_));
         let assertion = match answer {
-            Value::Boolean(true) => format!("assert!({call})"),
-            Value::Boolean(false) => format!("assert!(!{call})"),
+            Value::Boolean(true) if !result => format!("assert!({call})"),
+            Value::Boolean(false) if !result => format!("assert!(!{call})"),
             answer => format!(
                 "assert_eq!({call}, {})",
                 literal(&f.returns, &answer, false)
@@ -456,7 +467,7 @@ pub(crate) fn caller(package: &Package) -> String {
             );
             let borrowed = matches!(
                 t,
-                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_)
+                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_) | Type::Object(_)
             );
             passed.push(format!("{}a{index}", if borrowed { "&" } else { "" }));
         }
@@ -472,13 +483,17 @@ pub(crate) fn caller(package: &Package) -> String {
         Some(p) => format!("{}::{}", package.name, p.function),
         None => "no_program".into(),
     };
-    let given = match package.given.rust {
+    let mut given = match package.given.rust {
         Some(_) => format!(
             "#[path = \"src/given.rs\"]\nmod given;\nuse given::*;\n\n{}",
             given_answers(package)
         ),
         None => String::new(),
     };
+    if has_classes(package) {
+        // An argument's object is made by its class's name.
+        let _ = writeln!(given, "#[allow(unused_imports)]\nuse {}::*;", package.name);
+    }
     CALLER_MAIN
         .replace("{given}", &given)
         .replace("{name}", &package.name)
@@ -542,11 +557,113 @@ pub(crate) fn read(t: &Type, json: &str) -> String {
             read(inner, "v")
         ),
         Type::Named(named) => Codec::fill(&named.rust.make, &read(&named.of, json)),
+        Type::Object(object) => read_object(object, json),
         Type::Result(inner) => format!(
             "{{ let v = {json}; if v.is_error() {{ Err(String::new()) }} else {{ Ok({}) }} }}",
             read(inner, "v")
         ),
     }
+}
+
+/// An object as a case writes it (`{ new = [...], steps = [...] }`), as
+/// a Rust block that makes it: `{ let mut o = Board::new(6_usize);
+/// o.drop(3_usize); o }` (each answer dropped).
+fn made_object(object: &ObjectType, value: &Value) -> String {
+    let Ok((new, steps)) = object.parts(value) else {
+        return String::new();
+    };
+    let args = arguments;
+    let mutable = steps.iter().any(|s| object.methods[s.method].mutates);
+    let unwrap = if object.fails { ".unwrap()" } else { "" };
+    let mut out = format!(
+        "{{ let {}o = {}::new({}){unwrap};",
+        if mutable { "mut " } else { "" },
+        object.name,
+        args(&object.new, new)
+    );
+    for step in steps {
+        let method = &object.methods[step.method];
+        let drop = if method.answers { "let _ = " } else { "" };
+        let _ = write!(
+            out,
+            " {drop}o.{}({});",
+            method.name,
+            args(&method.args, step.args)
+        );
+    }
+    out.push_str(" o }");
+    out
+}
+
+/// Rust that makes an object from `json` (`[[new...], [[method,
+/// args...], ...]]`), as the caller reads an argument.
+fn read_object(object: &ObjectType, json: &str) -> String {
+    let reads = |types: &[(String, Type)], from: &str, first: usize| -> String {
+        let each: Vec<String> = types
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| {
+                let borrowed = matches!(
+                    t,
+                    Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_) | Type::Object(_)
+                );
+                let value = read(
+                    t,
+                    &format!("{from}.get({}).unwrap_or(&json::NULL)", i + first),
+                );
+                match borrowed {
+                    true => format!("&{{ let x: {} = {value}; x }}", type_of(t, false)),
+                    false => value,
+                }
+            })
+            .collect();
+        each.join(", ")
+    };
+    let unwrap = if object.fails { ".unwrap()" } else { "" };
+    let mut arms = String::new();
+    for method in &object.methods {
+        let _ = write!(
+            arms,
+            "{:?} => {{ let _ = o.{}({}); }} ",
+            method.name,
+            method.name,
+            reads(&method.args, "s", 1)
+        );
+    }
+    format!(
+        "{{ let r = {json}.arr(); let n = r.get(0).unwrap_or(&json::NULL).arr(); #[allow(unused_mut)] let mut o = {}::new({}){unwrap}; for step in r.get(1).unwrap_or(&json::NULL).arr() {{ let s = step.arr(); match s.first().unwrap_or(&json::NULL).string().as_str() {{ {arms}_ => {{}} }} }} o }}",
+        object.name,
+        reads(&object.new, "n", 0)
+    )
+}
+
+/// A stub's `todo!` words for `args`: each shown with `{name:?}`, but an
+/// object (which need not be `Debug`), shown as `..` and used by a
+/// `let _ = ...;` of its own (none when there is none).
+fn todo_args(args: &[(String, Type)]) -> (String, Option<String>) {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|(n, t)| match t.holds_object() {
+            true => "..".to_owned(),
+            false => format!("{{{n}:?}}"),
+        })
+        .collect();
+    let unshown: Vec<&str> = args
+        .iter()
+        .filter(|(_, t)| t.holds_object())
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let unshown = match unshown[..] {
+        [] => None,
+        [one] => Some(format!("let _ = {one};")),
+        _ => Some(format!("let _ = ({});", unshown.join(", "))),
+    };
+    (shown.join(", "), unshown)
+}
+
+/// Whether the API has a class, whose objects arguments may hold.
+fn has_classes(package: &Package) -> bool {
+    package.functions.iter().any(|f| f.class.is_some())
 }
 
 /// The stub of a class: the struct, its constructor and methods, each a
@@ -567,22 +684,28 @@ pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
             .iter()
             .map(|(n, t)| format!("{n}: {}", rust(t)))
             .collect();
-        let shown: Vec<String> = args.iter().map(|(n, _)| format!("{{{n}:?}}")).collect();
-        (declared.join(", "), shown.join(", "))
+        let (shown, unshown) = todo_args(args);
+        let unshown = unshown
+            .map(|u| format!("        {u}\n"))
+            .unwrap_or_default();
+        (
+            declared.join(", "),
+            format!("{unshown}        todo!(\"{{}}({shown}): {todo}\")"),
+        )
     };
-    let (declared, shown) = params(&f.args);
+    let (declared, body) = params(&f.args);
     let made = match class.fails {
         true => format!("Result<{}, String>", f.name),
         false => f.name.clone(),
     };
     let _ = write!(
         out,
-        "{}    pub fn new({declared}) -> {made} {{\n        todo!(\"{}::new({shown}): {todo}\")\n    }}\n",
+        "{}    pub fn new({declared}) -> {made} {{\n{}\n    }}\n",
         indented_doc(&class.new_doc),
-        f.name
+        body.replacen("{}", &format!("{}::new", f.name), 1)
     );
     for m in &class.methods {
-        let (declared, shown) = params(&m.args);
+        let (declared, body) = params(&m.args);
         let receiver = if m.mutates { "&mut self" } else { "&self" };
         let declared = match declared.is_empty() {
             true => receiver.to_owned(),
@@ -595,11 +718,10 @@ pub(crate) fn class_stub(f: &Function, todo: &str) -> String {
             .unwrap_or_default();
         let _ = write!(
             out,
-            "\n{}    pub fn {}({declared}){returns} {{\n        todo!(\"{}::{}({shown}): {todo}\")\n    }}\n",
+            "\n{}    pub fn {}({declared}){returns} {{\n{}\n    }}\n",
             indented_doc(&m.doc),
             m.name,
-            f.name,
-            m.name
+            body.replacen("{}", &format!("{}::{}", f.name, m.name), 1)
         );
     }
     out.push_str("}\n");
@@ -631,7 +753,7 @@ pub(crate) fn class_arm(package: &Package, f: &Function) -> String {
             );
             let borrowed = matches!(
                 t,
-                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_)
+                Type::Str | Type::List(_) | Type::Grid(..) | Type::Named(_) | Type::Object(_)
             );
             passed.push(format!("{}x{i}", if borrowed { "&" } else { "" }));
         }

@@ -30,6 +30,130 @@ pub(crate) enum Type {
     Result(Box<Type>),
     /// A type the statement gives (`[[type]]`, such as a `Code`).
     Named(Box<NamedType>),
+    /// An object of a class the student writes (`[[class]]`), as an
+    /// argument: a case writes how it is made, `{ new = [...], steps =
+    /// [["method", ...], ...] }`.
+    Object(Box<ObjectType>),
+}
+
+/// A class as an argument's type: what making one from a case's value
+/// takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ObjectType {
+    pub name: String,
+    /// The student's module (`scoreboard`): Python's `scoreboard.Board`.
+    pub module: String,
+    /// The constructor's arguments.
+    pub new: Vec<(String, Type)>,
+    /// Whether the constructor may refuse its arguments.
+    pub fails: bool,
+    pub methods: Vec<ObjectMethod>,
+}
+
+/// A method, as making an object calls it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ObjectMethod {
+    pub name: String,
+    pub args: Vec<(String, Type)>,
+    /// Whether it answers (its answer is dropped while making).
+    pub answers: bool,
+    /// Whether it changes the object.
+    pub mutates: bool,
+}
+
+impl ObjectType {
+    /// The constructor's and the steps' values of an object's value
+    /// (`{ new = [...], steps = [...] }`), checked against the class.
+    pub(crate) fn parts<'a>(
+        &self,
+        value: &'a Value,
+    ) -> Result<(&'a [Value], Vec<Step<'a>>), String> {
+        let Value::Table(table) = value else {
+            return Err(format!(
+                "{} is not a `{}`: expected `{{ new = [...], steps = [[\"method\", ...], ...] }}`",
+                short(value),
+                self.name
+            ));
+        };
+        if let Some(key) = table.keys().find(|k| *k != "new" && *k != "steps") {
+            return Err(format!(
+                "`{}`'s value has `{key}`: expected `new` and `steps`",
+                self.name
+            ));
+        }
+        let list = |key: &str| match table.get(key) {
+            None => Ok(&[][..]),
+            Some(Value::Array(items)) => Ok(items.as_slice()),
+            Some(other) => Err(format!("`{key}` is {}: expected a list", short(other))),
+        };
+        let new = list("new")?;
+        if new.len() != self.new.len() {
+            return Err(format!(
+                "`new`: `{}` is made from {}, not {}",
+                self.name,
+                counted(self.new.len(), "argument"),
+                new.len()
+            ));
+        }
+        for ((name, t), v) in self.new.iter().zip(new) {
+            t.check(v)
+                .map_err(|m| format!("`new`, argument `{name}`: {m}"))?;
+        }
+        let mut steps = Vec::new();
+        for step in list("steps")? {
+            steps.push(self.step(step)?);
+        }
+        Ok((new, steps))
+    }
+
+    fn step<'a>(&self, step: &'a Value) -> Result<Step<'a>, String> {
+        let wrong = || {
+            let names: Vec<String> = self
+                .methods
+                .iter()
+                .map(|m| format!("`{}`", m.name))
+                .collect();
+            format!(
+                "`steps`: {} is not a method called: expected `[\"method\", arguments...]`, a method of {}",
+                short(step),
+                names.join(", ")
+            )
+        };
+        let Value::Array(items) = step else {
+            return Err(wrong());
+        };
+        let Some((Value::String(name), args)) = items.split_first() else {
+            return Err(wrong());
+        };
+        let index = self
+            .methods
+            .iter()
+            .position(|m| &m.name == name)
+            .ok_or_else(wrong)?;
+        let types = &self.methods[index].args;
+        if args.len() != types.len() {
+            return Err(format!(
+                "`steps`: `{name}` takes {}, not {}",
+                counted(types.len(), "argument"),
+                args.len()
+            ));
+        }
+        for ((arg, t), v) in types.iter().zip(args) {
+            t.check(v)
+                .map_err(|m| format!("`steps`, `{name}`'s argument `{arg}`: {m}"))?;
+        }
+        Ok(Step {
+            method: index,
+            args,
+        })
+    }
+}
+
+/// One step of an object's making: its method (an index) and arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Step<'a> {
+    pub method: usize,
+    pub args: &'a [Value],
 }
 
 /// A type the statement gives (`[[type]]`, a `Code`): its name, the type
@@ -76,6 +200,7 @@ impl std::fmt::Display for Type {
             Type::Option(t) => write!(f, "option<{t}>"),
             Type::Result(t) => write!(f, "result<{t}>"),
             Type::Named(named) => f.write_str(&named.name),
+            Type::Object(object) => f.write_str(&object.name),
         }
     }
 }
@@ -87,19 +212,30 @@ impl std::str::FromStr for Type {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Type, String> {
-        Type::read(text, &std::collections::BTreeMap::new())
+        Type::read(text, &Names::default())
+    }
+}
+
+/// The package's own type names: the types the statement gives, and the
+/// classes the student writes (an argument's type only).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Names {
+    pub given: std::collections::BTreeMap<String, NamedType>,
+    pub objects: std::collections::BTreeMap<String, ObjectType>,
+}
+
+impl Names {
+    /// Whether `name` is one of them.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.given.contains_key(name) || self.objects.contains_key(name)
     }
 }
 
 impl Type {
     /// The type `text` names, among the kit's and the package's own
-    /// `named` types (by name, each with the type its values are written
-    /// as).
-    pub(crate) fn read(
-        text: &str,
-        named: &std::collections::BTreeMap<String, NamedType>,
-    ) -> Result<Type, String> {
-        let mut reader = Reader { text, at: 0, named };
+    /// (`names`).
+    pub(crate) fn read(text: &str, names: &Names) -> Result<Type, String> {
+        let mut reader = Reader { text, at: 0, names };
         let parsed = reader.parse()?;
         reader.skip_spaces();
         if reader.at != text.len() {
@@ -115,7 +251,7 @@ impl Type {
 struct Reader<'a> {
     text: &'a str,
     at: usize,
-    named: &'a std::collections::BTreeMap<String, NamedType>,
+    names: &'a Names,
 }
 
 impl Reader<'_> {
@@ -177,8 +313,11 @@ impl Reader<'_> {
         if let Some(simple) = simple {
             return Ok(simple);
         }
-        if let Some(named) = self.named.get(&word) {
+        if let Some(named) = self.names.given.get(&word) {
             return Ok(Type::Named(Box::new(named.clone())));
+        }
+        if let Some(object) = self.names.objects.get(&word) {
+            return Ok(Type::Object(Box::new(object.clone())));
         }
         self.expect('<').map_err(|_| unknown(self.text, &word))?;
         let made = match word.as_str() {
@@ -222,6 +361,7 @@ impl Type {
             Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) => t.holds_result(),
             Type::Named(named) => named.of.holds_result(),
             Type::Tuple(ts) => ts.iter().any(Type::holds_result),
+            Type::Object(_) => false,
             _ => false,
         }
     }
@@ -252,10 +392,27 @@ impl Type {
         }
     }
 
+    /// Whether an object is in `self`: a type no answer can have.
+    pub(crate) fn holds_object(&self) -> bool {
+        match self {
+            Type::Object(_) => true,
+            Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) | Type::Result(t) => {
+                t.holds_object()
+            }
+            Type::Tuple(ts) => ts.iter().any(Type::holds_object),
+            _ => false,
+        }
+    }
+
     /// Whether the given type `name` is in `self`.
     pub(crate) fn mentions(&self, name: &str) -> bool {
         match self {
             Type::Named(named) => named.name == name,
+            Type::Object(object) => object
+                .new
+                .iter()
+                .chain(object.methods.iter().flat_map(|m| &m.args))
+                .any(|(_, t)| t.mentions(name)),
             Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) | Type::Result(t) => {
                 t.mentions(name)
             }
@@ -264,10 +421,11 @@ impl Type {
         }
     }
 
-    /// Whether a given type (`[[type]]`) is in `self`.
+    /// Whether a given type (`[[type]]`) or an object is in `self`: a
+    /// value made by code, not written as a literal.
     pub(crate) fn holds_named(&self) -> bool {
         match self {
-            Type::Named(_) => true,
+            Type::Named(_) | Type::Object(_) => true,
             Type::List(t) | Type::Grid(t, _, _) | Type::Option(t) | Type::Result(t) => {
                 t.holds_named()
             }
@@ -308,6 +466,7 @@ impl Type {
             (Type::Result(_), Value::Table(t)) if is_error(t) => Ok(()),
             (Type::Result(t), v) => t.check(v),
             (Type::Named(named), v) => named.of.check(v),
+            (Type::Object(object), v) => object.parts(v).map(|_| ()),
             _ => wrong(),
         }
     }
@@ -321,6 +480,7 @@ impl Type {
             (Type::Result(_), Value::Table(t)) if is_error(t) => error_json(),
             (Type::Result(t), v) => t.canonical(v),
             (Type::Named(named), v) => named.of.canonical(v),
+            (Type::Object(object), v) => object.canonical(v),
             (Type::List(t), Value::Array(items)) => {
                 Json::Array(items.iter().map(|v| t.canonical(v)).collect())
             }
@@ -383,6 +543,46 @@ impl Type {
                 .map(Value::Array),
             _ => None,
         }
+    }
+}
+
+impl ObjectType {
+    /// A checked object's value as the callers read it: `[[new...],
+    /// [["method", args...], ...]]`.
+    fn canonical(&self, value: &Value) -> Json {
+        let Ok((new, steps)) = self.parts(value) else {
+            return Json::Null;
+        };
+        let new = self
+            .new
+            .iter()
+            .zip(new)
+            .map(|((_, t), v)| t.canonical(v))
+            .collect();
+        let steps = steps
+            .iter()
+            .map(|step| {
+                let method = &self.methods[step.method];
+                let mut items = vec![Json::String(method.name.clone())];
+                items.extend(
+                    method
+                        .args
+                        .iter()
+                        .zip(step.args)
+                        .map(|((_, t), v)| t.canonical(v)),
+                );
+                Json::Array(items)
+            })
+            .collect();
+        Json::Array(vec![Json::Array(new), Json::Array(steps)])
+    }
+}
+
+/// `n` things: "1 argument", "2 arguments".
+pub(crate) fn counted(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        _ => format!("{n} {thing}s"),
     }
 }
 

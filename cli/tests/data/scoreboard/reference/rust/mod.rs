@@ -1,5 +1,14 @@
 //! The reference: the student's folder, as it should be written.
 
+/// The players of `board`, most points first; on a tie, in the order
+/// the board was made with.
+pub fn ranking(board: &Scoreboard) -> Vec<String> {
+    let mut players = board.players.clone();
+    // A stable sort keeps the board's order among equal scores.
+    players.sort_by_key(|(_, score)| std::cmp::Reverse(*score));
+    players.into_iter().map(|(name, _)| name).collect()
+}
+
 /// The points of a game's players, each starting at 0.
 pub struct Scoreboard {
     players: Vec<(String, i64)>,
@@ -38,6 +47,11 @@ impl Scoreboard {
             .iter()
             .find(|(name, _)| name == player)
             .map(|(_, score)| *score)
+    }
+
+    /// Every player's score, in the board's order.
+    pub fn scores(&self) -> Vec<i64> {
+        self.players.iter().map(|(_, score)| *score).collect()
     }
 
     /// The player with the most points, the first on a tie.
