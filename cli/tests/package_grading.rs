@@ -14,13 +14,20 @@ use crate::package_support::*;
 
 #[test]
 fn verify_fails_a_package_that_lies() {
-    let lies: [(&str, &str, &str, &str); 4] = [
+    let lies: [(&str, &str, &str, &str); 5] = [
         // A wrong submission declared to reach the top level.
         (
             "submissions/says_sum/submission.toml",
             "reaches = \"basic\"",
             "reaches = \"proficient\"",
             "reaches basic, declared proficient",
+        ),
+        // One declared below what it reaches: which case should catch it.
+        (
+            "submissions/says_sum/submission.toml",
+            "reaches = \"basic\"",
+            "reaches = \"none\"",
+            "reaches basic, declared none\n    no case of basic catches its bug: add one that does, or declare `reaches = \"basic\"`",
         ),
         // A blessed answer the reference does not give.
         (

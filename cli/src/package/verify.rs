@@ -314,6 +314,15 @@ fn submission_check(
             submission.file.display(),
             level_name(package, reached.level)
         );
+        // Higher than declared: no case at the level above catches it.
+        if reached.level > submission.reaches {
+            let above = submission.reaches.map_or(0, |l| l + 1);
+            why.push_str(&format!(
+                "\n    no case of {} catches its bug: add one that does, or declare `reaches = \"{}\"`",
+                package.levels.get(above).map_or("the level above", String::as_str),
+                level_name(package, reached.level)
+            ));
+        }
         // A build's error is said once, below, with what it means.
         for failure in reached.failures.iter().take(3) {
             why.push_str(&format!("\n    {failure}"));
