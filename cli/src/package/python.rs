@@ -128,7 +128,11 @@ pub(crate) fn stubs(package: &Package, words: &Words) -> Vec<(String, String)> {
 /// The module `<module>.py`: the API, each function raising; and the
 /// program's function when the module is the program.
 fn stub(package: &Package, words: &Words) -> String {
-    let header = words.text("package_stub_python", &[("title", &package.title)]);
+    let key = match package.functions.iter().any(|f| f.class.is_some()) {
+        true => "package_stub_python_classes",
+        false => "package_stub_python",
+    };
+    let header = words.text(key, &[("title", &package.title)]);
     let mut out = format!(
         "\"\"\"\n{}\"\"\"\n",
         quoted(&super::words::wrapped(&header, "", 72))

@@ -111,7 +111,11 @@ fn signature(f: &Function) -> String {
 
 /// The student's `src/<name>/mod.rs`: the API, each function a `todo!`.
 pub(crate) fn stub(package: &Package, words: &Words) -> String {
-    let header = words.text("package_stub", &[("title", &package.title)]);
+    let key = match has_classes(package) {
+        true => "package_stub_classes",
+        false => "package_stub",
+    };
+    let header = words.text(key, &[("title", &package.title)]);
     let mut out = super::words::wrapped(&header, "//! ", 72);
     let todo = words.rust_format("package_todo", &[]);
     if package.program.is_some() {
