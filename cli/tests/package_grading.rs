@@ -2069,14 +2069,32 @@ fn class_graded_in_rust(package: &Path) {
         "use scoreboard_exercise::scoreboard::Scoreboard;\n\n#[test]\nfn a_stranger_is_refused() {\n    let mut board = Scoreboard::new(&[\"ana\".to_owned()]).unwrap();\n    assert!(board.add(\"zoe\", 1).is_err());\n    assert_eq!(board.score(\"zoe\"), None);\n}\n",
     )
     .unwrap();
+    // The last leader on a tie: its answer said as Rust writes it.
+    let edu = dir.path().join("edu");
+    made_starter(package, &edu, &[]);
+    let last = reference.replace("entry.1 > b.1", "entry.1 >= b.1");
+    assert_ne!(last, reference);
+    std::fs::write(edu.join("src/scoreboard/mod.rs"), last).unwrap();
     let out = dir.path().join("out");
-    let output = grade_with(package, &out, &[folder], false, &["--test-points", "2"]);
+    let output = grade_with(
+        package,
+        &out,
+        &[folder, edu],
+        false,
+        &["--test-points", "2"],
+    );
     assert!(output.status.success(), "{}", said(&output));
     assert_eq!(
         grades(&out),
         [
             "submission,basic,proficient,tests,score,max_score,level",
             "dora,4,3,2,9,9,proficient",
+            "edu,4,2,0,6,9,basic",
         ]
+    );
+    let page = std::fs::read_to_string(out.join("students/edu/feedback.md")).unwrap();
+    assert!(
+        page.contains("a_scoreboard.leader() returned Some(\"caio\"), expected Some(\"ana\")"),
+        "{page}"
     );
 }

@@ -115,6 +115,7 @@ pub(crate) fn object_type(class: &Function, module: &str) -> ObjectType {
                 args: m.args.clone(),
                 answers: m.returns.is_some(),
                 mutates: m.mutates,
+                fails: matches!(m.returns, Some(Type::Result(_))),
             })
             .collect(),
     }

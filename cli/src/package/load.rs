@@ -885,9 +885,15 @@ fn call_args(f: &Function, call: &manifest::CallSpec) -> Result<(Vec<Value>, Spa
         }
         (Some(_), None, new, Some(steps)) => {
             let made = new.as_ref().map_or(&[][..], |n| n.get_ref().as_slice());
+            // An error in `new` is said at its line, any other at the
+            // steps'.
+            let at = |m: &str| match (m.starts_with("`new`"), new) {
+                (true, Some(new)) => new.span(),
+                _ => steps.span(),
+            };
             super::class::call_args(f, made, steps.get_ref())
                 .map(|values| (values, steps.span()))
-                .map_err(|m| (steps.span(), m))
+                .map_err(|m| (at(&m), m))
         }
         (Some(_), ..) => Err((
             call.args.as_ref().map_or(0..0, Spanned::span),

@@ -192,8 +192,28 @@ fn helpers(package: &Package, words: &Words) -> String {
                 .collect()
         })
         .unwrap_or_default();
+    let failing: Vec<String> = package
+        .functions
+        .iter()
+        .filter_map(|f| Some((f, f.class.as_ref()?)))
+        .map(|(f, class)| {
+            let names: Vec<String> = class
+                .methods
+                .iter()
+                .filter(|m| matches!(m.returns, Some(Type::Result(_))))
+                .map(|m| format!("{:?}", m.name))
+                .collect();
+            format!(
+                "{:?}: ({}{})",
+                f.name,
+                names.join(", "),
+                if names.len() == 1 { "," } else { "" }
+            )
+        })
+        .collect();
     include_str!("templates/lines.py.in")
         .replace("{given}", &given_reads(package))
+        .replace("{failing}", &format!("{{{}}}", failing.join(", ")))
         .replace("{lines}", &patterns.join(", "))
         .replace(
             "{an_exception}",
@@ -319,11 +339,17 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
             let _ = writeln!(body, "        session({options}, {typed}, {expect}{error})");
         }
     }
+    let doc = words.text(
+        "package_test_doc",
+        &[
+            ("description", case.description.trim()),
+            ("rule", &case.rule.to_string()),
+        ],
+    );
     format!(
-        "\n    def test_{}(self):\n        \"\"\"{} (STATEMENT.md, rule {})\"\"\"\n{body}",
+        "\n    def test_{}(self):\n        \"\"\"{}\"\"\"\n{body}",
         case.name,
-        quoted(case.description.trim()),
-        case.rule
+        quoted(&doc)
     )
 }
 
@@ -459,11 +485,17 @@ fn made_object(object: &ObjectType, value: &Value) -> String {
     )];
     for step in steps {
         let method = &object.methods[step.method];
-        parts.push(format!(
-            "lambda o: o.{}({})",
-            method.name,
-            args(&method.args, step.args)
-        ));
+        let mut call = vec![format!("{:?}", method.name)];
+        call.extend(
+            method
+                .args
+                .iter()
+                .zip(step.args)
+                .map(|((_, t), v)| literal(t, v)),
+        );
+        // A one-member tuple keeps its comma.
+        let comma = if call.len() == 1 { "," } else { "" };
+        parts.push(format!("({}{comma})", call.join(", ")));
     }
     format!("built({})", parts.join(", "))
 }
@@ -483,8 +515,9 @@ fn read_object(object: &ObjectType, json: &str) -> String {
         .methods
         .iter()
         .map(|m| {
+            let fails = if m.fails { "True" } else { "False" };
             format!(
-                "{:?}: lambda o, s: o.{}({})",
+                "{:?}: ({fails}, lambda o, s: o.{}({}))",
                 m.name,
                 m.name,
                 reads(&m.args, "s", 1)

@@ -498,16 +498,14 @@ fn judge_calls(
             ));
         }
         if !accepted.contains(answer) {
-            let expected: Vec<String> = accepted
-                .iter()
-                .map(|a| super::types::shown_answer(a, ran.language))
-                .collect();
+            let said = |a: &Json| super::types::shown_typed(&returns, a, ran.language);
+            let expected: Vec<String> = accepted.iter().map(said).collect();
             let or = format!(" {} ", t("or"));
             return Err(f(
                 "{call} returned {got}, expected {expected}",
                 &[
                     ("call", &shown),
-                    ("got", &super::types::shown_answer(answer, ran.language)),
+                    ("got", &said(answer)),
                     ("expected", &expected.join(&or)),
                 ],
             ));
@@ -556,11 +554,15 @@ fn object_failure(
     let at = got.iter().zip(want).take_while(|(g, w)| g == w).count();
     let step = super::class::step_of_answer(class, &call.args, at);
     let shown = object_shown(package, &api.shown(), &call.args, ran.language, Some(step));
-    let said = |v: Option<&Json>| {
-        v.map_or_else(
-            || t("no answer").to_owned(),
-            |v| super::types::shown_answer(v, ran.language),
-        )
+    // The answering step's own type says how its answer is written.
+    let returns = class
+        .steps(&call.args)
+        .get(step.wrapping_sub(1))
+        .and_then(|(m, _)| m.returns.clone());
+    let said = |v: Option<&Json>| match (v, &returns) {
+        (None, _) => t("no answer").to_owned(),
+        (Some(v), Some(returns)) => super::types::shown_typed(returns, v, ran.language),
+        (Some(v), None) => super::types::shown_answer(v, ran.language),
     };
     f(
         "{call} returned {got}, expected {expected}",
@@ -754,7 +756,8 @@ mod tests {
             .collect();
         let port = include_str!("templates/lines.py.in")
             .replace("{lines}", &patterns.join(", "))
-            .replace("{given}", "GIVEN = []");
+            .replace("{given}", "GIVEN = []")
+            .replace("{failing}", "{}");
         let lines = serde_json::to_string(LINES).unwrap();
         let script = format!(
             "__file__ = 'test.py'\n{port}\nprint(json.dumps([graded(l) for l in {lines}]))\n"

@@ -235,14 +235,14 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         }
         let _ = write!(out, "\nmod {level} {{\n    use super::*;\n");
         for case in cases {
-            out.push_str(&test(package, case));
+            out.push_str(&test(package, case, words));
         }
         out.push_str("}\n");
     }
     out
 }
 
-fn test(package: &Package, case: &Case) -> String {
+fn test(package: &Package, case: &Case, words: &Words) -> String {
     let mut body = String::new();
     match &case.kind {
         CaseKind::Calls { function, calls } => {
@@ -280,10 +280,15 @@ fn test(package: &Package, case: &Case) -> String {
             };
         }
     }
+    let doc = words.text(
+        "package_test_doc",
+        &[
+            ("description", case.description.trim()),
+            ("rule", &case.rule.to_string()),
+        ],
+    );
     format!(
-        "\n    /// {} (STATEMENT.md, rule {})\n    #[test]\n    fn {}() {{\n{body}    }}\n",
-        case.description.trim(),
-        case.rule,
+        "\n    /// {doc}\n    #[test]\n    fn {}() {{\n{body}    }}\n",
         case.name
     )
 }

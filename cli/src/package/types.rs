@@ -59,6 +59,9 @@ pub(crate) struct ObjectMethod {
     pub answers: bool,
     /// Whether it changes the object.
     pub mutates: bool,
+    /// Whether it may answer an error (dropped while making, as any
+    /// answer).
+    pub fails: bool,
 }
 
 impl ObjectType {
@@ -594,6 +597,43 @@ pub(crate) fn shown_answer(answer: &Json, language: super::Language) -> String {
         super::Language::Python => boardkit::catalogue::t("an exception"),
     };
     shown_answer_saying(answer, language, error)
+}
+
+/// An answer of type `t` as the student's language writes such a value:
+/// in Rust `Some('X')`, `Ok(3)`, `(1, 2)`; in Python `"X"`, `3`, `True`;
+/// a given type's in its written form; an error in the active
+/// catalogue's words. An answer not of the type is shown untyped.
+pub(crate) fn shown_typed(t: &Type, answer: &Json, language: super::Language) -> String {
+    let rust = language == super::Language::Rust;
+    let each = |t: &Type, items: &[Json]| -> Vec<String> {
+        items.iter().map(|v| shown_typed(t, v, language)).collect()
+    };
+    match (t, answer) {
+        (Type::Result(_), v) if *v == error_json() => shown_answer(v, language),
+        (Type::Result(inner), v) if rust => format!("Ok({})", shown_typed(inner, v, language)),
+        (Type::Result(inner), v) => shown_typed(inner, v, language),
+        (Type::Option(_), Json::Null) => "None".into(),
+        (Type::Option(inner), v) if rust => format!("Some({})", shown_typed(inner, v, language)),
+        (Type::Option(inner), v) => shown_typed(inner, v, language),
+        (Type::Char, Json::String(c)) if rust => format!("{:?}", c.chars().next().unwrap_or(' ')),
+        (Type::List(inner), Json::Array(items)) => format!("[{}]", each(inner, items).join(", ")),
+        (Type::Grid(cell, ..), Json::Array(rows)) => {
+            let row = Type::List(cell.clone());
+            format!("[{}]", each(&row, rows).join(", "))
+        }
+        (Type::Tuple(ts), Json::Array(items)) if ts.len() == items.len() => {
+            let members: Vec<String> = ts
+                .iter()
+                .zip(items)
+                .map(|(t, v)| shown_typed(t, v, language))
+                .collect();
+            let comma = if members.len() == 1 { "," } else { "" };
+            format!("({}{comma})", members.join(", "))
+        }
+        // In its written form, as the statement's cases write it.
+        (Type::Named(named), v) => shown_typed(&named.of, v, language),
+        (_, v) => shown_answer(v, language),
+    }
 }
 
 /// [`shown_answer`], an error said as `error` (a starter's locale's

@@ -41,6 +41,14 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
             Runs::Every,
         );
         let mut problems = outcome.failures.clone();
+        if !problems.is_empty() {
+            // A case changed after bless (a step's argument, a call's
+            // input) disagrees with its old answers, the reference's own.
+            problems.push(
+                "where the reference is right and a case changed since it was blessed, `boardkit bless` writes the reference's answers again"
+                    .into(),
+            );
+        }
         if let Some(e) = outcome.unbuilt {
             problems.push(e);
         }
