@@ -29,9 +29,27 @@ pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Res
     for case in cases.iter().filter(|c| c.file.starts_with(&package.root)) {
         let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
         if let Some(failure) = &ran.failure {
+            // The call it failed on, and its own file where the sandbox
+            // names the copy it built.
+            let at = match &case.kind {
+                CaseKind::Calls { function, calls } => calls.get(ran.answers.len()).map(|call| {
+                    let f = &package.functions[*function];
+                    format!(
+                        ":{} ({})",
+                        call.line,
+                        run::shown_call(package, f, &call.args, language)
+                    )
+                }),
+                CaseKind::Session { .. } => None,
+            };
+            let failure = failure.replace(
+                &format!("/build/src/{}/", package.name),
+                &format!("{}/", folder.display()),
+            );
             return Err(format!(
-                "{}: the reference failed: {failure}",
-                case.file.display()
+                "{}{}: the reference failed: {failure}",
+                case.file.display(),
+                at.unwrap_or_default()
             ));
         }
         let path = &case.file;
