@@ -6,7 +6,9 @@
 //! must reach a declared level, and its mutants (`hidden/mutants/`).
 //!
 //! - [`manifest`]: the files as written, read strictly.
-//! - [`types`]: the API's types and their values.
+//! - [`types`]: the API's types and their values; [`class`]: the
+//!   classes a student writes, each case's call an object made and its
+//!   methods called.
 //! - [`rust`] and [`python`]: what the kit writes from the API, in each
 //!   language (stubs, tests, the callers the grader runs).
 //! - [`run`]: a reference or a submission run on the cases, in the

@@ -2,7 +2,8 @@
 //! student's `<name>.py`), the public tests (`test_<name>.py`, pytest, a
 //! class per level), and the caller the grader runs beside a submission
 //! (`caller.py`: each case's calls, printed as canonical JSON, and the
-//! program).
+//! program); for a class, its methods, its objects made and called step
+//! by step.
 
 use std::fmt::Write as _;
 

@@ -2,7 +2,8 @@
 //! student's `src/<name>/mod.rs`), the public tests (`tests/<name>.rs`,
 //! one test per case, by level), and the caller the grader compiles with a
 //! submission (`answers.rs`: each case's calls, printed as canonical
-//! JSON, and the program).
+//! JSON, and the program); for a class, its struct and methods, its
+//! objects made and called step by step.
 
 use std::fmt::Write as _;
 
