@@ -67,7 +67,7 @@ pub(crate) fn read(
             ));
         }
         let returns = match &m.returns {
-            Some(r) => Some(super::load::answer_type(r, names)?),
+            Some(r) => Some(super::manifest::answer_type(r, names)?),
             None => None,
         };
         methods.push(Method {

@@ -536,7 +536,7 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
             return Err((spec.name.span(), format!("`{name}` is named twice")));
         }
         let args = arguments(&spec.args, &names)?;
-        let returns = answer_type(&spec.returns, &names)?;
+        let returns = manifest::answer_type(&spec.returns, &names)?;
         functions.push(Function {
             name,
             doc: spec.doc.clone(),
@@ -553,22 +553,6 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         ));
     }
     Ok(functions)
-}
-
-/// A `returns`: any type but one holding an object, which only a case
-/// makes.
-pub(crate) fn answer_type(text: &Spanned<String>, names: &Names) -> Result<Type, Spot> {
-    let kind = Type::read(text.get_ref(), names).map_err(|m| (text.span(), m))?;
-    if kind.holds_object() {
-        return Err((
-            text.span(),
-            format!(
-                "`{}`: an object is made by a case, as an argument; it is never an answer",
-                text.get_ref()
-            ),
-        ));
-    }
-    Ok(kind)
 }
 
 fn reference(

@@ -420,3 +420,19 @@ pub(crate) fn arguments(specs: &[ArgSpec], names: &Names) -> Result<Vec<(String,
     }
     Ok(args)
 }
+
+/// A `returns`: any type but one holding an object, which only a case
+/// makes.
+pub(crate) fn answer_type(text: &Spanned<String>, names: &Names) -> Result<Type, Spot> {
+    let kind = Type::read(text.get_ref(), names).map_err(|m| (text.span(), m))?;
+    if kind.holds_object() {
+        return Err((
+            text.span(),
+            format!(
+                "`{}`: an object is made by a case, as an argument; it is never an answer",
+                text.get_ref()
+            ),
+        ));
+    }
+    Ok(kind)
+}
