@@ -585,6 +585,10 @@ fn made_object(object: &ObjectType, value: &Value) -> String {
     let args = arguments;
     let mutable = steps.iter().any(|s| object.methods[s.method].mutates);
     let unwrap = if object.fails { ".unwrap()" } else { "" };
+    if steps.is_empty() {
+        // Made, and nothing more: no block (clippy's let_and_return).
+        return format!("{}::new({}){unwrap}", object.name, args(&object.new, new));
+    }
     let mut out = format!(
         "{{ let {}o = {}::new({}){unwrap};",
         if mutable { "mut " } else { "" },
