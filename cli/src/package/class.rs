@@ -244,6 +244,12 @@ pub(crate) fn shown_with(
     parts.join("; ")
 }
 
+/// An object made (`let mut tally = demo::Tally::new(3)`, `tally =
+/// demo.Tally(3)`) as the constructor's call alone, without its binding.
+pub(crate) fn unbound(made: &str) -> &str {
+    made.split_once(" = ").map_or(made, |(_, call)| call)
+}
+
 /// Which step answered the `index`-th answer: its number among all the
 /// call's steps, counted from 1.
 pub(crate) fn step_of_answer(class: &Class, args: &[Value], index: usize) -> usize {

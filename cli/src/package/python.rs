@@ -407,13 +407,12 @@ fn typed_expression(stdin: &Stdin) -> String {
 }
 
 pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {
-    let args: Vec<String> = f
-        .args
-        .iter()
-        .zip(args)
-        .map(|((_, t), v)| literal(t, v))
-        .collect();
-    format!("{}.{}({})", package.python.module, f.name, args.join(", "))
+    format!(
+        "{}.{}({})",
+        package.python.module,
+        f.name,
+        arguments(&f.args, args)
+    )
 }
 
 /// `caller.py`: the grader's caller, run in the submission's folder:
@@ -633,9 +632,9 @@ fn class_test(
     let made = object_shown(package, f, &call.args, Some(0));
     if super::class::refused(call) {
         // Refused as the reference refused it: an exception, no object.
-        let call_text = made.split_once(" = ").map_or(made.as_str(), |(_, c)| c);
+        let call_text = super::class::unbound(&made);
         let shown = object_shown(package, &shown_f, &call.args, Some(0));
-        let shown = shown.split_once(" = ").map_or(shown.as_str(), |(_, c)| c);
+        let shown = super::class::unbound(&shown);
         let error = Type::Result(Box::new(Type::Bool));
         return check(
             &error,

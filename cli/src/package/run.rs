@@ -539,10 +539,7 @@ fn object_failure(
             return f(
                 "{call} returned {got}, expected {expected}",
                 &[
-                    (
-                        "call",
-                        &made.split_once(" = ").map_or(made.as_str(), |(_, c)| c),
-                    ),
+                    ("call", &super::class::unbound(&made)),
                     ("got", &said(answer)),
                     ("expected", &said(expected)),
                 ],

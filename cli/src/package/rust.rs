@@ -337,13 +337,7 @@ pub(crate) fn accepted(call: &Call) -> Vec<Value> {
 
 /// A call of `f` on `args`, as Rust writes it: `demo::total(&[1_i64])`.
 pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {
-    let args: Vec<String> = f
-        .args
-        .iter()
-        .zip(args)
-        .map(|((_, t), v)| literal(t, v, true))
-        .collect();
-    format!("{}::{}({})", package.name, f.name, args.join(", "))
+    format!("{}::{}({})", package.name, f.name, arguments(&f.args, args))
 }
 
 /// One call's check: a statement of its own, with no binding, so that a
@@ -826,10 +820,10 @@ pub(crate) fn class_test(package: &Package, f: &Function, call: &Call) -> String
     let mut out = match class.fails {
         // Made, or refused as the reference refused it.
         true => {
-            let (binding, call_text) = made.split_once(" = ").unwrap_or_default();
-            let object = binding.trim_start_matches("let ");
+            let call_text = super::class::unbound(&made);
+            let object = super::class::variable(package, &f.name);
             let shown = object_shown(package, &shown_f, &call.args, Some(0));
-            let shown = shown.split_once(" = ").map_or(shown.as_str(), |(_, c)| c);
+            let shown = super::class::unbound(&shown);
             let refused = super::class::refused(call);
             let want = if refused { "Err(())" } else { "Ok(())" };
             let mut out = format!(
