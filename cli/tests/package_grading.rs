@@ -325,6 +325,13 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
         feedback.contains(&format!("src/demo/mod.rs:{first}")),
         "{feedback}"
     );
+    // A failed session says how to run it again in the crate.
+    assert!(
+        feedback.contains(
+            "reproduce it: cargo test --test demo proficient::three_numbers\nor play it: printf '3\\n4\\nx\\n5\\n' | cargo run -q --"
+        ),
+        "{feedback}"
+    );
     // A build's error once, under the first case; the others point to it.
     let fred = std::fs::read_to_string(out.join("students/fred/feedback.md")).unwrap();
     assert_eq!(
@@ -974,6 +981,33 @@ fn a_package_grades_a_class_in_shards() {
         .unwrap();
     assert!(output.status.success(), "{}", said(&output));
     assert_eq!(grades(&merged), grades(&whole));
+    // A shard graded with another timeout is no shard of the same run.
+    let other = dir.path().join("other");
+    let options = [
+        "--program",
+        "python3 game.py",
+        "--shard",
+        "2/2",
+        "--timeout",
+        "7",
+    ];
+    let output = grade_with(&package, &other, &students, true, &options);
+    assert!(output.status.success(), "{}", said(&output));
+    let mixed = dir.path().join("mixed");
+    let output = boardkit()
+        .args(["grade", "merge"])
+        .args([&shards[0], &other])
+        .arg("--out")
+        .arg(&mixed)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", said(&output));
+    assert!(
+        said(&output).contains("graded with other options"),
+        "{}",
+        said(&output)
+    );
+    assert!(!mixed.join("grades.csv").exists());
 }
 
 /// `grade --exercise --test-points`: a Python class's own tests
@@ -1255,6 +1289,142 @@ fn an_out_folder_of_another_run_is_refused_or_replaced() {
     let fresh = grade_with(&package, &out, &[student], false, &["--fresh"]);
     assert!(fresh.status.success(), "{}", said(&fresh));
     assert_eq!(grades(&out).len(), 2, "{:?}", grades(&out));
+}
+
+/// The class is taken as `boardkit grade` takes any: a mistyped path or
+/// a class's folder given whole is the instructor's error (exit 2,
+/// nothing graded), the `--out` folder is never a submission, and an
+/// empty folder is a student with 0 and the reason.
+#[test]
+fn a_packages_class_is_taken_as_any_class() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    copy_folder(&package.join("reference/python"), &class.join("ana"));
+    std::fs::create_dir_all(class.join("bia")).unwrap();
+    let out = dir.path().join("out");
+    let typo = grade(
+        &package,
+        &out,
+        &[class.join("ana"), class.join("aan")],
+        true,
+    );
+    assert_eq!(typo.status.code(), Some(2), "{}", said(&typo));
+    assert!(
+        said(&typo).contains("aan: no such file or folder"),
+        "{}",
+        said(&typo)
+    );
+    assert!(!out.join("grades.csv").exists());
+    let whole = grade(&package, &out, std::slice::from_ref(&class), true);
+    assert_eq!(whole.status.code(), Some(2), "{}", said(&whole));
+    assert!(
+        said(&whole).contains("is a class's folder"),
+        "{}",
+        said(&whole)
+    );
+    let students = [class.join("ana"), class.join("bia"), out.clone()];
+    let run = grade(&package, &out, &students, true);
+    assert!(run.status.success(), "{}", said(&run));
+    assert!(said(&run).contains("is the --out folder: not a submission"));
+    let book = grades(&out);
+    assert_eq!(book.len(), 3, "{book:?}");
+    assert!(
+        book[1].starts_with("ana,") && book[1].ends_with(",proficient"),
+        "{book:?}"
+    );
+    assert!(book[2].starts_with("bia,0,0,0,"), "{book:?}");
+}
+
+/// `--require` takes the package's own levels: one it reaches passes,
+/// one above it exits 1, and a level the package does not have is
+/// refused before any grading (exit 2), never read as a class below it.
+#[test]
+fn require_takes_the_packages_levels() {
+    let (dir, package) = new_package();
+    for file in ["exercise.toml", "cases/three_numbers.toml"] {
+        let path = package.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\"proficient\"", "\"intermediaire\"")).unwrap();
+    }
+    let student = dir.path().join("class/ana");
+    copy_folder(&package.join("reference/python"), &student);
+    edit(&student.join("demo.py"), "print(\"Total", "print(\"Sum");
+    let out = dir.path().join("out");
+    let students = std::slice::from_ref(&student);
+    let met = grade_with(&package, &out, students, true, &["--require", "basic"]);
+    assert!(met.status.success(), "{}", said(&met));
+    let missed = grade_with(
+        &package,
+        &out,
+        students,
+        true,
+        &["--require", "intermediaire"],
+    );
+    assert_eq!(missed.status.code(), Some(1), "{}", said(&missed));
+    assert!(said(&missed).contains("not every submission reaches intermediaire"));
+    // Its page says how to play the failed session again.
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    assert!(
+        page.contains("play it: printf '3\\n4\\nx\\n5\\n' | python3 demo.py"),
+        "{page}"
+    );
+    let unknown = grade_with(&package, &out, students, true, &["--require", "expert"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", said(&unknown));
+    assert!(
+        said(&unknown)
+            .contains("--require expert: not a level of this exercise (basic, intermediaire)"),
+        "{}",
+        said(&unknown)
+    );
+}
+
+/// Grading a class again grades only what changed: a student's edited
+/// file, or every student when the package changes (a case's points);
+/// `--fresh` grades everyone again. As `boardkit grade` does a built-in's.
+#[test]
+fn a_regrade_grades_what_changed_and_keeps_the_rest() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    for name in ["ana", "bia"] {
+        copy_folder(&package.join("reference/python"), &class.join(name));
+    }
+    let out = dir.path().join("out");
+    let students = [class.join("ana"), class.join("bia")];
+    let modified = |name: &str| {
+        std::fs::metadata(out.join("students").join(name).join("results.json"))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let run = |extra: &[&str]| {
+        let output = grade_with(&package, &out, &students, true, extra);
+        assert!(output.status.success(), "{}", said(&output));
+        (modified("ana"), modified("bia"))
+    };
+    let (ana, bia) = run(&[]);
+    let first = grades(&out);
+    // Bia breaks her file; Ana changes nothing.
+    edit(
+        &class.join("bia/demo.py"),
+        "return sum(numbers)",
+        "return 1",
+    );
+    let (ana_again, bia_again) = run(&[]);
+    assert_eq!(ana_again, ana, "an unchanged submission is reused");
+    assert_ne!(bia_again, bia, "a changed one is graded again");
+    assert_eq!(grades(&out)[1], first[1], "{:?}", grades(&out));
+    assert_ne!(grades(&out)[2], first[2], "{:?}", grades(&out));
+    // The package changes: every grade depends on it.
+    let case = package.join("cases/total_small.toml");
+    edit(&case, "level = ", "points = 2\nlevel = ");
+    let (ana_new, bia_new) = run(&[]);
+    assert_ne!(
+        ana_new, ana_again,
+        "a changed package grades everyone again"
+    );
+    assert_ne!(bia_new, bia_again);
+    let (ana_fresh, _) = run(&["--fresh"]);
+    assert_ne!(ana_fresh, ana_new, "--fresh grades everyone again");
 }
 
 /// The built-in velha and its English variant, copied; the variant's own

@@ -174,9 +174,10 @@ pub(crate) struct GradeArgs {
     /// (AWS_BATCH_JOB_ARRAY_INDEX).
     #[arg(long, value_parser = crate::grader::shard::parse, value_name = "K/N|auto|auto/N")]
     shard: Option<crate::grader::shard::ShardSpec>,
-    /// Exit with status 1 when a submission does not reach this level.
-    #[arg(long)]
-    require: Option<boardkit::level::Level>,
+    /// Exit with status 1 when a submission does not reach this level (one
+    /// of the game's, or of the package's).
+    #[arg(long, value_name = "LEVEL")]
+    require: Option<String>,
     /// Run student code without the sandbox (bubblewrap): only when it
     /// cannot be installed, and never for code you do not trust.
     #[arg(long)]
@@ -270,6 +271,19 @@ impl Language {
 #[error("not every submission reaches {0}")]
 struct BelowRequired(boardkit::level::Level);
 
+/// `--require NAME`, refused before any grading when NAME is none of the
+/// run's `levels`: a mistyped level never reads as a class below it.
+fn required_known(require: Option<&str>, levels: &[&str]) -> Result<(), Failure> {
+    match require {
+        Some(name) if !levels.contains(&name) => Err(usage_error(format!(
+            "--require {name}: not a level of this exercise ({})",
+            levels.join(", ")
+        ))
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// Grades a class, or merges shards.
 pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     use crate::grader;
@@ -279,7 +293,7 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
     // too: they are written again only with a roster.
     let out = out_folder(merge.as_ref(), &args);
     let earlier_lms = lms_files(&out);
-    let require = args.require;
+    let require = args.require.clone();
     let args_language = args.language;
     let mut unmapped = Vec::new();
     let result = match merge {
@@ -287,10 +301,14 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
         Some(GradeCommand::Remove { out, names, .. }) => grader::remove(&out, &names),
         None => match grading_options(args)? {
             Some((Exercise::Game(game), options, lines)) => {
+                let levels = boardkit::level::Level::ALL.map(boardkit::level::Level::name);
+                required_known(require.as_deref(), &levels)?;
                 unmapped = lines;
                 grader::grade(game, &options)
             }
             Some((Exercise::Package(package), options, lines)) => {
+                let levels: Vec<&str> = package.levels.iter().map(String::as_str).collect();
+                required_known(require.as_deref(), &levels)?;
                 unmapped = lines;
                 let language = match args_language {
                     Language::Rust => crate::package::Language::Rust,
@@ -322,10 +340,13 @@ pub(crate) fn run(merge: Option<GradeCommand>, args: GradeArgs) -> Outcome {
                 ),
                 None => {}
             }
-            match require {
-                Some(level) if !grader::all_reach(&all, level) => {
+            // Read once the run's levels are known (a package's, or a
+            // merged run's results').
+            match require.as_deref().map(str::parse::<boardkit::level::Level>) {
+                Some(Ok(level)) if !grader::all_reach(&all, level) => {
                     Err(Failure::failed(BelowRequired(level)))
                 }
+                Some(Err(e)) => Err(usage_error(format!("--require: {e}")).into()),
                 _ => Ok(()),
             }
         }

@@ -165,6 +165,14 @@ fn write_adapter(options: &Options, scratch: &Path) -> Result<Option<PathBuf>, G
 /// The submissions given, checked: not a class's folder given whole, none
 /// missing, the output folder left out.
 fn submissions_given(game: &GameInfo, options: &Options) -> Result<Vec<PathBuf>, GradeError> {
+    given(game.id, options)
+}
+
+/// The submissions `options` give, checked as any class's: one class
+/// folder given for its submissions, or a missing path, refused (the
+/// instructor's mistake, never a student's 0); the output folder left
+/// out. `what` is what the command grades (`velha`, `--exercise DIR`).
+pub(crate) fn given(what: &str, options: &Options) -> Result<Vec<PathBuf>, GradeError> {
     let class = match options.submissions.as_slice() {
         [only] => submission::class_folder(only).map(|held| (only, held)),
         _ => None,
@@ -174,7 +182,7 @@ fn submissions_given(game: &GameInfo, options: &Options) -> Result<Vec<PathBuf>,
         return Err(GradeError::NoSubmission(format!(
             "{dir} is a class's folder ({held} submissions in it), not one submission: \
              give each one, as in `boardkit grade {} {}/* --out {}`",
-            game.id,
+            what,
             dir,
             options.out.display()
         )));
@@ -243,7 +251,7 @@ pub(super) fn empty_work(scratch: &Path, build_dir: Option<&Path>) {
 
 /// Whether `dir` holds the final results of exactly this submission (the
 /// same fingerprint; a build or a case that timed out is graded again).
-pub(super) fn finished(dir: &Path, fingerprint: &str) -> bool {
+pub(crate) fn finished(dir: &Path, fingerprint: &str) -> bool {
     std::fs::read_to_string(dir.join("results.json"))
         .ok()
         .and_then(|text| serde_json::from_str::<Results>(&text).ok())
@@ -260,7 +268,7 @@ pub(super) fn finished(dir: &Path, fingerprint: &str) -> bool {
 }
 
 /// A digest of the kit: every embedded file (cases, reference, harness).
-pub(super) fn kit_digest() -> Vec<u8> {
+pub(crate) fn kit_digest() -> Vec<u8> {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     for (path, bytes) in crate::embedded::under("") {
@@ -283,10 +291,21 @@ pub(super) fn fingerprint(
     content: &Path,
     own_tests: Option<&Path>,
 ) -> String {
+    fingerprint_of(kit, &settings(game, options), content, own_tests)
+}
+
+/// A fingerprint of grading `content` (and `own_tests`) with `kit` (a
+/// digest of what grades: the kit's, or a package's) under `settings`.
+pub(crate) fn fingerprint_of(
+    kit: &[u8],
+    settings: &str,
+    content: &Path,
+    own_tests: Option<&Path>,
+) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     hash.update(kit);
-    hash.update(settings(game, options).as_bytes());
+    hash.update(settings.as_bytes());
     let files = if content.is_file() {
         vec![content.to_owned()]
     } else {
@@ -321,10 +340,15 @@ pub(super) const HIDDEN_CASES: bool = cfg!(feature = "hidden-cases");
 
 /// The game, the mode and the options that change a verdict or a score.
 pub(super) fn settings(game: &GameInfo, options: &Options) -> String {
+    format!("{}|{}", game.id, run_settings(options))
+}
+
+/// The options of a run that change a verdict or a score, whatever it
+/// grades.
+pub(crate) fn run_settings(options: &Options) -> String {
     let limits = &options.limits;
     format!(
-        "{}|{:?}|{}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
-        game.id,
+        "{:?}|{}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
         options.program,
         options.python.is_some(),
         options.style_points,

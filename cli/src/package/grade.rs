@@ -40,6 +40,7 @@ pub(crate) fn grade(
     // Absolute: the sandbox mounts the folders under it.
     let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
+    let (named, every) = class_given(package, options)?;
     let levels = Level::of_package(&package.levels);
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
         .map_err(GradeError::Sandbox)?;
@@ -56,9 +57,6 @@ pub(crate) fn grade(
         options,
         &scratch.join("reference"),
     )?;
-    let (names, _) = submission::names(&options.submissions);
-    let mut named: Vec<(String, &PathBuf)> = names.into_iter().zip(&options.submissions).collect();
-    named.sort();
     // A crate: its student folder and its own tests alone.
     let only_rust = PathBuf::from(format!("src/{}", package.name));
     let own_rust = PathBuf::from(super::own_rust::OWN_TESTS_FILE);
@@ -66,20 +64,20 @@ pub(crate) fn grade(
         (Language::Rust, None) => vec![only_rust.as_path(), own_rust.as_path()],
         _ => Vec::new(),
     };
-    let every: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
-    // This shard's slice of the class, as the grader slices any.
-    let named: Vec<_> = named
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| crate::grader::plan::in_shard(*i, options.shard))
-        .map(|(_, n)| n)
-        .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| GradeError::Sandbox(std::io::Error::other(e)))?;
     let own = own_tests_versions(package, language, options, &sandbox, &scratch)?;
+    let digest = package_digest(package);
+    let settings = format!(
+        "{}|{}",
+        grading_kind(package, language, options),
+        crate::grader::plan::run_settings(options)
+    );
     let class = Class {
+        digest: &digest,
+        settings: &settings,
         own: own.as_ref(),
         package,
         language,
@@ -99,6 +97,12 @@ pub(crate) fn grade(
     let _ = std::fs::remove_dir_all(scratch.join("run"));
     let all = report::read_results(&options.out).map_err(out_error)?;
     let run = run_info(package, language, options, every, &limits);
+    let run = report::RunInfo {
+        // Shards merge only when graded with the same package, kit and
+        // options.
+        grading: format!("{} {}", run.grading, run_digest(&digest, &settings)),
+        ..run
+    };
     report::forget_class_files(&options.out).map_err(out_error)?;
     // Each pair of the class compared as the grader compares any: it
     // flags, it never changes a grade.
@@ -112,6 +116,82 @@ pub(crate) fn grade(
     report::write_reports(&options.out, &all, Some(&run), Some(&similar)).map_err(out_error)?;
     crate::grader::feedback::write_pages(&options.out, &all, Some(&run)).map_err(out_error)?;
     Ok(all)
+}
+
+/// A submission's name and its path.
+type Named = (String, PathBuf);
+
+/// The class `options` give, checked as any class's
+/// ([`crate::grader::plan::given`]), each submission named: this
+/// shard's, and every name.
+fn class_given(
+    package: &Package,
+    options: &Options,
+) -> Result<(Vec<Named>, Vec<String>), GradeError> {
+    let what = format!("--exercise {}", package.root.display());
+    let submissions = crate::grader::plan::given(&what, options)?;
+    let (names, told_apart) = submission::names(&submissions);
+    for warning in told_apart {
+        eprintln!(
+            "boardkit: warning: {}",
+            crate::grader::shown::printable(&warning)
+        );
+    }
+    let mut named: Vec<Named> = names.into_iter().zip(submissions).collect();
+    named.sort();
+    let every: Vec<String> = named.iter().map(|(n, _)| n.clone()).collect();
+    // This shard's slice of the class, as the grader slices any.
+    let named = named
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| crate::grader::plan::in_shard(*i, options.shard))
+        .map(|(_, n)| n)
+        .collect();
+    Ok((named, every))
+}
+
+/// A short digest of a run's package, kit and settings, as a run's
+/// header keeps it.
+fn run_digest(digest: &[u8], settings: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(digest);
+    hash.update(settings.as_bytes());
+    hash.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What every grade of a package's run depends on besides the
+/// submission: the kit, the package as read (its manifest, cases and
+/// answers), and the files of its references, given types, submissions
+/// and mutants (own tests run against them).
+fn package_digest(package: &Package) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(crate::grader::plan::kit_digest());
+    hash.update(format!("{package:?}").as_bytes());
+    let given = [&package.given.rust, &package.given.python];
+    let references = [&package.reference.rust, &package.reference.python];
+    let mut paths: Vec<&Path> = given
+        .into_iter()
+        .chain(references)
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    paths.extend(package.submissions.iter().map(|s| s.dir.as_path()));
+    for path in paths {
+        let files = match path.is_dir() {
+            true => submission::files_below(path),
+            false => vec![path.to_owned()],
+        };
+        for file in files {
+            hash.update(file.as_os_str().as_encoded_bytes());
+            hash.update(std::fs::read(&file).unwrap_or_default());
+        }
+    }
+    hash.finalize().to_vec()
 }
 
 /// With `--test-points`, what students' own tests run against: the
@@ -231,6 +311,11 @@ struct Class<'a> {
     scratch: &'a Path,
     only: &'a [&'a Path],
     own: Option<&'a OwnVersions>,
+    /// What every grade depends on besides the submission
+    /// ([`package_digest`]), and the run's settings: with a submission's
+    /// files, its fingerprint.
+    digest: &'a [u8],
+    settings: &'a str,
 }
 
 impl Class<'_> {
@@ -239,6 +324,16 @@ impl Class<'_> {
         let limit = self.options.deadlines.as_ref().map(|d| d.limit(name));
         let opened = submission::open(path, name, self.only, self.scratch, limit);
         crate::grader::plan::say_opened(name, &opened, limit.is_some());
+        // What the grader reads of it: the files taken (a crate's student
+        // folder and own tests), or a refused archive itself.
+        let content = opened.as_ref().map_or(path, |s| s.root.as_path());
+        let fingerprint =
+            crate::grader::plan::fingerprint_of(self.digest, self.settings, content, None);
+        let dir = report::student_dir(&self.options.out, name);
+        if !self.options.fresh && crate::grader::plan::finished(&dir, &fingerprint) {
+            // Graded already, as it is now: kept (a timed-out case is not).
+            return;
+        }
         if let (Language::Rust, None) = (self.language, &self.options.program) {
             // The folder handed in: the crate's own copy holds its
             // student folder alone.
@@ -291,6 +386,7 @@ impl Class<'_> {
             results.own_tests(verdict, points);
         }
         results.unsandboxed = self.options.isolation == Isolation::None;
+        results.fingerprint = fingerprint;
         results.unread = opened.as_ref().err().map(ToString::to_string);
         if let Ok(submission::Submission {
             commit: Some(commit),
@@ -534,12 +630,69 @@ fn judged(
             let ran = run::run_case(package, built, case, sandbox, &case_limits);
             let (verdict, message) = match run::judge(package, case, &ran) {
                 Ok(()) => (Verdict::Passed, String::new()),
-                Err(why) => (ran.verdict.unwrap_or(Verdict::WrongOutput), why),
+                Err(why) => match replay(package, built, case) {
+                    Some(replay) => (
+                        ran.verdict.unwrap_or(Verdict::WrongOutput),
+                        format!("{why}\n{replay}"),
+                    ),
+                    None => (ran.verdict.unwrap_or(Verdict::WrongOutput), why),
+                },
             };
             result(package, case, levels, verdict, message)
         })
         .collect();
     Results::of(tests, None)
+}
+
+/// What replays a public session on the student's own machine, as a
+/// failure's message ends (as the built-in games' do): its test, for a
+/// crate, and its input piped into the program. Never a hidden case's.
+fn replay(package: &Package, built: &Built, case: &Case) -> Option<String> {
+    use boardkit::catalogue::f;
+    let CaseKind::Session { args, typed, .. } = &case.kind else {
+        return None;
+    };
+    if case.hidden {
+        return None;
+    }
+    let options: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
+    let options = options.join(" ");
+    let program = match built {
+        Built::Program { command, .. } => format!("{command} {options}"),
+        Built::Python { .. } => format!("python3 {} {options}", package.python.program_file()),
+        Built::Rust { .. } => format!("cargo run -q -- {options}"),
+    };
+    let play = boardkit::judge::replay_command(program.trim_end(), &typed.bytes());
+    match built {
+        Built::Rust { .. } => {
+            let test = format!(
+                "cargo test --test {} {}",
+                package.name,
+                case.test_name(package)
+            );
+            let test = f("reproduce it: {command}", &[("command", &test)]);
+            Some(match play {
+                Some(play) => format!(
+                    "{test}\n{}",
+                    f("or play it: {command}", &[("command", &play)])
+                ),
+                None => test,
+            })
+        }
+        _ => play.map(|play| f("play it: {command}", &[("command", &play)])),
+    }
+}
+
+/// `word` as a shell reads it back: quoted unless plain.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./:,+@%".contains(c));
+    match plain {
+        true => word.to_owned(),
+        false => format!("'{}'", word.replace('\'', "'\\''")),
+    }
 }
 
 fn failed_everywhere(
