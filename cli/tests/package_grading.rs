@@ -1291,6 +1291,74 @@ fn an_out_folder_of_another_run_is_refused_or_replaced() {
     assert_eq!(grades(&out).len(), 2, "{:?}", grades(&out));
 }
 
+/// A starter's tests never hang and never flood, as the SPEC asks of
+/// every starter: a call that never returns fails its test at the time
+/// limit (shortened here by `BOARDKIT_CASE_SECONDS`), and a program that
+/// prints without end fails at the grader's output limit, in both
+/// languages; the other tests still run and report.
+#[test]
+fn a_starters_tests_stop_what_never_ends() {
+    let (dir, package) = new_package();
+    let rust = dir.path().join("rust");
+    made_starter(&package, &rust, &[]);
+    std::fs::write(
+        rust.join("src/demo/mod.rs"),
+        "use std::io::{BufRead, Write};\n\n\
+         pub fn total(numbers: &[i64]) -> i64 {\n    let _ = numbers;\n    loop {\n        std::thread::sleep(std::time::Duration::from_millis(50));\n    }\n}\n\n\
+         pub fn play(input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {\n    let _ = input;\n    loop {\n        writeln!(output, \"{}\", \"x\".repeat(1000))?;\n    }\n}\n",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let ran = Command::new("cargo")
+        .args(["test", "-q", "--offline", "--test", "demo"])
+        .current_dir(&rust)
+        .env_remove("CARGO_TARGET_DIR")
+        .env("BOARDKIT_CASE_SECONDS", "2")
+        .output()
+        .unwrap();
+    let text = said(&ran);
+    assert!(!ran.status.success(), "{text}");
+    assert!(
+        text.contains("still running after 2 seconds: a call that never returns"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the program printed more than 1 MiB, the grader's output limit"),
+        "{text}"
+    );
+    assert!(
+        text.len() < 40_000,
+        "the flood is not shown whole: {} bytes",
+        text.len()
+    );
+    let python = dir.path().join("python");
+    made_starter(&package, &python, &["--language", "python"]);
+    std::fs::write(
+        python.join("demo.py"),
+        "def total(numbers):\n    while True:\n        try:\n            pass\n        except Exception:\n            pass\n\n\n\
+         def play():\n    while True:\n        print(\"x\" * 1000)\n\n\n\
+         if __name__ == \"__main__\":\n    play()\n",
+    )
+    .unwrap();
+    let ran = Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .current_dir(&python)
+        .env("BOARDKIT_CASE_SECONDS", "2")
+        .output()
+        .unwrap();
+    let text = said(&ran);
+    assert!(text.contains("3 failed"), "{text}");
+    assert!(
+        text.contains("TimeLimit: still running after 2 seconds: a call that never returns"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the program printed more than 1 MiB, the grader's output limit"),
+        "{text}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(120));
+}
+
 /// The class is taken as `boardkit grade` takes any: a mistyped path or
 /// a class's folder given whole is the instructor's error (exit 2,
 /// nothing graded), the `--out` folder is never a submission, and an

@@ -15,6 +15,7 @@ use super::types::{Codec, ObjectType, Type};
 use super::words::Words;
 use super::{Case, CaseKind, Ends, Function, Package, Typed};
 use boardkit::catalogue::f;
+use boardkit::judge::{CASE_CPU, case_wall};
 use boardkit::session_fixture::{Stdin, StdinPart};
 
 /// The Python annotation of `t`.
@@ -222,6 +223,19 @@ fn helpers(package: &Package, words: &Words) -> String {
         )
 }
 
+/// A Python starter's `conftest.py`: every test of the folder stopped at
+/// the grader's CPU limit for a case, or its wall-clock backstop, saying
+/// why in the starter's locale; a call that never returns fails its test
+/// instead of hanging `pytest`.
+pub(crate) fn conftest(words: &Words) -> String {
+    let message = words.python_format("package_time_limit", &[("seconds", "%d")]);
+    include_str!("templates/conftest.py.in")
+        .replace("{message}", &format!("\"{message}\""))
+        .replace("{variable}", super::rust::CASE_SECONDS)
+        .replace("{cpu}", &CASE_CPU.as_secs().to_string())
+        .replace("{wall}", &case_wall(CASE_CPU).as_secs().to_string())
+}
+
 /// `test_<name>.py`: each public case a test, in a class per level
 /// (`pytest -k <level>` runs one).
 pub(crate) fn tests(package: &Package, words: &Words) -> String {
@@ -242,7 +256,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    ran = subprocess.run([sys.executable, \"{program}\", *options], input=data, capture_output=True, timeout=10, cwd=HERE, env=dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = ran.stdout.decode(errors=\"replace\"), ran.stderr.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % ran.returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert ran.returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert ran.returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
@@ -253,6 +267,8 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         ended = words.python_format("package_ended", &ending),
         no_error = words.python_format("package_no_error", &ending),
         never_ran = python_tuple(super::NEVER_RAN),
+        timeout = words.python_format("package_timeout", &[("typed", "%r")]),
+        flood = words.python_format("package_flood", &[("typed", "%r"), ("printed", "%s")]),
     );
     for level in package.parts() {
         let cases: Vec<&Case> = package

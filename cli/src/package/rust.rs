@@ -248,12 +248,16 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
     match &case.kind {
         CaseKind::Calls { function, calls } => {
             let f = &package.functions[*function];
+            let mut checks = String::new();
             for call in calls {
                 match f.class {
-                    Some(_) => body.push_str(&class_test(package, f, call)),
-                    None => body.push_str(&call_check(package, f, call)),
+                    Some(_) => checks.push_str(&class_test(package, f, call)),
+                    None => checks.push_str(&call_check(package, f, call)),
                 }
             }
+            // On a thread of their own, within the time limit.
+            let checks: String = checks.lines().map(|l| format!("    {l}\n")).collect();
+            let _ = write!(body, "        within(|| {{\n{checks}        }});\n");
         }
         CaseKind::Session {
             args,
@@ -369,10 +373,61 @@ fn check_helper(words: &Words) -> String {
             ("accepted", "{accepted:?}"),
         ],
     );
+    let limit = CALLS_WALL.as_secs().to_string();
+    let timeout = words.rust_format("package_time_limit", &[("seconds", "{seconds}")]);
     format!(
-        "\n/// A call's answer, among those accepted.\n#[track_caller]\nfn check<T: PartialEq + std::fmt::Debug>(got: T, accepted: &[T], call: &str) {{\n    assert!(accepted.contains(&got), \"{message}\");\n}}\n"
+        "\n/// A call's answer, among those accepted.\n#[track_caller]\nfn check<T: PartialEq + std::fmt::Debug>(got: T, accepted: &[T], call: &str) {{\n    assert!(accepted.contains(&got), \"{message}\");\n}}\n{}",
+        WITHIN
+            .replace("{timeout}", &timeout)
+            .replace("{limit}", &limit)
+            .replace("{variable}", CASE_SECONDS)
     )
 }
+
+/// How long a starter's test of calls may run, on the clock: the
+/// grader's wall-clock backstop behind its CPU limit for a case
+/// ([`boardkit::judge::case_wall`]), so that a call that never returns
+/// fails its test instead of hanging `cargo test`, and no call the grader
+/// lets finish is stopped.
+const CALLS_WALL: std::time::Duration = boardkit::judge::case_wall(boardkit::judge::CASE_CPU);
+
+/// What sets a starter's time limits for a case, in seconds, instead of
+/// the grader's: the kit's own tests, which do not wait for them.
+pub(crate) const CASE_SECONDS: &str = "BOARDKIT_CASE_SECONDS";
+
+/// A starter's helper that runs a test's calls on a thread of their own,
+/// within [`CALLS_WALL`].
+const WITHIN: &str = r#"
+/// Runs a case's calls within {limit} seconds (or `{variable}`): a call
+/// that never returns fails its test instead of hanging the run.
+fn within(calls: fn()) {
+    use std::sync::mpsc::RecvTimeoutError;
+    let seconds: u64 = std::env::var("{variable}")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or({limit});
+    let (done, finished) = std::sync::mpsc::channel();
+    let mut worker = std::thread::Builder::new();
+    if let Some(name) = std::thread::current().name() {
+        worker = worker.name(name.to_owned());
+    }
+    let worker = worker
+        .spawn(move || {
+            calls();
+            let _ = done.send(());
+        })
+        .expect("a thread for the calls");
+    match finished.recv_timeout(std::time::Duration::from_secs(seconds)) {
+        Ok(()) => {}
+        Err(RecvTimeoutError::Timeout) => panic!("{timeout}"),
+        Err(RecvTimeoutError::Disconnected) => {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
+}
+"#;
 
 /// The session test's helpers: run the program, keep its graded lines
 /// (read as the grader reads them: the same code).
@@ -410,6 +465,13 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
         .replace("{timeout}", &words.rust_format("package_timeout", &typed))
+        .replace(
+            "{flood}",
+            &words.rust_format(
+                "package_flood",
+                &[("typed", "{input:?}"), ("printed", "{began}")],
+            ),
+        )
         .replace(
             "{printed}",
             &words.rust_format(
