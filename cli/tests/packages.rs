@@ -266,6 +266,15 @@ fn a_packages_levels_show_their_names_in_its_locale() {
         text.contains("Échauffement (basic)") && text.contains("The program (proficient)"),
         "{text}"
     );
+    // The student's page names them so too.
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, &[starter], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/starter/feedback.md")).unwrap();
+    assert!(
+        page.contains("| Échauffement | 0 / 2 |") && page.contains("## The program"),
+        "{page}"
+    );
 }
 
 #[test]

@@ -27,14 +27,14 @@ struct Part<'r> {
 }
 
 /// Each level's part, then the robustness part's.
-fn parts(results: &Results) -> Vec<Part<'_>> {
+fn parts<'r>(results: &'r Results, page: &Page<'_>) -> Vec<Part<'r>> {
     let mut levels: BTreeMap<Option<Level>, Part<'_>> = BTreeMap::new();
     for t in &results.tests {
         let key = (!t.extra_data.robustness).then_some(t.extra_data.level);
         let part = levels.entry(key).or_insert_with(|| Part {
             title: key.map_or_else(
                 || boardkit::catalogue::t(super::report::ROBUSTNESS_TITLE).to_owned(),
-                |l| l.to_string(),
+                |l| page.level(l),
             ),
             got: 0.0,
             max: 0.0,
@@ -84,25 +84,42 @@ pub(crate) fn write_pages(
     all: &BTreeMap<String, Results>,
     run: Option<&RunInfo>,
 ) -> std::io::Result<()> {
-    let (title, reveal) = run.map_or(("boardkit", RevealHidden::default()), |r| {
-        (r.title.as_str(), r.reveal_hidden)
-    });
-    // A package's pages speak its locale (a merge's too: the run that
-    // graded set it already).
-    let lang = run.and_then(|r| r.locale.as_deref()).unwrap_or("en");
-    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(lang));
+    let none = BTreeMap::new();
+    let page = Page {
+        title: run.map_or("boardkit", |r| r.title.as_str()),
+        reveal: run.map_or_else(RevealHidden::default, |r| r.reveal_hidden),
+        // A package's pages speak its locale (a merge's too: the run that
+        // graded set it already), its levels by their names there.
+        lang: run.and_then(|r| r.locale.as_deref()).unwrap_or("en"),
+        level_names: run.map_or(&none, |r| &r.level_names),
+    };
+    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(page.lang));
     for (name, results) in all {
         let folder = super::report::student_dir(dir, name);
-        std::fs::write(
-            folder.join("feedback.md"),
-            markdown(title, name, results, reveal),
-        )?;
-        std::fs::write(
-            folder.join("feedback.html"),
-            html(title, name, results, reveal, lang),
-        )?;
+        std::fs::write(folder.join("feedback.md"), markdown(&page, name, results))?;
+        std::fs::write(folder.join("feedback.html"), html(&page, name, results))?;
     }
     Ok(())
+}
+
+/// What every page of a run says alike: the exercise's title, how it
+/// shows hidden cases, its locale, and its levels' names there (a
+/// package's, where it names them).
+pub(crate) struct Page<'a> {
+    pub title: &'a str,
+    pub reveal: RevealHidden,
+    pub lang: &'a str,
+    pub level_names: &'a BTreeMap<String, String>,
+}
+
+impl Page<'_> {
+    /// `level` as the page names it.
+    fn level(&self, level: Level) -> String {
+        self.level_names
+            .get(level.name())
+            .cloned()
+            .unwrap_or_else(|| level.to_string())
+    }
 }
 
 /// The commit graded, and the late penalty if any.
@@ -179,10 +196,10 @@ fn level_line(results: &Results, level: String, around: fn(&str) -> String) -> S
 }
 
 /// The level reached as the page says it: "none" in the page's words.
-fn shown_level(results: &Results) -> String {
+fn shown_level(results: &Results, page: &Page<'_>) -> String {
     results
         .level_reached()
-        .map_or_else(|| t("none").to_owned(), |l| l.to_string())
+        .map_or_else(|| t("none").to_owned(), |l| page.level(l))
 }
 
 /// An own test that is not valid, and why (each already written for the
@@ -195,19 +212,20 @@ fn invalid_line(test: &str, why: &str) -> String {
 }
 
 /// `feedback.md`: the same as the page, in Markdown.
-pub(crate) fn markdown(game: &str, name: &str, results: &Results, reveal: RevealHidden) -> String {
+pub(crate) fn markdown(page: &Page<'_>, name: &str, results: &Results) -> String {
+    let reveal = page.reveal;
     let mut out = format!(
         "# {}\n\n{}\n\n| {} | {} |\n|---|---|\n",
-        heading(game, name, md::text, str::to_owned),
+        heading(page.title, name, md::text, str::to_owned),
         level_line(
             results,
-            format!("**{}**", md::text(&shown_level(results))),
+            format!("**{}**", md::text(&shown_level(results, page))),
             str::to_owned
         ),
         md::text(t("part")),
         md::text(t("points")),
     );
-    let parts = parts(results);
+    let parts = parts(results, page);
     for part in &parts {
         out.push_str(&format!(
             "| {} | {} / {} |\n",
@@ -329,20 +347,15 @@ fn points_table(results: &Results, parts: &[Part<'_>]) -> String {
 }
 
 /// `feedback.html`: one page, no script, for the student alone.
-pub(crate) fn html(
-    game: &str,
-    name: &str,
-    results: &Results,
-    reveal: RevealHidden,
-    lang: &str,
-) -> String {
-    let heading = heading(game, name, escape, escape);
-    let strong = format!("<strong>{}</strong>", escape(&shown_level(results)));
+pub(crate) fn html(page: &Page<'_>, name: &str, results: &Results) -> String {
+    let (reveal, lang) = (page.reveal, page.lang);
+    let heading = heading(page.title, name, escape, escape);
+    let strong = format!("<strong>{}</strong>", escape(&shown_level(results, page)));
     let mut body = format!(
         "<h1>{heading}</h1>\n<p>{}</p>\n",
         level_line(results, strong, escape)
     );
-    let parts = parts(results);
+    let parts = parts(results, page);
     body.push_str(&points_table(results, &parts));
     body.push_str(&own_tests_html(results));
     if let Some(line) = late_line(results) {
@@ -475,8 +488,16 @@ mod tests {
     fn hidden_cases_are_counts_and_their_inputs_never_shown() {
         let results = results();
         for page in [
-            markdown("Jogo da velha", "ana", &results, RevealHidden::Counts),
-            html("Jogo da velha", "ana", &results, RevealHidden::Counts, "en"),
+            markdown(
+                &page("Jogo da velha", RevealHidden::Counts),
+                "ana",
+                &results,
+            ),
+            html(
+                &page("Jogo da velha", RevealHidden::Counts),
+                "ana",
+                &results,
+            ),
         ] {
             assert!(
                 page.contains("1 hidden case failed at proficient"),
@@ -491,10 +512,9 @@ mod tests {
             assert!(page.contains("Level reached"));
         }
         let named = read(&markdown(
-            "Jogo da velha",
+            &page("Jogo da velha", RevealHidden::Names),
             "ana",
             &results,
-            RevealHidden::Names,
         ));
         assert!(
             named.contains(
@@ -503,8 +523,19 @@ mod tests {
             "{named}"
         );
         assert!(!named.contains("SECRET-HIDDEN-INPUT"));
-        let page = html("<b>", "<script>", &results, RevealHidden::Counts, "en");
+        let page = html(&page("<b>", RevealHidden::Counts), "<script>", &results);
         assert!(!page.contains("<script>") && !page.contains("<b>"));
+    }
+
+    /// A page of `title`'s run, in English, its levels by their ids.
+    fn page(title: &str, reveal: RevealHidden) -> Page<'_> {
+        static NONE: BTreeMap<String, String> = BTreeMap::new();
+        Page {
+            title,
+            reveal,
+            lang: "en",
+            level_names: &NONE,
+        }
     }
 
     /// `markdown` as a CommonMark reader shows it: its text alone.
@@ -554,10 +585,9 @@ mod tests {
             verdict,
         });
         let page = markdown(
-            "velha",
+            &page("velha", RevealHidden::Counts),
             &format!("ana{PRINTED}"),
             &results,
-            RevealHidden::Counts,
         );
         for event in pulldown_cmark::Parser::new(&page) {
             use pulldown_cmark::{Event, Tag};

@@ -551,6 +551,7 @@ pub(super) fn run_info(
         similarity: options.similarity.clone(),
         download: options.download.clone(),
         locale: None,
+        level_names: std::collections::BTreeMap::new(),
     }
 }
 

@@ -362,6 +362,10 @@ pub(crate) struct RunInfo {
     /// (`fr`, `pt-BR`); none (English) for the built-in games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
+    /// The levels' names in that locale, by id, where a package names
+    /// them (`intermediaire` is `intermédiaire`): what the pages say.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub level_names: std::collections::BTreeMap<String, String>,
 }
 
 /// One case's time limits, as `run.json` reports them.

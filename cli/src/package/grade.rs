@@ -808,6 +808,11 @@ fn run_info(
         similarity: options.similarity.clone(),
         download: options.download.clone(),
         locale: Some(package.language.clone()),
+        level_names: package
+            .level_names
+            .get(&package.language)
+            .cloned()
+            .unwrap_or_default(),
     }
 }
 
