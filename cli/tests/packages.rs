@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 19] = [
+const BROKEN: [(&str, &str, &str, &str); 20] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -129,6 +129,13 @@ const BROKEN: [(&str, &str, &str, &str); 19] = [
         "[reference]",
         "[[type]]\nname = \"Code\"\nof = \"list<int>\"\nrust = { make = \"Code({})\", read = \"{}.0\" }\npython = { make = \"Code({})\", read = \"{}.c\" }\n\n[reference]",
         "a `[[type]]` is given code: expected `[given]`",
+    ),
+    // Only a variant leaves its base's cases out.
+    (
+        "exercise.toml",
+        "levels = [",
+        "leaves_out = [\"total_small\"]\nlevels = [",
+        "`leaves_out` names a base's cases: only a variant (`extends`) has one",
     ),
     // A level's name, for a level there is not.
     (
@@ -232,6 +239,47 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
         assert_eq!(output.status.code(), Some(1), "{why}: {text}");
         assert!(text.contains(why), "{why}: {text}");
     }
+}
+
+/// A variant leaves out the base's cases its course does not ask, public
+/// or hidden, by name; a name that is no case of the base is refused at
+/// its line.
+#[test]
+fn a_variant_leaves_out_cases_of_its_base() {
+    let (dir, _package) = new_package();
+    let variant = dir.path().join("demo_lean");
+    std::fs::create_dir_all(&variant).unwrap();
+    let manifest = |leaves: &str| {
+        std::fs::write(
+            variant.join("exercise.toml"),
+            format!(
+                "format = 1\nname = \"demo\"\nextends = \"../demo\"\nleaves_out = [{leaves}]\n"
+            ),
+        )
+        .unwrap();
+        boardkit()
+            .args(["grade", "--list-cases", "--exercise"])
+            .arg(&variant)
+            .output()
+            .unwrap()
+    };
+    let listed = manifest("\"three_numbers\", \"total_negative\"");
+    assert!(listed.status.success(), "{}", said(&listed));
+    let text = said(&listed);
+    assert!(text.contains("basic::total_small"), "{text}");
+    assert!(
+        !text.contains("three_numbers") && !text.contains("total_negative"),
+        "{text}"
+    );
+    let wrong = manifest("\"three_number\"");
+    assert!(!wrong.status.success(), "{}", said(&wrong));
+    assert!(
+        said(&wrong).contains(
+            "exercise.toml:4: `leaves_out` names `three_number`, which is not a case of the base"
+        ),
+        "{}",
+        said(&wrong)
+    );
 }
 
 /// A package's own names of its levels (`[level_names]`, accents and

@@ -73,6 +73,8 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     };
     let mut package = own_parts(root, &manifest, base.as_ref(), &at)?;
     let (base_public, base_hidden) = base_cases(&package, base.as_ref());
+    let (base_public, base_hidden) =
+        left_out(&manifest, base.as_ref(), base_public, base_hidden, &at)?;
     let own_public = cases(&package, Path::new("cases"), false)?;
     package.cases = merged(base_public, own_public);
     let own_hidden = cases(&package, Path::new("hidden/cases"), true)?;
@@ -113,6 +115,44 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     let mutants = submissions(&package, Path::new("hidden/mutants"), true)?;
     package.submissions.extend(mutants);
     Ok(package)
+}
+
+/// A variant's base cases less those `leaves_out` names; a name that is
+/// none of the base's cases, or `leaves_out` in a package that extends
+/// none, is refused at its line.
+fn left_out(
+    manifest: &Manifest,
+    base: Option<&Package>,
+    public: Vec<Case>,
+    hidden: Vec<Case>,
+    at: &impl Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<(Vec<Case>, Vec<Case>), PackageError> {
+    let Some(names) = &manifest.leaves_out else {
+        return Ok((public, hidden));
+    };
+    let Some(base) = base else {
+        return Err(at(
+            names.span(),
+            "`leaves_out` names a base's cases: only a variant (`extends`) has one".into(),
+        ));
+    };
+    if let Some(unknown) = names
+        .get_ref()
+        .iter()
+        .find(|n| !base.cases.iter().any(|c| &c.name == *n))
+    {
+        return Err(at(
+            names.span(),
+            format!("`leaves_out` names `{unknown}`, which is not a case of the base"),
+        ));
+    }
+    let kept = |cases: Vec<Case>| -> Vec<Case> {
+        cases
+            .into_iter()
+            .filter(|c| !names.get_ref().contains(&c.name))
+            .collect()
+    };
+    Ok((kept(public), kept(hidden)))
 }
 
 /// The package a variant extends: a folder beside this one, read whole

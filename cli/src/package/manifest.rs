@@ -41,6 +41,10 @@ pub(crate) struct Manifest {
     /// A variant's points for cases it takes: `case_name = 3`.
     #[serde(default)]
     pub points: BTreeMap<String, u32>,
+    /// The base's cases a variant leaves out, by name (public or hidden):
+    /// those its course does not ask.
+    #[serde(default)]
+    pub leaves_out: Option<Spanned<Vec<String>>>,
     /// The lines the program prints, per locale: `{}` stands for any text.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
