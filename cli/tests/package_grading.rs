@@ -1291,6 +1291,82 @@ fn an_out_folder_of_another_run_is_refused_or_replaced() {
     assert_eq!(grades(&out).len(), 2, "{:?}", grades(&out));
 }
 
+/// `[program] first`: the statement has the program start with its
+/// title. A program that prints anything before it (a prompt, a test
+/// print at import) fails each session, in the grader and in both
+/// starters alike, saying which line came first.
+#[test]
+fn a_program_starts_with_the_line_the_statement_says() {
+    let (dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "total = \"Total: {}\"",
+        "title = \"Adding up\"\ntotal = \"Total: {}\"",
+    );
+    edit(
+        &package.join("exercise.toml"),
+        "function = \"play\"",
+        "function = \"play\"\nfirst = \"title\"",
+    );
+    edit(
+        &package.join("reference/python/demo.py"),
+        "    numbers = []\n",
+        "    print(\"Adding up\")\n    numbers = []\n",
+    );
+    edit(
+        &package.join("reference/rust/mod.rs"),
+        "    let mut numbers = Vec::new();\n",
+        "    writeln!(output, \"Adding up\")?;\n    let mut numbers = Vec::new();\n",
+    );
+    let blessed = checked("bless", &package);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    let verified = checked("verify", &package);
+    assert!(verified.status.success(), "{}", said(&verified));
+    let expected = "the program's first line is \"Numbers, please\", expected \"Adding up\"";
+    // In Python: the grader, then the starter's pytest.
+    let python = dir.path().join("python");
+    made_starter(&package, &python, &["--language", "python"]);
+    copy_folder(&package.join("reference/python"), &python);
+    edit(
+        &python.join("demo.py"),
+        "    print(\"Adding up\")\n",
+        "    print(\"Numbers, please\")\n    print(\"Adding up\")\n",
+    );
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, std::slice::from_ref(&python), true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/python/feedback.md")).unwrap();
+    assert!(page.contains(expected), "{page}");
+    let pytest = Command::new("/usr/bin/python3")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .current_dir(&python)
+        .output()
+        .unwrap();
+    let text = said(&pytest);
+    assert!(text.contains("1 failed"), "{text}");
+    assert!(
+        text.contains("the program's first line is 'Numbers, please', expected 'Adding up'"),
+        "{text}"
+    );
+    // In Rust: the starter's cargo test.
+    let rust = dir.path().join("rust");
+    made_starter(&package, &rust, &[]);
+    copy_folder(&package.join("reference/rust"), &rust.join("src/demo"));
+    edit(
+        &rust.join("src/demo/mod.rs"),
+        "    writeln!(output, \"Adding up\")?;\n",
+        "    writeln!(output, \"Numbers, please\")?;\n    writeln!(output, \"Adding up\")?;\n",
+    );
+    let ran = Command::new("cargo")
+        .args(["test", "-q", "--offline", "--test", "demo"])
+        .current_dir(&rust)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let text = said(&ran);
+    assert!(!ran.status.success() && text.contains(expected), "{text}");
+}
+
 /// A starter's tests never hang and never flood, as the SPEC asks of
 /// every starter: a call that never returns fails its test at the time
 /// limit (shortened here by `BOARDKIT_CASE_SECONDS`), and a program that

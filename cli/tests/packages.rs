@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 20] = [
+const BROKEN: [(&str, &str, &str, &str); 21] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -129,6 +129,13 @@ const BROKEN: [(&str, &str, &str, &str); 20] = [
         "[reference]",
         "[[type]]\nname = \"Code\"\nof = \"list<int>\"\nrust = { make = \"Code({})\", read = \"{}.0\" }\npython = { make = \"Code({})\", read = \"{}.c\" }\n\n[reference]",
         "a `[[type]]` is given code: expected `[given]`",
+    ),
+    // The first line is one of the program's messages.
+    (
+        "exercise.toml",
+        "function = \"play\"",
+        "function = \"play\"\nfirst = \"title\"",
+        "`[program] first = \"title\"`: expected one of the messages of [messages.en] (not_a_number, total)",
     ),
     // Only a variant leaves its base's cases out.
     (

@@ -117,6 +117,32 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     Ok(package)
 }
 
+/// A program's lines: `[messages]` in the package's `language`, and
+/// `[program] first` one of them.
+fn program_lines(
+    program: Option<&Program>,
+    messages: &BTreeMap<String, BTreeMap<String, String>>,
+    language: &str,
+) -> Result<(), String> {
+    let lines = messages.get(language);
+    if program.is_some() && lines.is_none() {
+        return Err(format!(
+            "a program prints lines: expected `[messages.{language}]`"
+        ));
+    }
+    let first = program.and_then(|p| p.first.as_ref());
+    match (first, lines) {
+        (Some(first), Some(lines)) if !lines.contains_key(first) => {
+            let keys: Vec<&str> = lines.keys().map(String::as_str).collect();
+            Err(format!(
+                "`[program] first = \"{first}\"`: expected one of the messages of [messages.{language}] ({})",
+                keys.join(", ")
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A variant's base cases less those `leaves_out` names; a name that is
 /// none of the base's cases, or `leaves_out` in a package that extends
 /// none, is refused at its line.
@@ -289,6 +315,7 @@ fn api(
                         )?,
                         doc: p.doc.clone(),
                         options: p.options.clone(),
+                        first: p.first.clone(),
                     }),
                     None => None,
                 },
@@ -347,13 +374,8 @@ fn own_parts(
         (None, Some(b)) => b.reference.clone(),
         (None, None) => return Err(missing("[reference]")),
     };
-    if program.is_some() && !messages.contains_key(&language) {
-        return Err(PackageError::file(
-            root,
-            file,
-            format!("a program prints lines: expected `[messages.{language}]`"),
-        ));
-    }
+    program_lines(program.as_ref(), &messages, &language)
+        .map_err(|m| PackageError::file(root, file, m))?;
     let hints = hints(root, file, manifest, base, &levels)?;
     let level_names =
         level_names(manifest, base, &levels).map_err(|m| PackageError::file(root, file, m))?;

@@ -226,6 +226,11 @@ pub(crate) struct ProgramSpec {
     /// them.
     #[serde(default)]
     pub options: Option<String>,
+    /// The message the program prints first, as its first line (an exam
+    /// that has it start with its title): a session whose first line is
+    /// another fails.
+    #[serde(default)]
+    pub first: Option<String>,
 }
 
 fn play() -> String {

@@ -153,6 +153,16 @@ impl Package {
             .collect()
     }
 
+    /// The line the program must print first (`[program] first`), as
+    /// its messages write it.
+    pub(crate) fn first_line(&self) -> Option<&str> {
+        let key = self.program.as_ref()?.first.as_ref()?;
+        self.messages
+            .get(&self.language)?
+            .get(key)
+            .map(String::as_str)
+    }
+
     /// What a starter's own tests start from: the first public call
     /// whose answer is one value (not an error), and that answer.
     pub(crate) fn own_example(&self) -> Option<(&Function, &Call, toml::Value)> {
@@ -307,6 +317,9 @@ pub(crate) struct Program {
     /// program takes them (`play(options, input, output)`) and a session
     /// may set them (`args`).
     pub options: Option<String>,
+    /// The message it prints as its first line, when the statement says
+    /// it starts with it (`[program] first`): its key in `messages`.
+    pub first: Option<String>,
 }
 
 /// A Python solution's files: the functions' module, and the program's

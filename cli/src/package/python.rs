@@ -223,6 +223,22 @@ fn helpers(package: &Package, words: &Words) -> String {
         )
 }
 
+/// A session's check of the program's first line, where the statement
+/// has it start with one (`[program] first`), as the grader checks it.
+fn first_check(package: &Package, words: &Words) -> String {
+    let Some(first) = package.first_line() else {
+        return String::new();
+    };
+    let message = words.python_format(
+        "package_first_line",
+        &[("typed", "%r"), ("got", "%r"), ("expected", "%r")],
+    );
+    format!(
+        "    if stdout.splitlines():\n        line = stdout.splitlines()[0].rstrip(\" \\t\\r\")\n        first = {}\n        assert shaped(first, line) == line, \"{message}\" % (shown, line, first)\n",
+        Json::from(first)
+    )
+}
+
 /// A Python starter's `conftest.py`: every test of the folder stopped at
 /// the grader's CPU limit for a case, or its wall-clock backstop, saying
 /// why in the starter's locale; a call that never returns fails its test
@@ -256,7 +272,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
@@ -268,6 +284,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         no_error = words.python_format("package_no_error", &ending),
         never_ran = python_tuple(super::NEVER_RAN),
         timeout = words.python_format("package_timeout", &[("typed", "%r")]),
+        first = first_check(package, words),
         flood = words.python_format("package_flood", &[("typed", "%r"), ("printed", "%s")]),
     );
     for level in package.parts() {

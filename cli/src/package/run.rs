@@ -459,8 +459,36 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
             typed,
             expect,
             ..
-        } => judge_session(case, args, typed, expect.as_deref(), ran),
+        } => {
+            first_line(package, typed, ran)?;
+            judge_session(case, args, typed, expect.as_deref(), ran)
+        }
     }
+}
+
+/// When the statement has the program start with a line (`[program]
+/// first`), the first line it printed is that one: not a prompt, a test
+/// print or a blank line before it. A program that printed nothing is
+/// judged by its lines alone.
+fn first_line(package: &Package, typed: &Typed, ran: &Ran) -> Result<(), String> {
+    let (Some(pattern), None) = (package.first_line(), &ran.failure) else {
+        return Ok(());
+    };
+    let Some(line) = ran.printed.lines().next() else {
+        return Ok(());
+    };
+    let line = line.trim_end_matches([' ', '\t', '\r']);
+    if graded(&[pattern], line).is_some_and(|g| g == line) {
+        return Ok(());
+    }
+    Err(f(
+        "typed {typed}: the program's first line is {got}, expected {expected}: the statement has it start with that line",
+        &[
+            ("typed", &typed.shown()),
+            ("got", &format!("{line:?}")),
+            ("expected", &format!("{pattern:?}")),
+        ],
+    ))
 }
 
 /// A function case: each call's answer among those accepted.

@@ -458,7 +458,22 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         ("status", "{status}"),
         ("printed", "{text}"),
     ];
+    // The statement's first line, checked first where it has one.
+    let first = package.first_line().map_or_else(String::new, |first| {
+        let message = words.rust_format(
+            "package_first_line",
+            &[
+                ("typed", "{input:?}"),
+                ("got", "{line:?}"),
+                ("expected", "{first:?}"),
+            ],
+        );
+        format!(
+            "    if let Some(line) = text.lines().next() {{\n        let first = {first:?};\n        let line = line.trim_end_matches([' ', '\\t', '\\r']);\n        assert!(shaped(first, line).as_deref() == Some(line), \"{message}\");\n    }}\n"
+        )
+    });
     template
+        .replace("{first}", &first)
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
         .replace("{variable}", super::LANGUAGE)
