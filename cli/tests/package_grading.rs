@@ -1367,6 +1367,46 @@ fn a_program_starts_with_the_line_the_statement_says() {
     assert!(!ran.status.success() && text.contains(expected), "{text}");
 }
 
+/// A near miss of an expected line is looked for among the lines that
+/// are none of the exercise's: `Total 12` is a misspelt `Total: 12`, but
+/// `Not a number: Total: 12` is another message, not a misspelling.
+#[test]
+fn a_line_that_is_another_message_is_no_near_miss() {
+    let (dir, package) = new_package();
+    let class = dir.path().join("class");
+    for (name, last) in [
+        ("ana", "print(\"Total \" + str(total(numbers)))"),
+        (
+            "bia",
+            "print(\"Not a number: Total: \" + str(total(numbers)))",
+        ),
+    ] {
+        copy_folder(&package.join("reference/python"), &class.join(name));
+        edit(
+            &class.join(name).join("demo.py"),
+            "print(\"Total: \" + str(total(numbers)))",
+            last,
+        );
+    }
+    let out = dir.path().join("out");
+    let graded = grade(
+        &package,
+        &out,
+        &[class.join("ana"), class.join("bia")],
+        true,
+    );
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = |name: &str| {
+        std::fs::read_to_string(out.join("students").join(name).join("feedback.md")).unwrap()
+    };
+    assert!(
+        page("ana").contains("you printed `Total 12`"),
+        "{}",
+        page("ana")
+    );
+    assert!(!page("bia").contains("you printed"), "{}", page("bia"));
+}
+
 /// A starter's tests never hang and never flood, as the SPEC asks of
 /// every starter: a call that never returns fails its test at the time
 /// limit (shortened here by `BOARDKIT_CASE_SECONDS`), and a program that
@@ -1708,6 +1748,14 @@ fn a_program_takes_the_options_a_session_gives() {
     let starters = starters_fail_then_pass(&package);
     let stub = std::fs::read_to_string(starters.0.path().join("rust/src/main.rs")).unwrap();
     assert!(stub.contains("std::env::args().skip(1)"), "{stub}");
+    // A failed session says the options it started the program with, as
+    // the grader's pages do.
+    assert!(
+        said(&starters.1)
+            .contains("typed \"1\\n2\\n\" (the program started with the options --start 10)"),
+        "{}",
+        said(&starters.1)
+    );
     played_with_options(&package);
     graded_with_options(dir.path(), &package);
 }

@@ -107,7 +107,7 @@ pub(crate) fn stubs(package: &Package, words: &Words) -> Vec<(String, String)> {
             "\"\"\"\n{}\n\n{}\"\"\"\n",
             quoted(&super::words::wrapped(&header, "", 72)).trim_end(),
             quoted(&super::words::wrapped(
-                &super::rust::program_doc(program),
+                &super::rust::program_doc(program, words),
                 "",
                 72
             )),
@@ -171,7 +171,7 @@ fn stub(package: &Package, words: &Words) -> String {
             program.function,
             super::rust::options_passed(package, "options: list[str]"),
             docstring(
-                &super::rust::program_doc(program),
+                &super::rust::program_doc(program, words),
                 "Plays: reads with input(), writes with print()."
             ),
             program.function,
@@ -231,7 +231,7 @@ fn first_check(package: &Package, words: &Words) -> String {
     };
     let message = words.python_format(
         "package_first_line",
-        &[("typed", "%r"), ("got", "%r"), ("expected", "%r")],
+        &[("typed", "%s"), ("got", "%r"), ("expected", "%r")],
     );
     format!(
         "    if stdout.splitlines():\n        line = stdout.splitlines()[0].rstrip(\" \\t\\r\")\n        first = {}\n        assert shaped(first, line) == line, \"{message}\" % (shown, line, first)\n",
@@ -269,23 +269,27 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     );
     out.push_str(&helpers(package, words));
     // The messages' holes in the order every locale writes them.
-    let ending = [("typed", "%r"), ("status", "%s"), ("printed", "%s")];
+    let ending = [("typed", "%s"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\")\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = repr(typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\"))\n    if options:\n        shown = \"{with_options}\" % (shown, \" \".join(options))\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
         variable = super::LANGUAGE,
         io_variable = super::PYTHON_IO.0,
         io_value = super::PYTHON_IO.1,
-        printed = words.python_format("package_printed", &[("typed", "%r"), ("printed", "%s")]),
+        printed = words.python_format("package_printed", &[("typed", "%s"), ("printed", "%s")]),
         ended = words.python_format("package_ended", &ending),
         no_error = words.python_format("package_no_error", &ending),
         never_ran = python_tuple(super::NEVER_RAN),
-        timeout = words.python_format("package_timeout", &[("typed", "%r")]),
+        timeout = words.python_format("package_timeout", &[("typed", "%s")]),
+        with_options = words.python_format(
+            "package_with_options",
+            &[("typed", "%s"), ("options", "%s")]
+        ),
         first = first_check(package, words),
-        flood = words.python_format("package_flood", &[("typed", "%r"), ("printed", "%s")]),
+        flood = words.python_format("package_flood", &[("typed", "%s"), ("printed", "%s")]),
     );
     for level in package.parts() {
         let cases: Vec<&Case> = package

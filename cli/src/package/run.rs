@@ -450,6 +450,22 @@ pub(crate) fn graded_lines(package: &Package, stdout: &str) -> Vec<String> {
         .collect()
 }
 
+/// The lines of `printed` that are none of the package's: where a near
+/// miss of an expected line may be (a line that is another message is
+/// that message, not a misspelt one).
+fn free_lines(package: &Package, printed: &str) -> String {
+    let patterns: Vec<&str> = package
+        .messages
+        .get(&package.language)
+        .map(|m| m.values().map(String::as_str).collect())
+        .unwrap_or_default();
+    printed
+        .lines()
+        .filter(|l| graded(&patterns, l.trim_end_matches([' ', '\t', '\r'])).is_none())
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// Whether `ran` passes `case`: `Err` says why not.
 pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), String> {
     match &case.kind {
@@ -461,7 +477,8 @@ pub(crate) fn judge(package: &Package, case: &Case, ran: &Ran) -> Result<(), Str
             ..
         } => {
             first_line(package, typed, ran)?;
-            judge_session(case, args, typed, expect.as_deref(), ran)
+            let free = free_lines(package, &ran.printed);
+            judge_session(case, (args, typed), expect.as_deref(), ran, &free)
         }
     }
 }
@@ -602,10 +619,10 @@ fn object_failure(
 /// A session: the program's graded lines, those expected.
 fn judge_session(
     case: &Case,
-    args: &[String],
-    typed: &Typed,
+    (args, typed): (&[String], &Typed),
     expect: Option<&[String]>,
     ran: &Ran,
+    free: &str,
 ) -> Result<(), String> {
     let Some(expect) = expect else {
         return Err(format!(
@@ -631,7 +648,7 @@ fn judge_session(
         return Err(f(
             "typed {typed}: the program printed none of the exercise's lines (expected first {line})",
             &[("typed", &typed), ("line", &format!("{:?}", expect[0]))],
-        ) + &near_miss(ran, &expect[0]));
+        ) + &near_miss(ran, free, &expect[0]));
     }
     if ran.lines != expect {
         let at = ran
@@ -647,7 +664,7 @@ fn judge_session(
         };
         let near = expect
             .get(at)
-            .map(|e| near_miss(ran, e))
+            .map(|e| near_miss(ran, free, e))
             .unwrap_or_default();
         return Err(f(
             "typed {typed}: line {number} of the program's lines is {got}, expected {expected}",
@@ -665,22 +682,19 @@ fn judge_session(
 /// "; you printed `Gagne !`...": a line the program printed close to the
 /// `expected` one it did not print (accents, case, punctuation, a letter
 /// or two), which no pattern took for a graded line; else nothing.
-fn near_miss(ran: &Ran, expected: &str) -> String {
+fn near_miss(ran: &Ran, free: &str, expected: &str) -> String {
     fn no_events(_: &str) -> Vec<String> {
         Vec::new()
     }
     if ran.lines.iter().any(|l| l == expected) {
         return String::new();
     }
-    boardkit::compare::near_miss(no_events, expected, &ran.printed).map_or_else(
-        String::new,
-        |near| {
-            format!(
-                "\n{}",
-                boardkit::compare::you_printed(&near, expected).trim_end()
-            )
-        },
-    )
+    boardkit::compare::near_miss(no_events, expected, free).map_or_else(String::new, |near| {
+        format!(
+            "\n{}",
+            boardkit::compare::you_printed(&near, expected).trim_end()
+        )
+    })
 }
 
 /// A call as the student's language writes it, for messages.

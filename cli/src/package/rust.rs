@@ -149,7 +149,7 @@ pub(crate) fn stub(package: &Package, words: &Words) -> String {
         let _ = write!(
             out,
             "\n{}pub fn {}({}input: &mut dyn BufRead, output: &mut dyn Write) -> std::io::Result<()> {{\n    let _ = ({}input, output);\n    todo!(\"{}: {todo}\")\n}}\n",
-            doc(&program_doc(program)),
+            doc(&program_doc(program, words)),
             program.function,
             options_passed(package, "options: &[String], "),
             options_passed(package, "options, "),
@@ -452,9 +452,9 @@ fn session_helpers(package: &Package, words: &Words) -> String {
     let (before, rest) = SESSION.split_once("// <lines>\n").unwrap_or((SESSION, ""));
     let (within, after) = rest.split_once("// </lines>\n").unwrap_or(("", rest));
     let template = format!("{before}{}{after}", if lines { within } else { "" });
-    let typed = [("typed", "{input:?}")];
+    let typed = [("typed", "{shown}")];
     let ending = [
-        ("typed", "{input:?}"),
+        ("typed", "{shown}"),
         ("status", "{status}"),
         ("printed", "{text}"),
     ];
@@ -463,7 +463,7 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         let message = words.rust_format(
             "package_first_line",
             &[
-                ("typed", "{input:?}"),
+                ("typed", "{shown}"),
                 ("got", "{line:?}"),
                 ("expected", "{first:?}"),
             ],
@@ -472,7 +472,12 @@ fn session_helpers(package: &Package, words: &Words) -> String {
             "    if let Some(line) = text.lines().next() {{\n        let first = {first:?};\n        let line = line.trim_end_matches([' ', '\\t', '\\r']);\n        assert!(shaped(first, line).as_deref() == Some(line), \"{message}\");\n    }}\n"
         )
     });
+    let with_options = words.rust_format(
+        "package_with_options",
+        &[("typed", "{input:?}"), ("options", "{}")],
+    );
     template
+        .replace("{with_options}", &with_options)
         .replace("{first}", &first)
         .replace("{lines}", &patterns.join(", "))
         .replace("{binary}", &(package.name.replace('_', "-") + "-exercise"))
@@ -484,14 +489,14 @@ fn session_helpers(package: &Package, words: &Words) -> String {
             "{flood}",
             &words.rust_format(
                 "package_flood",
-                &[("typed", "{input:?}"), ("printed", "{began}")],
+                &[("typed", "{shown}"), ("printed", "{began}")],
             ),
         )
         .replace(
             "{printed}",
             &words.rust_format(
                 "package_printed",
-                &[("typed", "{input:?}"), ("printed", "{text}")],
+                &[("typed", "{shown}"), ("printed", "{text}")],
             ),
         )
         .replace("{ended}", &words.rust_format("package_ended", &ending))
@@ -586,11 +591,15 @@ pub(crate) fn caller(package: &Package) -> String {
 }
 
 /// The program's doc, its options said after it.
-pub(crate) fn program_doc(program: &super::Program) -> String {
+pub(crate) fn program_doc(program: &super::Program, words: &Words) -> String {
     match &program.options {
-        Some(options) => format!("{} Options: {options}", program.doc)
-            .trim()
-            .to_owned(),
+        Some(options) => format!(
+            "{} {}",
+            program.doc,
+            words.text("package_options", &[("options", options)])
+        )
+        .trim()
+        .to_owned(),
         None => program.doc.clone(),
     }
 }
