@@ -344,15 +344,20 @@ impl Hints {
     }
 
     /// The next hint of `level`, counted as opened: the first not opened
-    /// that helps with `failure` (the first failing case's name and
-    /// message), else the first not opened; `None` when every one was.
+    /// whose `about` names `failure` (the first failing case's name and
+    /// message), else the first not opened for every case of the level
+    /// (no `about`), else the first not opened; `None` when every one was.
     pub fn open(&mut self, level: &str, failure: Option<(&str, &str)>) -> Option<Opened> {
         let (_, hints) = self.levels.iter().find(|(l, _)| l == level)?;
         let opened = self.opened.entry(level.to_owned()).or_default();
-        let mut left = (0..hints.len()).filter(|i| !opened.contains(i));
+        let left = (0..hints.len()).filter(|i| !opened.contains(i));
         let first = left.clone().next()?;
+        let concerns =
+            |i: usize| failure.is_none_or(|(name, message)| hints[i].concerns(name, message));
         let pick = left
-            .find(|&i| failure.is_none_or(|(name, message)| hints[i].concerns(name, message)))
+            .clone()
+            .find(|&i| failure.is_some() && !hints[i].about.is_empty() && concerns(i))
+            .or_else(|| left.clone().find(|&i| concerns(i)))
             .unwrap_or(first);
         opened.push(pick);
         Some((opened.len(), hints.len(), hints[pick].clone()))
@@ -868,6 +873,33 @@ mod tests {
         let shown = "wrong output; expected: a total\ndemo.total([1]): sum() returned 2";
         assert!(about_sum.concerns("basic::total_small", shown));
         assert!(hint("any").concerns("basic::total_small", described));
+    }
+
+    /// A hint about the failing case comes before one for every case of
+    /// the level, even listed after it (the author's guide says so).
+    #[test]
+    fn a_hint_about_the_failure_comes_before_a_general_one() {
+        let mut hints = Hints {
+            levels: vec![(
+                "basic".into(),
+                vec![
+                    hint("start with mascara"),
+                    Hint {
+                        about: vec!["letra_valida".into()],
+                        text: "one letter, a to z".into(),
+                    },
+                ],
+            )],
+            opened: BTreeMap::new(),
+        };
+        let failing = Some((
+            "basic::letra_valida_simples",
+            "wrong output\nletra_valida(\"ab\")",
+        ));
+        let (_, _, first) = hints.open("basic", failing).unwrap();
+        assert_eq!(first.text, "one letter, a to z");
+        let (_, _, second) = hints.open("basic", failing).unwrap();
+        assert_eq!(second.text, "start with mascara");
     }
 
     #[test]
