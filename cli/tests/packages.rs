@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 21] = [
+const BROKEN: [(&str, &str, &str, &str); 22] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -136,6 +136,13 @@ const BROKEN: [(&str, &str, &str, &str); 21] = [
         "function = \"play\"",
         "function = \"play\"\nfirst = \"title\"",
         "`[program] first = \"title\"`: expected one of the messages of [messages.en] (not_a_number, total)",
+    ),
+    // A description for a case there is not.
+    (
+        "exercise.toml",
+        "[[function]]",
+        "[descriptions]\nnope = \"a case\"\n\n[[function]]",
+        "`[descriptions]` names `nope`, which is not a case",
     ),
     // Only a variant leaves its base's cases out.
     (
@@ -249,8 +256,8 @@ fn a_broken_package_is_refused_naming_its_file_and_line() {
 }
 
 /// A variant leaves out the base's cases its course does not ask, public
-/// or hidden, by name; a name that is no case of the base is refused at
-/// its line.
+/// or hidden, by name, and describes those it takes in its own words; a
+/// name that is no case of the base is refused at its line.
 #[test]
 fn a_variant_leaves_out_cases_of_its_base() {
     let (dir, _package) = new_package();
@@ -270,10 +277,16 @@ fn a_variant_leaves_out_cases_of_its_base() {
             .output()
             .unwrap()
     };
-    let listed = manifest("\"three_numbers\", \"total_negative\"");
+    let listed = manifest(
+        "\"three_numbers\", \"total_negative\"]\n\n[descriptions]\ntotal_small = \"la somme de quelques nombres\"\n#[",
+    );
     assert!(listed.status.success(), "{}", said(&listed));
     let text = said(&listed);
-    assert!(text.contains("basic::total_small"), "{text}");
+    // Its own words for a case it takes.
+    assert!(
+        text.contains("basic::total_small  1 point, public, rule 1: la somme de quelques nombres"),
+        "{text}"
+    );
     assert!(
         !text.contains("three_numbers") && !text.contains("total_negative"),
         "{text}"

@@ -89,12 +89,19 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
         if let Some(points) = manifest.points.get(&case.name) {
             case.points = *points;
         }
+        if let Some(description) = manifest.descriptions.get(&case.name) {
+            case.description.clone_from(description);
+        }
     }
-    if let Some(unknown) = manifest
-        .points
-        .keys()
+    let named = manifest.points.keys().chain(manifest.descriptions.keys());
+    if let Some(unknown) = named
+        .into_iter()
         .find(|n| !package.cases.iter().any(|c| &c.name == *n))
     {
+        let table = match manifest.points.contains_key(unknown) {
+            true => "[points]",
+            false => "[descriptions]",
+        };
         return Err(PackageError::file(
             root,
             file,
@@ -103,11 +110,11 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
                 .and_then(|b| b.cases.iter().find(|c| &c.name == unknown))
             {
                 Some(dropped) => format!(
-                    "`[points]` names `{unknown}`, a case of the base this variant drops (its level `{}` is not one of this variant's levels, or it runs a program this variant leaves out)",
+                    "`{table}` names `{unknown}`, a case of the base this variant drops (its level `{}` is not one of this variant's levels, or it runs a program this variant leaves out)",
                     base.as_ref()
                         .map_or("", |b| b.levels[dropped.level].as_str())
                 ),
-                None => format!("`[points]` names `{unknown}`, which is not a case"),
+                None => format!("`{table}` names `{unknown}`, which is not a case"),
             },
         ));
     }

@@ -41,6 +41,10 @@ pub(crate) struct Manifest {
     /// A variant's points for cases it takes: `case_name = 3`.
     #[serde(default)]
     pub points: BTreeMap<String, u32>,
+    /// A variant's descriptions of cases it takes, in its own words
+    /// (another locale's): `case_name = "..."`.
+    #[serde(default)]
+    pub descriptions: BTreeMap<String, String>,
     /// The base's cases a variant leaves out, by name (public or hidden):
     /// those its course does not ask.
     #[serde(default)]
