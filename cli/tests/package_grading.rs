@@ -605,6 +605,82 @@ fn a_class_reaches_its_declared_levels(package: &Path) {
     }
 }
 
+/// Habits a trial student found judged apart locally and in the grader,
+/// now alike: debug prints by the megabyte in a function (no output the
+/// grader bounds: the function answers all the same), a value of no
+/// statement's type (said as such, never as the kit's traceback), a
+/// program read at the file's top level (each function's test says why,
+/// the sessions still run), and a broken `test_mine.py` (the other tests
+/// still run).
+#[test]
+fn students_habits_are_judged_alike_locally_and_in_the_grader() {
+    let (dir, package) = new_package();
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let student = |name: &str, source: String| {
+        let folder = dir.path().join("class").join(name);
+        made_starter(&package, &folder, &["--language", "python"]);
+        std::fs::write(folder.join("demo.py"), source).unwrap();
+        folder
+    };
+    let chatty = student(
+        "chatty",
+        reference.replace(
+            "    return sum(numbers)",
+            "    for k in range(30000):\n        print(\"adding\", numbers, k)\n    return sum(numbers)",
+        ),
+    );
+    let set = student(
+        "set",
+        reference.replace("    return sum(numbers)", "    return {sum(numbers)}"),
+    );
+    let top = student(
+        "top",
+        reference.replace(
+            "if __name__ == \"__main__\":\n    play()",
+            "FIRST = input()\nplay()",
+        ),
+    );
+    std::fs::write(top.join("test_mine.py"), "def test_broken(:\n").unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(
+        &package,
+        &out,
+        &[chatty.clone(), set.clone(), top.clone()],
+        true,
+    );
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = |name: &str| {
+        std::fs::read_to_string(out.join("students").join(name).join("feedback.md")).unwrap()
+    };
+    let none_of_the_types = "{6} (set), which is none of the statement's types";
+    assert!(
+        !page("chatty").contains("basic::total"),
+        "{}",
+        page("chatty")
+    );
+    assert!(page("set").contains(none_of_the_types), "{}", page("set"));
+    assert!(
+        page("top").contains("importing demo.py raised EOFError"),
+        "{}",
+        page("top")
+    );
+    let pytest = |folder: &Path| {
+        let ran = Command::new("/usr/bin/python3")
+            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+            .current_dir(folder)
+            .output()
+            .unwrap();
+        said(&ran)
+    };
+    let text = pytest(&chatty);
+    assert!(text.contains("3 passed"), "{text}");
+    let text = pytest(&set);
+    assert!(text.contains(none_of_the_types), "{text}");
+    let text = pytest(&top);
+    assert!(text.contains("importing demo.py raised EOFError"), "{text}");
+    assert!(text.contains("2 failed, 1 error"), "{text}");
+}
+
 #[test]
 fn students_habits_do_not_cost_them_their_grade() {
     let (dir, package) = new_package();

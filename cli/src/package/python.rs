@@ -221,6 +221,13 @@ fn helpers(package: &Package, words: &Words) -> String {
             "{an_exception}",
             &Json::from(words.text("package_an_exception", &[])).to_string(),
         )
+        .replace(
+            "{not_a_value}",
+            &format!(
+                "\"{}\"",
+                words.python_format("package_not_a_value", &[("value", "%s")])
+            ),
+        )
 }
 
 /// A session's check of the program's first line, where the statement
@@ -272,7 +279,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%s"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = repr(typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\"))\n    if options:\n        shown = \"{with_options}\" % (shown, \" \".join(options))\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nexcept (SyntaxError, ImportError) as error:\n    {name} = Unimportable(\"{cannot_import}\" % (\"%s: %s\" % (type(error).__name__, error)))\nexcept Exception as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"%s (%s)\" % (type(error).__name__, error)))\nexcept SystemExit as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"SystemExit (%s)\" % (error,)))\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = repr(typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\"))\n    if options:\n        shown = \"{with_options}\" % (shown, \" \".join(options))\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
@@ -289,6 +296,14 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
             &[("typed", "%s"), ("options", "%s")]
         ),
         first = first_check(package, words),
+        cannot_import = words.python_format(
+            "package_cannot_import",
+            &[("module", &package.python.module), ("error", "%s")]
+        ),
+        import_raised = words.python_format(
+            "package_import_raised",
+            &[("module", &package.python.module), ("error", "%s")]
+        ),
         flood = words.python_format("package_flood", &[("typed", "%s"), ("printed", "%s")]),
     );
     for level in package.parts() {
@@ -496,7 +511,17 @@ pub(crate) fn caller(package: &Package) -> String {
         "{module}.py has no function {function}",
         &[("module", &module), ("function", &HOLE)],
     ));
+    let not_a_value = python_message(f(
+        "it returned {value}, which is none of the statement's types (a number, a string, a bool, None, a list or a tuple of them)",
+        &[("value", &HOLE)],
+    ));
+    let no_class = python_message(f(
+        "{module}.py has no class {class}",
+        &[("module", &module), ("class", &HOLE)],
+    ));
     include_str!("templates/caller.py.in")
+        .replace("{not_a_value}", &not_a_value)
+        .replace("{no_class}", &no_class)
         .replace("{given}", &given_reads(package))
         .replace("{cannot_import}", &cannot_import)
         .replace("{import_raised}", &import_raised)

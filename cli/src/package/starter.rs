@@ -277,10 +277,13 @@ fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
 /// The starter's pytest settings: Python's own tracebacks (each failing
 /// line and its message). pytest's rereads the whole test file for each
 /// failure: on velha's 1.4 MB of cases, 43 s instead of 5 for the stubs.
+/// A test file that cannot be collected (the student's own, broken) stops
+/// no other file's tests.
 const PYTEST_INI: &str = "\
-# Python's own tracebacks: each failure's line and message, at once.
+# Python's own tracebacks: each failure's line and message, at once; and
+# a test file that cannot be read stops none of the others.
 [pytest]
-addopts = --tb=native
+addopts = --tb=native --continue-on-collection-errors
 ";
 
 fn readme(package: &Package, language: Language, words: &Words) -> String {
