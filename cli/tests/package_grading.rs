@@ -289,6 +289,8 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     let right = starter("dora", true);
     let stub = starter("edu", false);
     let broken = starter("fred", true);
+    let outside = starter("gus", true);
+    helper_outside_the_folder(&outside);
     edit(
         &broken.join("src/demo/mod.rs"),
         "numbers.iter().sum()",
@@ -298,7 +300,7 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     let output = grade_with(
         &package,
         &out,
-        &[right, stub.clone(), broken],
+        &[right, stub.clone(), broken, outside],
         false,
         &["--style-points", "3"],
     );
@@ -342,6 +344,33 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     assert!(
         fred.contains("the same error as basic::total_small"),
         "{fred}"
+    );
+    let gus = std::fs::read_to_string(out.join("students/gus/feedback.md")).unwrap();
+    assert!(
+        gus.contains("only src/demo/ is graded") && gus.contains("src/demo/mod.rs"),
+        "{gus}"
+    );
+    assert!(!gus.contains("/build/"), "{gus}");
+}
+
+/// A crate whose student folder calls a helper module outside it (in
+/// `src/util.rs`): not in the crate the grader builds, which says so.
+fn helper_outside_the_folder(crate_dir: &Path) {
+    std::fs::write(
+        crate_dir.join("src/util.rs"),
+        "pub fn twice(n: i64) -> i64 { 2 * n }\n",
+    )
+    .unwrap();
+    let lib = std::fs::read_to_string(crate_dir.join("src/lib.rs")).unwrap();
+    std::fs::write(
+        crate_dir.join("src/lib.rs"),
+        format!("{lib}pub mod util;\n"),
+    )
+    .unwrap();
+    edit(
+        &crate_dir.join("src/demo/mod.rs"),
+        "numbers.iter().sum()",
+        "crate::util::twice(numbers.iter().sum()) / 2",
     );
 }
 
@@ -641,13 +670,13 @@ fn students_habits_are_judged_alike_locally_and_in_the_grader() {
         ),
     );
     std::fs::write(top.join("test_mine.py"), "def test_broken(:\n").unwrap();
-    let out = dir.path().join("out");
-    let graded = grade(
-        &package,
-        &out,
-        &[chatty.clone(), set.clone(), top.clone()],
-        true,
+    let exits = student(
+        "exits",
+        reference.replace("    return sum(numbers)", "    import sys\n    sys.exit(0)"),
     );
+    let out = dir.path().join("out");
+    let class = [chatty.clone(), set.clone(), top.clone(), exits];
+    let graded = grade(&package, &out, &class, true);
     assert!(graded.status.success(), "{}", said(&graded));
     let page = |name: &str| {
         std::fs::read_to_string(out.join("students").join(name).join("feedback.md")).unwrap()
@@ -663,6 +692,11 @@ fn students_habits_are_judged_alike_locally_and_in_the_grader() {
         page("top").contains("importing demo.py raised EOFError"),
         "{}",
         page("top")
+    );
+    assert!(
+        page("exits").contains("it called sys.exit(0), which ends the program"),
+        "{}",
+        page("exits")
     );
     let pytest = |folder: &Path| {
         let ran = Command::new("/usr/bin/python3")
@@ -1511,7 +1545,7 @@ fn a_starters_tests_stop_what_never_ends() {
     let text = said(&ran);
     assert!(!ran.status.success(), "{text}");
     assert!(
-        text.contains("still running after 2 seconds: a call that never returns"),
+        text.contains("still running after 2 seconds: an endless loop, or a call far slower than the reference"),
         "{text}"
     );
     assert!(
@@ -1541,7 +1575,7 @@ fn a_starters_tests_stop_what_never_ends() {
     let text = said(&ran);
     assert!(text.contains("3 failed"), "{text}");
     assert!(
-        text.contains("TimeLimit: still running after 2 seconds: a call that never returns"),
+        text.contains("TimeLimit: still running after 2 seconds: an endless loop"),
         "{text}"
     );
     assert!(

@@ -519,7 +519,12 @@ pub(crate) fn caller(package: &Package) -> String {
         "{module}.py has no class {class}",
         &[("module", &module), ("class", &HOLE)],
     ));
+    let exited = python_message(f(
+        "it called sys.exit({code}), which ends the program: a function returns its answer instead",
+        &[("code", &HOLE)],
+    ));
     include_str!("templates/caller.py.in")
+        .replace("{exited}", &exited)
         .replace("{not_a_value}", &not_a_value)
         .replace("{no_class}", &no_class)
         .replace("{given}", &given_reads(package))

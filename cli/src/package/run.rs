@@ -143,12 +143,35 @@ pub(crate) fn prepare(
                 .map_err(|e| e.to_string())?;
             let out = scratch.join("out");
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-            compile(sandbox, &build, &out)?;
+            compile(sandbox, &build, &out).map_err(|e| as_the_student_sees(package, &e))?;
             Ok(Built::Rust {
                 binary: out.join("answers"),
             })
         }
     }
+}
+
+/// A build's errors as the student reads them: their files by the paths
+/// of their crate (`src/<name>/mod.rs`, not the grader's `/build/src/...`);
+/// and, for a path that leaves their folder (`crate::util`), that only
+/// `src/<name>/` is graded.
+fn as_the_student_sees(package: &Package, errors: &str) -> String {
+    let mut said = errors.replace("/build/src/", "src/");
+    let outside = said.lines().any(|l| {
+        l.starts_with("error[E0433]")
+            || l.starts_with("error[E0432]")
+            || l.starts_with("error[E0583]")
+    }) && said.contains("crate");
+    if outside {
+        said.push_str(&format!(
+            "\n{}",
+            f(
+                "only src/{name}/ is graded: a module outside it (declared in src/lib.rs) is not in the crate it is built in; move it into src/{name}/",
+                &[("name", &package.name)],
+            )
+        ));
+    }
+    said
 }
 
 /// rustc with `args`, `build` read-only at `/build`, writing into `out`
