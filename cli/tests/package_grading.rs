@@ -634,6 +634,37 @@ fn a_class_reaches_its_declared_levels(package: &Path) {
     }
 }
 
+/// A function that may answer an error, but raised where a value was
+/// expected (a log file the read-only sandbox refused): its failure says
+/// what was raised, not only "an exception".
+#[test]
+fn an_error_where_a_value_was_expected_says_what_was_raised() {
+    let (dir, package) = new_package();
+    edit(
+        &package.join("exercise.toml"),
+        "returns = \"int\"",
+        "returns = \"result<int>\"",
+    );
+    let blessed = checked("bless", &package);
+    assert!(blessed.status.success(), "{}", said(&blessed));
+    let student = dir.path().join("class/ana");
+    copy_folder(&package.join("reference/python"), &student);
+    edit(
+        &student.join("demo.py"),
+        "    return sum(numbers)",
+        "    with open(\"log.txt\", \"a\") as log:\n        log.write(str(numbers))\n    return sum(numbers)",
+    );
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, std::slice::from_ref(&student), true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    assert!(
+        page.contains("demo.total([1, 2, 3]) returned an exception (PermissionError:")
+            || page.contains("demo.total([1, 2, 3]) returned an exception (OSError:"),
+        "{page}"
+    );
+}
+
 /// Habits a trial student found judged apart locally and in the grader,
 /// now alike: debug prints by the megabyte in a function (no output the
 /// grader bounds: the function answers all the same), a value of no

@@ -66,6 +66,9 @@ pub(crate) struct Ran {
     /// The language it ran in: how its messages write calls and values.
     pub language: Language,
     pub cpu: Duration,
+    /// What a call that answered an error raised, by the call's place
+    /// (Python: its exception, said when a value was expected).
+    pub raised: std::collections::BTreeMap<usize, String>,
 }
 
 /// Inside the sandbox.
@@ -313,6 +316,7 @@ pub(crate) fn run_case(
         verdict: Some(Verdict::Crashed),
         language: built.language(),
         cpu: Duration::ZERO,
+        raised: std::collections::BTreeMap::new(),
     };
     if matches!(
         (built, &case.kind),
@@ -359,6 +363,7 @@ pub(crate) fn run_case(
         verdict,
         language: built.language(),
         cpu: outcome.cpu,
+        raised: raised(&outcome.stderr),
     }
 }
 
@@ -448,9 +453,25 @@ fn stubbed(stderr: &str) -> bool {
         .any(|l| super::NEVER_RAN.iter().any(|name| l.starts_with(name)))
 }
 
-/// The last lines of what a run wrote on stderr.
+/// What the calls that answered an error raised, as the Python caller
+/// writes them on stderr after a mark: `<place> <exception>`.
+fn raised(stderr: &[u8]) -> std::collections::BTreeMap<usize, String> {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix('\u{1e}')?.split_once(' '))
+        .filter_map(|(at, why)| Some((at.parse().ok()?, why.to_owned())))
+        .collect()
+}
+
+/// The last lines of what a run wrote on stderr (not the caller's marked
+/// lines).
 fn tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
+    let text: String = text
+        .lines()
+        .filter(|l| !l.starts_with('\u{1e}'))
+        .map(|l| format!("{l}\n"))
+        .collect();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(6)..].join("\n")
 }
@@ -569,11 +590,16 @@ fn judge_calls(
             let said = |a: &Json| super::types::shown_typed(&returns, a, ran.language);
             let expected: Vec<String> = accepted.iter().map(said).collect();
             let or = format!(" {} ", t("or"));
+            // An error where a value was expected: what was raised.
+            let got = match ran.raised.get(&i) {
+                Some(why) => format!("{} ({why})", said(answer)),
+                None => said(answer),
+            };
             return Err(f(
                 "{call} returned {got}, expected {expected}",
                 &[
                     ("call", &shown),
-                    ("got", &said(answer)),
+                    ("got", &got),
                     ("expected", &expected.join(&or)),
                 ],
             ));
