@@ -2601,3 +2601,87 @@ fn class_graded_in_rust(package: &Path) {
         "{page}"
     );
 }
+
+/// Velha's Python exam as a package variant (`velha-exam`, built in):
+/// the exams of `grading/python_exams/`, written from the exam's own
+/// statement and graded by hand, get through it the grades the built-in
+/// Python path gives them (`grade.rs` checks those levels), level by
+/// level. `verifica_vencedor` is taken in either of the exam's forms
+/// (`spread`), and in the list form alone where the advanced level asks
+/// for it (ana writes nine strings, kaio `*casas`, joana reads both).
+#[test]
+fn velhas_python_exam_is_a_package_that_grades_as_the_built_in_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let exams = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grading/python_exams");
+    let names = [
+        "ana", "bruno", "carla", "diego", "eduarda", "felipe", "gabriel", "helena", "iara",
+        "joana", "kaio",
+    ];
+    let out = dir.path().join("out");
+    let class: Vec<PathBuf> = names.iter().map(|n| exams.join(n)).collect();
+    let graded = grade(Path::new("velha-exam"), &out, &class, true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    // Name, basic, proficient, advanced, expert, score, of, level: the
+    // built-in's table for the same class.
+    let expected = [
+        "ana,4,15,6,0,25,30,proficient",
+        "bruno,4,0,1,0,5,30,basic",
+        "carla,4,0,1,0,5,30,basic",
+        "diego,4,15,7,4,30,30,expert",
+        "eduarda,2,13,6,0,21,30,none",
+        "felipe,3,15,7,0,25,30,none",
+        "gabriel,0,0,0,0,0,30,none",
+        "helena,4,15,4,0,23,30,proficient",
+        "iara,4,15,7,4,30,30,expert",
+        "joana,4,15,7,4,30,30,expert",
+        "kaio,4,15,6,4,29,30,proficient",
+    ];
+    let rows = grades(&out);
+    for row in expected {
+        assert!(rows.contains(&row.to_owned()), "{row}: {rows:#?}");
+    }
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    assert!(
+        page.contains("verifica_vencedor recebe os itens do seu argumento um a um (9 parâmetros)"),
+        "{page}"
+    );
+    the_exams_starter_takes_either_form(dir.path(), &exams);
+}
+
+/// The exam's Python starter calls `verifica_vencedor` as the grader does:
+/// ana's nine strings pass the basic level and fail the list form, saying
+/// why.
+fn the_exams_starter_takes_either_form(dir: &Path, exams: &Path) {
+    let starter = dir.join("ana");
+    let made = boardkit()
+        .args([
+            "starter",
+            "--exercise",
+            "velha-exam",
+            "--language",
+            "python",
+        ])
+        .arg(&starter)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", said(&made));
+    for file in ["funcoes.py", "programa.py"] {
+        std::fs::copy(exams.join("ana").join(file), starter.join(file)).unwrap();
+    }
+    let run = |level: &str| {
+        Command::new("/usr/bin/python3")
+            .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", level])
+            .current_dir(&starter)
+            .output()
+            .unwrap()
+    };
+    let basic = run("TestBasic");
+    assert!(basic.status.success(), "{}", said(&basic));
+    let advanced = run("list_form");
+    assert!(!advanced.status.success(), "{}", said(&advanced));
+    assert!(
+        said(&advanced).contains("verifica_vencedor recebe os itens do seu argumento um a um"),
+        "{}",
+        said(&advanced)
+    );
+}

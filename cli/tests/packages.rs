@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 22] = [
+const BROKEN: [(&str, &str, &str, &str); 24] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -143,6 +143,20 @@ const BROKEN: [(&str, &str, &str, &str); 22] = [
         "[[function]]",
         "[descriptions]\nnope = \"a case\"\n\n[[function]]",
         "`[descriptions]` names `nope`, which is not a case",
+    ),
+    // `spread`: one list or grid argument, and a case's `spread = false`
+    // for such a function only.
+    (
+        "exercise.toml",
+        "[reference]",
+        "[[function]]\nname = \"twice\"\nargs = [{ name = \"n\", type = \"int\" }]\nreturns = \"int\"\nspread = true\n\n[reference]",
+        "`spread`: `twice` takes its argument's items one by one: expected one argument, a list or a grid",
+    ),
+    (
+        "cases/total_small.toml",
+        "function = \"total\"",
+        "function = \"total\"\nspread = false",
+        "`spread` is for a case of a function with `spread = true`",
     ),
     // Only a variant leaves its base's cases out.
     (

@@ -94,6 +94,7 @@ pub(crate) fn read(
             fails: spec.new.fails,
             methods,
         }),
+        spread: false,
     })
 }
 

@@ -606,12 +606,25 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         }
         let args = arguments(&spec.args, &names)?;
         let returns = manifest::answer_type(&spec.returns, &names)?;
+        let spread = match &spec.spread {
+            Some(s) if *s.get_ref() && !spreads(&args) => {
+                return Err((
+                    s.span(),
+                    format!(
+                        "`spread`: `{name}` takes its argument's items one by one: expected one argument, a list or a grid"
+                    ),
+                ));
+            }
+            Some(s) => *s.get_ref(),
+            None => false,
+        };
         functions.push(Function {
             name,
             doc: spec.doc.clone(),
             args,
             returns,
             class: None,
+            spread,
         });
     }
     if functions.is_empty() && manifest.program.is_none() {
@@ -622,6 +635,11 @@ fn functions(manifest: &Manifest, types: &[NamedType]) -> Result<Vec<Function>, 
         ));
     }
     Ok(functions)
+}
+
+/// Whether arguments can be spread: one, a list or a grid.
+fn spreads(args: &[(String, Type)]) -> bool {
+    matches!(args, [(_, Type::List(_) | Type::Grid(..))])
 }
 
 fn reference(
@@ -803,8 +821,34 @@ fn case(
         varies: spec.varies.as_ref().map(|v| v.get_ref().clone()),
         robustness: spec.robustness,
         from: None,
+        whole: whole(package, spec, &kind, at)?,
         kind,
     })
+}
+
+/// A case's `spread = false`: the declared form only, of a function
+/// whose argument may be spread.
+fn whole(
+    package: &Package,
+    spec: &CaseFile,
+    kind: &CaseKind,
+    at: &dyn Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<bool, PackageError> {
+    let Some(spread) = &spec.spread else {
+        return Ok(false);
+    };
+    let spreads = match kind {
+        CaseKind::Calls { function, .. } => package.functions[*function].spread,
+        CaseKind::Session { .. } => false,
+    };
+    match (*spread.get_ref(), spreads) {
+        (false, true) => Ok(true),
+        (true, true) => Ok(false),
+        _ => Err(at(
+            spread.span(),
+            "`spread` is for a case of a function with `spread = true`: `spread = false` calls it in its declared form only".into(),
+        )),
+    }
 }
 
 fn calls(

@@ -156,6 +156,10 @@ pub(crate) struct FunctionSpec {
     #[serde(default)]
     pub args: Vec<ArgSpec>,
     pub returns: Spanned<String>,
+    /// Python: its one list or grid argument may also be taken as its
+    /// items, one parameter each (an exam's "nine strings, or one list").
+    #[serde(default)]
+    pub spread: Option<Spanned<bool>>,
 }
 
 /// A type the student writes (`[[class]]`): how one is made, and its
@@ -294,6 +298,10 @@ pub(crate) struct CaseFile {
     pub class: Option<Spanned<String>>,
     #[serde(default, rename = "call")]
     pub calls: Vec<CallSpec>,
+    /// `spread = false`: a call of a `spread` function in its declared
+    /// form only (one argument), as a level that asks for that form.
+    #[serde(default)]
+    pub spread: Option<Spanned<bool>>,
     /// A session case: the lines typed, and what the reference printed of
     /// the program's lines (written by `boardkit bless`).
     #[serde(default)]

@@ -244,6 +244,9 @@ pub(crate) struct Function {
     /// ([`Function::answer_type`]).
     pub returns: Type,
     pub class: Option<class::Class>,
+    /// Python: its one list or grid argument may be taken whole or as its
+    /// items, one parameter each (`spread = true`).
+    pub spread: bool,
 }
 
 impl Function {
@@ -379,6 +382,9 @@ pub(crate) struct Case {
     /// locale: the base's file, which `bless` copies to `file` with this
     /// package's lines.
     pub from: Option<PathBuf>,
+    /// A case of a `spread` function that takes its argument whole only
+    /// (`spread = false`).
+    pub whole: bool,
     pub kind: CaseKind,
 }
 

@@ -213,7 +213,10 @@ fn helpers(package: &Package, words: &Words) -> String {
             )
         })
         .collect();
+    let whole_only =
+        words.python_format("package_whole_only", &[("function", "%s"), ("count", "%s")]);
     include_str!("templates/lines.py.in")
+        .replace("{forms}", &forms(&format!("\"{whole_only}\"")))
         .replace("{given}", &given_reads(package))
         .replace("{failing}", &format!("{{{}}}", failing.join(", ")))
         .replace("{lines}", &patterns.join(", "))
@@ -366,7 +369,7 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
                     body.push_str(&class_test(package, f, call, &one));
                     continue;
                 }
-                let call_text = call_expression(package, f, &call.args);
+                let call_text = test_call(package, f, &call.args, case.whole);
                 let canonical: Vec<Json> = super::rust::accepted(call)
                     .iter()
                     .map(|v| f.returns.canonical(v))
@@ -458,6 +461,40 @@ fn typed_expression(stdin: &Stdin) -> String {
     }
 }
 
+/// How deep a `spread` function's argument holds its items: 1 for a
+/// list, 2 for a grid (its cells row by row); `None` when it is no
+/// `spread` function.
+fn spread_depth(f: &Function) -> Option<usize> {
+    match f.args.as_slice() {
+        [(_, Type::Grid(..))] if f.spread => Some(2),
+        [(_, Type::List(_))] if f.spread => Some(1),
+        _ => None,
+    }
+}
+
+/// `forms.py.in`: how a `spread` function is called, in the tests and
+/// the caller alike; `whole_only` the message of a function that takes
+/// the items only, called where the whole form is asked.
+fn forms(whole_only: &str) -> String {
+    include_str!("templates/forms.py.in").replace("{whole_only}", whole_only)
+}
+
+/// A call as a starter's test makes it: through `forms` for a `spread`
+/// function (`whole`: the declared form only).
+fn test_call(package: &Package, f: &Function, args: &[Value], whole: bool) -> String {
+    match (spread_depth(f), args) {
+        (Some(depth), [argument]) => format!(
+            "forms({}.{}, {}, {depth}, {}, {:?})",
+            package.python.module,
+            f.name,
+            arguments(&f.args, std::slice::from_ref(argument)),
+            if whole { "True" } else { "False" },
+            f.name
+        ),
+        _ => call_expression(package, f, args),
+    }
+}
+
 pub(crate) fn call_expression(package: &Package, f: &Function, args: &[Value]) -> String {
     format!(
         "{}.{}({})",
@@ -487,14 +524,15 @@ pub(crate) fn caller(package: &Package) -> String {
             .enumerate()
             .map(|(i, (_, t))| read(t, &format!("a[{i}]")))
             .collect();
-        let _ = writeln!(
-            listed,
-            "    {:?}: ({how}, lambda a: {}.{}({})),",
-            f.name,
-            package.python.module,
-            f.name,
-            args.join(", ")
-        );
+        let function = format!("{}.{}", package.python.module, f.name);
+        let called = match spread_depth(f) {
+            Some(depth) => format!(
+                "forms({function}, {}, {depth}, WHOLE, {:?})",
+                args[0], f.name
+            ),
+            None => format!("{function}({})", args.join(", ")),
+        };
+        let _ = writeln!(listed, "    {:?}: ({how}, lambda a: {called}),", f.name);
     }
     let module = package.python.module.as_str();
     // In the grader's locale (the package's, as its pages): what a student
@@ -523,7 +561,12 @@ pub(crate) fn caller(package: &Package) -> String {
         "it called sys.exit({code}), which ends the program: a function returns its answer instead",
         &[("code", &HOLE)],
     ));
+    let whole_only = python_message(f(
+        "{function} takes its argument's items one by one ({count} parameters): this case calls it as the statement writes it, with one argument",
+        &[("function", &HOLE), ("count", &HOLE)],
+    ));
     include_str!("templates/caller.py.in")
+        .replace("{forms}", &forms(&whole_only))
         .replace("{exited}", &exited)
         .replace("{not_a_value}", &not_a_value)
         .replace("{no_class}", &no_class)

@@ -299,7 +299,11 @@ pub(crate) fn run_case(
                 .iter()
                 .map(|call| format!("{}\n", f.canonical_args(&call.args)))
                 .collect();
-            (vec!["call".into(), f.name.clone()], lines.into_bytes())
+            let mut words = vec!["call".into(), f.name.clone()];
+            if case.whole && f.spread {
+                words.push("whole".into());
+            }
+            (words, lines.into_bytes())
         }
         CaseKind::Session { args, typed, .. } => (
             std::iter::once("play".to_owned())
@@ -845,6 +849,7 @@ mod tests {
         let port = include_str!("templates/lines.py.in")
             .replace("{lines}", &patterns.join(", "))
             .replace("{given}", "GIVEN = []")
+            .replace("{forms}", "")
             .replace("{failing}", "{}");
         let lines = serde_json::to_string(LINES).unwrap();
         let script = format!(
