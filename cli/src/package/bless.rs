@@ -25,9 +25,10 @@ pub(crate) fn bless(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Res
     let built: Built = run::prepare(package, language, folder, scratch, sandbox)
         .map_err(|e| format!("the reference ({language}): {e}"))?;
     let mut changed = 0;
+    let mut session = sandbox.session();
     // A variant blesses its own files; its base's are the base's.
     for case in cases.iter().filter(|c| c.file.starts_with(&package.root)) {
-        let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
+        let ran = run::run_case(package, &built, case, &mut session, &Limits::default());
         if let Some(failure) = &ran.failure {
             // The call it failed on, and its own file where the sandbox
             // names the copy it built.

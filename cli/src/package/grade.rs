@@ -484,8 +484,9 @@ pub(crate) fn function_bugs(
         let Ok(built) = built else {
             continue;
         };
+        let mut session = sandbox.session();
         let fails = calls.iter().any(|case| {
-            let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
+            let ran = run::run_case(package, &built, case, &mut session, &Limits::default());
             run::judge(package, case, &ran).is_err()
         });
         if fails {
@@ -523,8 +524,9 @@ fn reference_limits(
         GradeError::NoSubmission(format!("the package's reference does not build: {e}"))
     })?;
     let mut limits = BTreeMap::new();
+    let mut session = sandbox.session();
     for case in cases {
-        let ran = run::run_case(package, &built, case, sandbox, &options.limits);
+        let ran = run::run_case(package, &built, case, &mut session, &options.limits);
         // `--timeout`, or 20 times the reference's time when that is
         // more: as the built-in games' cases (`grader::run`).
         let cpu = ran.cpu * boardkit::judge::REFERENCE_MARGIN;
@@ -621,13 +623,14 @@ fn judged(
     limits: &BTreeMap<String, (Limits, std::time::Duration)>,
     sandbox: &Sandbox,
 ) -> Results {
+    let mut session = sandbox.session();
     let tests = cases
         .iter()
         .map(|case| {
             let case_limits = limits
                 .get(&case.name)
                 .map_or_else(Limits::default, |(l, _)| *l);
-            let ran = run::run_case(package, built, case, sandbox, &case_limits);
+            let ran = run::run_case(package, built, case, &mut session, &case_limits);
             let (verdict, message) = match run::judge(package, case, &ran) {
                 Ok(()) => (Verdict::Passed, String::new()),
                 Err(why) => match replay(package, built, case) {

@@ -10,7 +10,7 @@ use boardkit::judge::Verdict;
 use serde_json::Value as Json;
 
 use super::{Case, CaseKind, Ends, Language, Package, Typed};
-use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox};
+use crate::grader::sandbox::{Ending, Isolation, Job, Limits, Sandbox, Session};
 
 /// A solution ready to run: compiled, or beside its caller.
 #[derive(Debug)]
@@ -236,7 +236,13 @@ pub(crate) fn rustc(sandbox: &Sandbox, job: &Job<'_>) -> Result<(), String> {
 }
 
 /// The job that runs `built` with `words` (`case NAME`, or `play`).
-fn job<'a>(built: &'a Built, words: Vec<String>, package: &Package) -> Job<'a> {
+fn job<'a>(built: &'a Built, mut words: Vec<String>, package: &Package) -> Job<'a> {
+    // A Python session runs the program itself, `python3 <program>.py`,
+    // as the student does: the caller's imports would double a short
+    // session's time.
+    if matches!(built, Built::Python { .. }) && words.first().is_some_and(|w| w == "play") {
+        words[0] = package.python.program_file();
+    }
     let mut job = bare_job(built, words);
     job.env
         .push((super::LANGUAGE.into(), package.language.clone()));
@@ -264,11 +270,12 @@ fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
             job
         }
         Built::Python { folder, caller } => {
-            let mut args = vec![
-                "-c".into(),
-                "exec python3 \"$0\" \"$@\"".into(),
-                CALLER.into(),
-            ];
+            // `call ...` runs the caller; a program's file name, the
+            // program with its options.
+            let mut args = vec!["-c".into(), "exec python3 \"$0\" \"$@\"".into()];
+            if words.first().is_some_and(|w| w == "call") {
+                args.push(CALLER.into());
+            }
             args.extend(words);
             let mut job = Job::new("/bin/sh", &args);
             job.work_from = Some(folder);
@@ -282,12 +289,13 @@ fn bare_job(built: &Built, words: Vec<String>) -> Job<'_> {
     }
 }
 
-/// Runs `case` on `built`.
+/// Runs `case` on `built`, in `session`: one solution's runs share its
+/// sandbox's pod, as the built-in games' do (`Sandbox::session`).
 pub(crate) fn run_case(
     package: &Package,
     built: &Built,
     case: &Case,
-    sandbox: &Sandbox,
+    session: &mut Session<'_>,
     limits: &Limits,
 ) -> Ran {
     let (words, stdin): (Vec<String>, Vec<u8>) = match &case.kind {
@@ -330,7 +338,7 @@ pub(crate) fn run_case(
     }
     let mut job = job(built, words, package);
     job.stdin = &stdin;
-    let outcome = match sandbox.run(&job, limits) {
+    let outcome = match session.run(&job, limits) {
         Ok(outcome) => outcome,
         Err(e) => return crashed(format!("cannot run it: {e}")),
     };

@@ -211,13 +211,14 @@ fn level_of(
             return reached;
         }
     };
+    let mut session = sandbox.session();
     for case in &cases {
         let settled = reached.failed_levels.contains(&case.level)
             || (runs == Runs::UntilFailure && !reached.failed_levels.is_empty());
         if runs != Runs::Every && (case.robustness || settled) {
             continue;
         }
-        let ran = run::run_case(package, &built, case, sandbox, &Limits::default());
+        let ran = run::run_case(package, &built, case, &mut session, &Limits::default());
         reached.cpu.push((case.test_name(package), ran.cpu));
         if let Err(why) = run::judge(package, case, &ran) {
             // A robustness case counts in the score, in no level.
