@@ -1616,6 +1616,80 @@ fn a_starters_tests_stop_what_never_ends() {
     assert!(started.elapsed() < std::time::Duration::from_secs(120));
 }
 
+/// A starter's session holds a program to the grader's limits, its CPU
+/// time and a backstop on the clock, not to the clock alone: a program
+/// that waits 3 s (a pause between turns) passes when the CPU limit is
+/// 2 s, as in the grader, and one that computes without end fails saying
+/// which limit.
+#[test]
+fn a_starters_session_is_held_to_the_graders_limits() {
+    let (dir, package) = new_package();
+    let python = dir.path().join("python");
+    made_starter(&package, &python, &["--language", "python"]);
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let pytest = |code: &str| {
+        std::fs::write(python.join("demo.py"), code).unwrap();
+        Command::new("/usr/bin/python3")
+            .args([
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-k",
+                "three_numbers",
+            ])
+            .current_dir(&python)
+            .env("BOARDKIT_CASE_SECONDS", "2")
+            .output()
+            .unwrap()
+    };
+    let play = "    numbers = []\n";
+    let waits = pytest(&reference.replace(
+        play,
+        "    __import__(\"time\").sleep(3)\n    numbers = []\n",
+    ));
+    assert!(waits.status.success(), "{}", said(&waits));
+    let computes = pytest(&reference.replace(play, "    while True:\n        pass\n"));
+    assert!(
+        said(&computes).contains(
+            "did not end within the grader's limits, 2 s of CPU time or 12 s on the clock"
+        ),
+        "{}",
+        said(&computes)
+    );
+    let rust = dir.path().join("rust");
+    made_starter(&package, &rust, &[]);
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let cargo_test = |code: &str| {
+        std::fs::write(rust.join("src/demo/mod.rs"), code).unwrap();
+        Command::new("cargo")
+            .args(["test", "-q", "--offline", "--test", "demo", "three_numbers"])
+            .current_dir(&rust)
+            .env_remove("CARGO_TARGET_DIR")
+            .env("BOARDKIT_CASE_SECONDS", "2")
+            .output()
+            .unwrap()
+    };
+    let play = "    let mut numbers = Vec::new();\n";
+    let waits = cargo_test(&reference.replace(
+        play,
+        "    std::thread::sleep(std::time::Duration::from_secs(3));\n    let mut numbers = Vec::new();\n",
+    ));
+    assert!(waits.status.success(), "{}", said(&waits));
+    let computes = cargo_test(&reference.replace(
+        play,
+        "    let mut spins = 0u64;\n    while std::hint::black_box(spins) < u64::MAX {\n        spins += 1;\n    }\n    let mut numbers = Vec::new();\n",
+    ));
+    assert!(
+        said(&computes).contains(
+            "did not end within the grader's limits, 2 s of CPU time or 12 s on the clock"
+        ),
+        "{}",
+        said(&computes)
+    );
+}
+
 /// The class is taken as `boardkit grade` takes any: a mistyped path or
 /// a class's folder given whole is the instructor's error (exit 2,
 /// nothing graded), the `--out` folder is never a submission, and an

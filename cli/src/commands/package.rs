@@ -93,9 +93,10 @@ pub(crate) fn verify(args: &PackageArgs) -> Outcome {
             checks.len() + 1
         ))));
     }
+    // The folder as typed: a base and its variant share a name.
     println!(
         "{} verified: {} checks passed",
-        package.name,
+        args.dir.display(),
         checks.len() + 1
     );
     Ok(())
@@ -108,7 +109,10 @@ pub(crate) fn bless(args: &PackageArgs) -> Outcome {
     let scratch = tempfile::tempdir().map_err(Failure::failed)?;
     let changed = package::bless::bless(&package, &sandbox, scratch.path())
         .map_err(|e| Failure::failed(std::io::Error::other(e)))?;
-    println!("blessed {}: {changed} case files written", package.name);
+    println!(
+        "blessed {}: {changed} case files written",
+        args.dir.display()
+    );
     Ok(())
 }
 

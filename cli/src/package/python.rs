@@ -216,6 +216,9 @@ fn helpers(package: &Package, words: &Words) -> String {
     let whole_only =
         words.python_format("package_whole_only", &[("function", "%s"), ("count", "%s")]);
     include_str!("templates/lines.py.in")
+        .replace("{case_variable}", super::rust::CASE_SECONDS)
+        .replace("{cpu_limit}", &CASE_CPU.as_secs().to_string())
+        .replace("{wall_limit}", &case_wall(CASE_CPU).as_secs().to_string())
         .replace("{forms}", &forms(&format!("\"{whole_only}\"")))
         .replace("{given}", &given_reads(package))
         .replace("{failing}", &format!("{{{}}}", failing.join(", ")))
@@ -282,7 +285,7 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
     let ending = [("typed", "%s"), ("status", "%s"), ("printed", "%s")];
     let _ = write!(
         out,
-        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nexcept (SyntaxError, ImportError) as error:\n    {name} = Unimportable(\"{cannot_import}\" % (\"%s: %s\" % (type(error).__name__, error)))\nexcept Exception as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"%s (%s)\" % (type(error).__name__, error)))\nexcept SystemExit as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"SystemExit (%s)\" % (error,)))\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = repr(typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\"))\n    if options:\n        shown = \"{with_options}\" % (shown, \" \".join(options))\n    assert stopped != \"time\", \"{timeout}\" % (shown,)\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
+        "\n# Imported as the grader imports it: with nothing to read (a program\n# started at the file's top level meets the end of its input).\nimport io\n_stdin, sys.stdin = sys.stdin, io.StringIO(\"\")\ntry:\n    import {name}\nexcept (SyntaxError, ImportError) as error:\n    {name} = Unimportable(\"{cannot_import}\" % (\"%s: %s\" % (type(error).__name__, error)))\nexcept Exception as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"%s (%s)\" % (type(error).__name__, error)))\nexcept SystemExit as error:\n    {name} = Unimportable(\"{import_raised}\" % (\"SystemExit (%s)\" % (error,)))\nfinally:\n    sys.stdin = _stdin\n\n\ndef session(options, typed, expect, error=False):\n    \"\"\"Runs the program with its options on what is typed (lines, or bytes); compares its graded lines, and how it ends: with `error`, a status other than 0 (not the stub's NotImplementedError), else 0.\"\"\"\n    data = typed if isinstance(typed, bytes) else \"\".join(l + \"\\n\" for l in typed).encode()\n    out, err, returncode, stopped = run_program([sys.executable, \"{program}\", *options], data, dict(os.environ, {variable}={language:?}, {io_variable}={io_value:?}))\n    stdout, stderr = out.decode(errors=\"replace\"), err.decode(errors=\"replace\")\n    shown = repr(typed if not isinstance(typed, bytes) else data[:200].decode(errors=\"replace\"))\n    if options:\n        shown = \"{with_options}\" % (shown, \" \".join(options))\n    cpu, wall = session_limits()\n    assert stopped != \"time\", \"{timeout}\" % {{\"typed\": shown, \"cpu\": cpu, \"wall\": wall}}\n    assert stopped != \"flood\", \"{flood}\" % (shown, stdout[:2000])\n{first}    got = [g for g in (graded(l.rstrip(\" \\t\\r\")) for l in stdout.splitlines()) if g is not None]\n    # What the messages show of it: its start, when it is long.\n    stdout = stdout if len(stdout) <= 4000 else stdout[:4000] + \"…\\n\"\n    assert got == expect, \"{printed}\" % (shown, stdout + stderr)\n    status = \"status %d\" % returncode\n    if error:\n        stubbed = any(l.startswith({never_ran}) for l in stderr.splitlines())\n        assert returncode != 0 and not stubbed, \"{no_error}\" % (shown, status, stdout + stderr)\n    else:\n        assert returncode == 0, \"{ended}\" % (shown, status, stdout + stderr)\n",
         name = package.python.module,
         program = package.python.program_file(),
         language = package.language,
@@ -293,7 +296,14 @@ pub(crate) fn tests(package: &Package, words: &Words) -> String {
         ended = words.python_format("package_ended", &ending),
         no_error = words.python_format("package_no_error", &ending),
         never_ran = python_tuple(super::NEVER_RAN),
-        timeout = words.python_format("package_timeout", &[("typed", "%s")]),
+        timeout = words.python_format(
+            "package_timeout",
+            &[
+                ("typed", "%(typed)s"),
+                ("cpu", "%(cpu)s"),
+                ("wall", "%(wall)s")
+            ]
+        ),
         with_options = words.python_format(
             "package_with_options",
             &[("typed", "%s"), ("options", "%s")]

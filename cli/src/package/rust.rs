@@ -452,7 +452,6 @@ fn session_helpers(package: &Package, words: &Words) -> String {
     let (before, rest) = SESSION.split_once("// <lines>\n").unwrap_or((SESSION, ""));
     let (within, after) = rest.split_once("// </lines>\n").unwrap_or(("", rest));
     let template = format!("{before}{}{after}", if lines { within } else { "" });
-    let typed = [("typed", "{shown}")];
     let ending = [
         ("typed", "{shown}"),
         ("status", "{status}"),
@@ -484,7 +483,19 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         .replace("{variable}", super::LANGUAGE)
         .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
-        .replace("{timeout}", &words.rust_format("package_timeout", &typed))
+        .replace(
+            "{timeout}",
+            &words.rust_format(
+                "package_timeout",
+                &[("typed", "{shown}"), ("cpu", "{cpu}"), ("wall", "{wall}")],
+            ),
+        )
+        .replace("{case_variable}", CASE_SECONDS)
+        .replace(
+            "{cpu_limit}",
+            &boardkit::judge::CASE_CPU.as_secs().to_string(),
+        )
+        .replace("{wall_limit}", &CALLS_WALL.as_secs().to_string())
         .replace(
             "{flood}",
             &words.rust_format(
