@@ -1690,6 +1690,47 @@ fn a_starters_session_is_held_to_the_graders_limits() {
     );
 }
 
+/// A Rust function that ends the program (`std::process::exit(0)`) fails
+/// its test in the starter, as its case in the grader, and the other
+/// tests still run: the calls run in a process of their own. Before, it
+/// ended the test binary with status 0 and `cargo test` said nothing
+/// failed.
+#[test]
+fn a_rust_function_that_ends_the_program_fails_locally_as_in_the_grader() {
+    let (dir, package) = new_package();
+    let crate_dir = dir.path().join("ana");
+    made_starter(&package, &crate_dir, &[]);
+    let reference = std::fs::read_to_string(package.join("reference/rust/mod.rs")).unwrap();
+    let student = reference.replace(
+        "    numbers.iter().sum()",
+        "    if numbers.first() == Some(&1) {\n        std::process::exit(0);\n    }\n    numbers.iter().sum()",
+    );
+    assert_ne!(student, reference);
+    std::fs::write(crate_dir.join("src/demo/mod.rs"), student).unwrap();
+    let ran = Command::new("cargo")
+        .args(["test", "-q", "--offline", "--test", "demo"])
+        .current_dir(&crate_dir)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let text = said(&ran);
+    assert!(!ran.status.success(), "{text}");
+    assert!(
+        text.contains("the calls ended the program (status 0) before their test finished"),
+        "{text}"
+    );
+    assert!(text.contains("1 passed; 1 failed"), "{text}");
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, &[crate_dir], false);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    assert!(
+        page.contains("total\\_small")
+            && page.contains("the program ended before this call returned"),
+        "{page}"
+    );
+}
+
 /// The class is taken as `boardkit grade` takes any: a mistyped path or
 /// a class's folder given whole is the instructor's error (exit 2,
 /// nothing graded), the `--out` folder is never a submission, and an

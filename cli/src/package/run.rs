@@ -588,7 +588,11 @@ fn judge_calls(
         }
         let shown = shown_call(package, api, &call.args, ran.language);
         let Some(answer) = ran.answers.get(i) else {
-            let why = ran.failure.clone().unwrap_or_else(|| t("no answer").into());
+            // Ended well, and yet short of answers: the program ended
+            // inside a call.
+            let why = ran.failure.clone().unwrap_or_else(|| {
+                t("no answer: the program ended before this call returned (a function that calls std::process::exit ends it); a function returns its answer instead").into()
+            });
             return Err(format!("{shown}: {why}"));
         };
         if let (Some(class), [expected]) = (&api.class, &accepted[..])

@@ -255,9 +255,13 @@ fn test(package: &Package, case: &Case, words: &Words) -> String {
                     None => checks.push_str(&call_check(package, f, call)),
                 }
             }
-            // On a thread of their own, within the time limit.
+            // In a process of their own, within the time limit.
             let checks: String = checks.lines().map(|l| format!("    {l}\n")).collect();
-            let _ = write!(body, "        within(|| {{\n{checks}        }});\n");
+            let _ = write!(
+                body,
+                "        within({:?}, || {{\n{checks}        }});\n",
+                case.test_name(package)
+            );
         }
         CaseKind::Session {
             args,
@@ -375,10 +379,12 @@ fn check_helper(words: &Words) -> String {
     );
     let limit = CALLS_WALL.as_secs().to_string();
     let timeout = words.rust_format("package_time_limit", &[("seconds", "{seconds}")]);
+    let exited = words.rust_format("package_calls_exited", &[("status", "{status}")]);
     format!(
         "\n/// A call's answer, among those accepted.\n#[track_caller]\nfn check<T: PartialEq + std::fmt::Debug>(got: T, accepted: &[T], call: &str) {{\n    assert!(accepted.contains(&got), \"{message}\");\n}}\n{}",
         WITHIN
             .replace("{timeout}", &timeout)
+            .replace("{exited}", &exited)
             .replace("{limit}", &limit)
             .replace("{variable}", CASE_SECONDS)
     )
@@ -395,37 +401,71 @@ const CALLS_WALL: std::time::Duration = boardkit::judge::case_wall(boardkit::jud
 /// the grader's: the kit's own tests, which do not wait for them.
 pub(crate) const CASE_SECONDS: &str = "BOARDKIT_CASE_SECONDS";
 
-/// A starter's helper that runs a test's calls on a thread of their own,
-/// within [`CALLS_WALL`].
+/// A starter's helper that runs a test's calls in a process of their own
+/// (the test binary again, for that test alone), within [`CALLS_WALL`]:
+/// a call that never returns fails its test, and one that ends the
+/// program (`std::process::exit`) fails its test instead of ending the
+/// run, every test after it unrun and `cargo test` content (the grader
+/// runs calls in a process of their own too).
 const WITHIN: &str = r#"
-/// Runs a case's calls within {limit} seconds (or `{variable}`): a call
-/// that never returns fails its test instead of hanging the run.
-fn within(calls: fn()) {
-    use std::sync::mpsc::RecvTimeoutError;
+/// Runs a case's calls in a process of their own (this test binary, for
+/// the test `test` alone) within {limit} seconds (or `{variable}`): a
+/// call that never returns, or ends the program, fails its test instead
+/// of hanging or ending the run.
+fn within(test: &str, calls: fn()) {
+    use std::io::Read;
+    if std::env::var_os("BOARDKIT_CALLS").is_some() {
+        calls();
+        return;
+    }
     let seconds: u64 = std::env::var("{variable}")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or({limit});
-    let (done, finished) = std::sync::mpsc::channel();
-    let mut worker = std::thread::Builder::new();
-    if let Some(name) = std::thread::current().name() {
-        worker = worker.name(name.to_owned());
-    }
-    let worker = worker
-        .spawn(move || {
-            calls();
-            let _ = done.send(());
-        })
-        .expect("a thread for the calls");
-    match finished.recv_timeout(std::time::Duration::from_secs(seconds)) {
-        Ok(()) => {}
-        Err(RecvTimeoutError::Timeout) => panic!("{timeout}"),
-        Err(RecvTimeoutError::Disconnected) => {
-            if let Err(panic) = worker.join() {
-                std::panic::resume_unwind(panic);
-            }
+    let mut child = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env("BOARDKIT_CALLS", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the test binary runs again");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    // Read as the child writes: a pipe it fills would stop it.
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = out.by_ref().take(1 << 20).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = err.by_ref().take(1 << 20).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
+        if start.elapsed().as_secs() >= seconds {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{timeout}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    if status.success() && out.contains("test result: ok. 1 passed") {
+        return;
     }
+    // The child's failure as its own: the panic's message.
+    if let Some((_, rest)) = err.split_once("panicked at ") {
+        let message = rest.split_once('\n').map_or("", |(_, m)| m);
+        let message = message.split("\nnote: run with").next().unwrap_or(message);
+        panic!("{}", message.trim_end());
+    }
+    let status = status.code().map_or_else(|| "a signal".to_owned(), |c| c.to_string());
+    panic!("{exited}");
 }
 "#;
 
