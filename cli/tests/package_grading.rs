@@ -465,6 +465,29 @@ fn a_package_written_from_its_statement_goes_through_every_step() {
     }
 }
 
+/// A case that accepts several answers is proved to: without the
+/// submission that passes it with another answer than the reference's,
+/// verify fails, naming the case.
+#[test]
+fn a_property_case_is_proved_by_another_right_answer() {
+    for package in written_packages() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join(package.file_name().unwrap());
+        copy_folder(&package, &copy);
+        let other = copy.join("submissions/last_winning_heap");
+        assert!(other.is_dir(), "{}", other.display());
+        std::fs::remove_dir_all(&other).unwrap();
+        let output = checked("verify", &copy);
+        let text = said(&output);
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert!(
+            text.contains("FAILED: each case that accepts several answers is passed with another than the reference's")
+                && text.contains("winning_move_several.toml: its calls accept several answers"),
+            "{text}"
+        );
+    }
+}
+
 /// A variant's own wrong submission: a patch of its base's reference.
 fn a_wrong_submission_of_its_own(variant: &Path) {
     let wrong = variant.join("submissions/doubles");
@@ -1727,6 +1750,36 @@ fn a_rust_function_that_ends_the_program_fails_locally_as_in_the_grader() {
     assert!(
         page.contains("total\\_small")
             && page.contains("the program ended before this call returned"),
+        "{page}"
+    );
+}
+
+/// A session that prints a wrong line, then crashes at the end of its
+/// input, is told the wrong line first: fixing the crash alone would only
+/// show it next.
+#[test]
+fn a_wrong_line_before_a_crash_is_said_first() {
+    let (dir, package) = new_package();
+    let student = dir.path().join("class/ana");
+    made_starter(&package, &student, &["--language", "python"]);
+    let reference = std::fs::read_to_string(package.join("reference/python/demo.py")).unwrap();
+    let source = reference.replace(
+        "        try:\n            line = input()\n        except EOFError:\n            break\n        try:\n            numbers.append(int(line.strip()))\n",
+        "        line = input()\n        try:\n            numbers.append(int(line.strip()))\n            print(\"Total: \" + str(total(numbers)))\n",
+    );
+    assert_ne!(source, reference);
+    std::fs::write(student.join("demo.py"), source).unwrap();
+    let out = dir.path().join("out");
+    let graded = grade(&package, &out, &[student], true);
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/ana/feedback.md")).unwrap();
+    assert!(
+        page.contains("line 1 of the program's lines is \"Total: 3\", expected \"Not a number: x\"; then it ended with status 1"),
+        "{page}"
+    );
+    // The traceback names the student's file, not the sandbox's path.
+    assert!(
+        page.contains("File \"demo.py\", line") && !page.contains("/sandbox/"),
         "{page}"
     );
 }

@@ -277,7 +277,11 @@ fn grade_submission(
     let mut results = Results {
         unsandboxed: options.isolation == Isolation::None,
         fingerprint: planned.fingerprint.clone(),
-        unread: planned.opened.as_ref().err().map(ToString::to_string),
+        unread: planned
+            .opened
+            .as_ref()
+            .err()
+            .map(submission::SubmissionError::said),
         ..results
     };
     say_unread(planned, progress);

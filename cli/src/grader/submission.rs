@@ -67,6 +67,32 @@ pub(crate) enum SubmissionError {
     Io(#[from] std::io::Error),
 }
 
+impl SubmissionError {
+    /// What it says, in the course's language (the catalogue's): a
+    /// student's page shows it.
+    pub(crate) fn said(&self) -> String {
+        use boardkit::catalogue::{f, t};
+        match self {
+            Self::NotASubmission(path) => f(
+                "{path} is neither a folder nor a .zip archive",
+                &[("path", &path.display())],
+            ),
+            Self::Refused(why) => f("the archive is refused: {why}", &[("why", why)]),
+            Self::Link(path) => f(
+                "{path} is a link: only a folder or a .zip archive of its own is graded",
+                &[("path", &path.display())],
+            ),
+            Self::TooLarge => f(
+                "it holds more than {mib} MiB of files, or more than {entries} files and folders",
+                &[("mib", &(MAX_TAKEN_BYTES >> 20)), ("entries", &MAX_ENTRIES)],
+            ),
+            Self::Empty => t("an empty folder: nothing to grade").to_owned(),
+            Self::Git(e) => e.to_string(),
+            Self::Io(e) => f("cannot read the submission: {error}", &[("error", e)]),
+        }
+    }
+}
+
 /// A name safe to use as a folder and in reports: letters, digits, `-`, `_`, `.`.
 pub(crate) fn safe_name(raw: &str) -> String {
     // Letters and digits of any script stay (Lúcia and Lécia are two

@@ -387,7 +387,7 @@ impl Class<'_> {
         }
         results.unsandboxed = self.options.isolation == Isolation::None;
         results.fingerprint = fingerprint;
-        results.unread = opened.as_ref().err().map(ToString::to_string);
+        results.unread = opened.as_ref().err().map(submission::SubmissionError::said);
         if let Ok(submission::Submission {
             commit: Some(commit),
             ..

@@ -479,10 +479,17 @@ fn raised(stderr: &[u8]) -> std::collections::BTreeMap<usize, String> {
 /// lines).
 fn tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
+    // The student's paths, not the sandbox's: a Python traceback's
+    // `File "/sandbox/demo.py"` is their `demo.py`, a Rust panic's
+    // `/build/src/demo/mod.rs` their `src/demo/mod.rs`.
+    let sandbox = format!("\"{}/", crate::grader::sandbox::WORK);
     let text: String = text
         .lines()
         .filter(|l| !l.starts_with('\u{1e}'))
-        .map(|l| format!("{l}\n"))
+        .map(|l| {
+            let l = l.replace(&sandbox, "\"");
+            format!("{}\n", l.replace("/build/src/", "src/"))
+        })
         .collect();
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(6)..].join("\n")
@@ -704,10 +711,31 @@ fn judge_session(
         ),
     };
     if let Some(failure) = &ran.failure {
-        return Err(f(
+        let said = f(
             "typed {typed}: {failure}",
             &[("typed", &typed), ("failure", failure)],
-        ));
+        );
+        // A wrong line printed before the failure is the first thing to
+        // fix: said first, or the student fixes the end and only then
+        // finds it.
+        let wrong = ran
+            .lines
+            .iter()
+            .zip(expect)
+            .position(|(got, expected)| got != expected);
+        return Err(match wrong {
+            Some(at) => f(
+                "typed {typed}: line {number} of the program's lines is {got}, expected {expected}; then {failure}",
+                &[
+                    ("typed", &typed),
+                    ("number", &(at + 1)),
+                    ("got", &format!("{:?}", ran.lines[at])),
+                    ("expected", &format!("{:?}", expect[at])),
+                    ("failure", failure),
+                ],
+            ),
+            None => said,
+        });
     }
     if ran.lines.is_empty() && !expect.is_empty() {
         return Err(f(

@@ -3,10 +3,12 @@
 //! cited rule stated in every locale and every rule cited; the reference
 //! (each language it has) passing every case as blessed; each submission
 //! and mutant reaching exactly its declared level; the generated stub
-//! failing every level; no hidden case or input in a starter; each case's
+//! failing every level; each case that accepts several answers passed
+//! with another than the reference's; no hidden case or input in a
+//! starter; each case's
 //! time limit, from the reference's time.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
@@ -26,6 +28,8 @@ pub(crate) struct Check {
 pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Vec<Check> {
     let mut checks = vec![rules(package)];
     let mut limits = Vec::new();
+    // The answers each correct solution gave: the references' first.
+    let mut answers = Vec::new();
     for (language, folder) in [
         (Language::Rust, &package.reference.rust),
         (Language::Python, &package.reference.python),
@@ -45,7 +49,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
             // A case changed after bless (a step's argument, a call's
             // input) disagrees with its old answers, the reference's own.
             problems.push(
-                "where the reference is right and a case changed since it was blessed, `boardkit bless` writes the reference's answers again"
+                "where the reference is right: a case changed since it was blessed (`boardkit bless` writes its answers again), or a call's `accept` misses the reference's answer (bless leaves `accept` alone: add it by hand); else the reference is wrong, or the Rust and Python references disagree"
                     .into(),
             );
         }
@@ -53,6 +57,7 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
             problems.push(e);
         }
         limits.extend(outcome.cpu.iter().map(|(name, cpu)| (name.clone(), *cpu)));
+        answers.push(outcome.answers);
         checks.push(Check { what, problems });
     }
     // Both languages' stubs: a starter can be written in either.
@@ -60,8 +65,11 @@ pub(crate) fn verify(package: &Package, sandbox: &Sandbox, scratch: &Path) -> Ve
         checks.push(stub_check(package, language, sandbox, scratch));
     }
     for submission in &package.submissions {
-        checks.push(submission_check(package, submission, sandbox, scratch));
+        let (check, passed) = submission_check(package, submission, sandbox, scratch);
+        checks.push(check);
+        answers.push(passed);
     }
+    checks.push(alternatives_accepted(package, &answers));
     checks.push(a_bug_is_caught(package));
     checks.push(python_names(package));
     checks.push(starter_check(package, scratch));
@@ -172,6 +180,8 @@ struct Reached {
     failed_levels: BTreeSet<usize>,
     unbuilt: Option<String>,
     cpu: Vec<(String, Duration)>,
+    /// The answers of each function case it passed, by the case's name.
+    answers: BTreeMap<String, Vec<serde_json::Value>>,
 }
 
 /// How many cases a run needs to settle what it checks.
@@ -202,6 +212,7 @@ fn level_of(
         failed_levels: BTreeSet::new(),
         unbuilt: None,
         cpu: Vec::new(),
+        answers: BTreeMap::new(),
     };
     let built: Built = match run::prepare(package, language, folder, scratch, sandbox) {
         Ok(built) => built,
@@ -220,7 +231,13 @@ fn level_of(
         }
         let ran = run::run_case(package, &built, case, &mut session, &Limits::default());
         reached.cpu.push((case.test_name(package), ran.cpu));
-        if let Err(why) = run::judge(package, case, &ran) {
+        let judged = run::judge(package, case, &ran);
+        if judged.is_ok() && matches!(case.kind, CaseKind::Calls { .. }) {
+            reached
+                .answers
+                .insert(case.name.clone(), ran.answers.clone());
+        }
+        if let Err(why) = judged {
             // A robustness case counts in the score, in no level.
             if !case.robustness {
                 reached.failed_levels.insert(case.level);
@@ -290,12 +307,57 @@ fn stub_check(package: &Package, language: Language, sandbox: &Sandbox, scratch:
     }
 }
 
+/// A case that accepts several answers to a call (`accept`) is proved to
+/// accept them: a submission passes it with another answer than the
+/// reference's, as Kattis asks of a checker. Without one, nothing shows
+/// the property is graded as a property, and a student's own test that
+/// asserts the reference's answer passes every correct version there is.
+fn alternatives_accepted(
+    package: &Package,
+    answers: &[BTreeMap<String, Vec<serde_json::Value>>],
+) -> Check {
+    let mut problems = Vec::new();
+    for case in &package.cases {
+        let CaseKind::Calls { calls, .. } = &case.kind else {
+            continue;
+        };
+        let several: Vec<usize> = (0..calls.len())
+            .filter(|&i| calls[i].accept.as_ref().is_some_and(|a| a.len() > 1))
+            .collect();
+        let (Some(reference), false) = (answers.first(), several.is_empty()) else {
+            continue;
+        };
+        let Some(theirs) = reference.get(&case.name) else {
+            continue;
+        };
+        let other = answers[1..]
+            .iter()
+            .filter_map(|a| a.get(&case.name))
+            .any(|a| {
+                several
+                    .iter()
+                    .any(|&i| a.get(i).is_some_and(|v| Some(v) != theirs.get(i)))
+            });
+        if !other {
+            problems.push(format!(
+                "{}: its calls accept several answers, and no submission passes it with another answer than the reference's: add one that does, another right answer (docs/authors.md, `accept`)",
+                case.file.display()
+            ));
+        }
+    }
+    Check {
+        what: "each case that accepts several answers is passed with another than the reference's"
+            .into(),
+        problems,
+    }
+}
+
 fn submission_check(
     package: &Package,
     submission: &super::Submission,
     sandbox: &Sandbox,
     scratch: &Path,
-) -> Check {
+) -> (Check, BTreeMap<String, Vec<serde_json::Value>>) {
     let kind = if submission.mutant {
         "mutant"
     } else {
@@ -349,13 +411,14 @@ fn submission_check(
         "" => String::new(),
         d => format!(": {d}"),
     };
-    Check {
+    let check = Check {
         what: format!(
             "the {kind} {} ({}) reaches {declared}{why}",
             submission.name, submission.language
         ),
         problems,
-    }
+    };
+    (check, reached.answers)
 }
 
 /// Why a version never ran: a Rust build that failed, or Python that
