@@ -2475,8 +2475,11 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
     .unwrap();
     std::fs::create_dir_all(&caio).unwrap();
     std::fs::write(caio.join("velha.py"), "import nao_existe\n").unwrap();
+    // An empty folder: why it has nothing, in the package's locale.
+    let dani = dir.path().join("dani");
+    std::fs::create_dir_all(&dani).unwrap();
     let out = dir.path().join("out");
-    let graded = grade(Path::new("velha"), &out, &[ana, bia, caio], true);
+    let graded = grade(Path::new("velha"), &out, &[ana, bia, caio, dani], true);
     assert!(graded.status.success(), "{}", said(&graded));
     for (name, words, english) in [
         (
@@ -2489,6 +2492,7 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
             "velha.py não pode ser importado: ModuleNotFoundError",
             "cannot be imported",
         ),
+        ("dani", "uma pasta vazia: nada a corrigir", "empty folder"),
     ] {
         let page =
             std::fs::read_to_string(out.join(format!("students/{name}/feedback.md"))).unwrap();
@@ -2515,6 +2519,7 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
         html.contains("<caption>Pontos por parte</caption>"),
         "{html}"
     );
+    notes_in_the_packages_locale(dir.path(), &kit);
     // English: the kit's own words.
     let (_dir, package) = new_package();
     let out = dir.path().join("out-en");
@@ -2522,6 +2527,31 @@ fn a_packages_feedback_pages_speak_its_statements_locale() {
     assert!(graded.status.success(), "{}", said(&graded));
     let page = std::fs::read_to_string(out.join("students/python/feedback.md")).unwrap();
     assert!(page.contains("Level reached: **proficient**."), "{page}");
+}
+
+/// The kit's notes on a crate's code (`--style-points`) in the package's
+/// locale: an `unwrap()` in velha's Portuguese.
+fn notes_in_the_packages_locale(dir: &Path, kit: &Path) {
+    let davi = dir.join("davi");
+    made_starter(Path::new("velha"), &davi, &[]);
+    let reference = std::fs::read_to_string(kit.join("reference/rust/mod.rs")).unwrap();
+    std::fs::write(
+        davi.join("src/velha/mod.rs"),
+        reference + "\n/// A helper.\npub fn ajuda(x: Option<u8>) -> u8 {\n    x.unwrap()\n}\n",
+    )
+    .unwrap();
+    let out = dir.join("out-rust");
+    let graded = grade_with(
+        Path::new("velha"),
+        &out,
+        &[davi],
+        false,
+        &["--style-points", "1"],
+    );
+    assert!(graded.status.success(), "{}", said(&graded));
+    let page = std::fs::read_to_string(out.join("students/davi/feedback.md")).unwrap();
+    assert!(page.contains("interrompe o programa num None"), "{page}");
+    assert!(!page.contains("stops the program"), "{page}");
 }
 
 /// A type the statement gives (`[[type]]`, its code in `[given]`): its

@@ -246,7 +246,7 @@ fn grade_submission(
     // The build's warnings on the student's folder, if it built.
     let mut lints = Vec::new();
     let runner = match (&planned.opened, &options.program, class) {
-        (Err(e), _, _) => Err(not_run(&e.to_string())),
+        (Err(e), _, _) => Err(not_run(&e.said())),
         (Ok(s), Some(command), _) => Ok(Runner::Program {
             command: command.clone(),
             root: s.root.clone(),

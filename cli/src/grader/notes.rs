@@ -14,6 +14,7 @@
 //! Notes never change a level; `--style-points` turns them into points,
 //! one a kind of note however often it occurs (a habit is one comment).
 
+use boardkit::catalogue::{f, t};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -140,7 +141,7 @@ pub(crate) fn rust_notes(
             file: shown_as.to_owned(),
             line: 1,
             kind: "no_enum".into(),
-            message: "no enum of its own: a value that is one of a few cases (a cell's mark, a game's state) reads best as an enum".into(),
+            message: t("no enum of its own: a value that is one of a few cases (a cell's mark, a game's state) reads best as an enum").into(),
         });
     }
     sort(&mut notes);
@@ -199,8 +200,9 @@ fn note_file(
                 let lines = node.end_position().row - node.start_position().row + 1;
                 if lines > long_function {
                     let name = node.child_by_field_name("name").map_or("?", text_of);
-                    notes.push(note(file, line, "long_function", format!(
-                            "`{name}` is {lines} lines long: split it into functions of a few lines, each named for what it does (over {long_function} is hard to read)"
+                    notes.push(note(file, line, "long_function", f(
+                            "`{name}` is {lines} lines long: split it into functions of a few lines, each named for what it does (over {long_function} is hard to read)",
+                            &[("name", &name), ("lines", &lines), ("long_function", &long_function)],
                         )));
                 }
             }
@@ -214,16 +216,18 @@ fn note_file(
                     .and_then(|f| f.child_by_field_name("field"))
                     .map(text_of);
                 if let Some(method @ ("unwrap" | "expect")) = method {
-                    notes.push(note(file, line, "unwrap", format!(
-                            "`{method}()` stops the program on a None or an Err: handle the case (`match`, `if let`, `?`, `unwrap_or`)"
+                    notes.push(note(file, line, "unwrap", f(
+                            "`{method}()` stops the program on a None or an Err: handle the case (`match`, `if let`, `?`, `unwrap_or`)",
+                            &[("method", &method)],
                         )));
                 }
             }
             "macro_invocation" => {
                 let name = node.child_by_field_name("macro").map_or("", text_of);
                 if matches!(name, "panic" | "todo" | "unimplemented" | "unreachable") {
-                    notes.push(note(file, line, "panic", format!(
-                            "`{name}!` stops the program: return an error, or make the case impossible with a type"
+                    notes.push(note(file, line, "panic", f(
+                            "`{name}!` stops the program: return an error, or make the case impossible with a type",
+                            &[("name", &name)],
                         )));
                 }
             }

@@ -363,7 +363,7 @@ impl Class<'_> {
                 self.cases,
                 self.levels,
                 Verdict::CompileError,
-                &e.to_string(),
+                &e.said(),
             ),
         };
         if let (Ok(s), Language::Rust, None) = (&opened, self.language, &self.options.program) {
