@@ -1769,6 +1769,27 @@ fn a_wrong_line_before_a_crash_is_said_first() {
     );
     assert_ne!(source, reference);
     std::fs::write(student.join("demo.py"), source).unwrap();
+    // The starter's test says the same line, in the grader's words.
+    let ran = Command::new("/usr/bin/python3")
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "three_numbers",
+        ])
+        .current_dir(&student)
+        .output()
+        .unwrap();
+    assert!(
+        said(&ran).contains(
+            "line 1 of the program's lines is \"Total: 3\", expected \"Not a number: x\""
+        ),
+        "{}",
+        said(&ran)
+    );
     let out = dir.path().join("out");
     let graded = grade(&package, &out, &[student], true);
     assert!(graded.status.success(), "{}", said(&graded));

@@ -544,12 +544,19 @@ fn session_helpers(package: &Package, words: &Words) -> String {
             ),
         )
         .replace(
-            "{printed}",
+            "{differs}",
             &words.rust_format(
-                "package_printed",
-                &[("typed", "{shown}"), ("printed", "{text}")],
+                "package_line_differs",
+                &[
+                    ("typed", "{shown}"),
+                    ("number", "{number}"),
+                    ("got", "{got_line}"),
+                    ("expected", "{expected_line}"),
+                    ("printed", "{text}"),
+                ],
             ),
         )
+        .replace("{none}", &words.rust_format("package_no_line", &[]))
         .replace("{ended}", &words.rust_format("package_ended", &ending))
         .replace(
             "{no_error}",
