@@ -492,11 +492,6 @@ fn session_helpers(package: &Package, words: &Words) -> String {
     let (before, rest) = SESSION.split_once("// <lines>\n").unwrap_or((SESSION, ""));
     let (within, after) = rest.split_once("// </lines>\n").unwrap_or(("", rest));
     let template = format!("{before}{}{after}", if lines { within } else { "" });
-    let ending = [
-        ("typed", "{shown}"),
-        ("status", "{status}"),
-        ("printed", "{text}"),
-    ];
     // The statement's first line, checked first where it has one.
     let first = package.first_line().map_or_else(String::new, |first| {
         let message = words.rust_format(
@@ -515,7 +510,7 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         "package_with_options",
         &[("typed", "{input:?}"), ("options", "{}")],
     );
-    template
+    let template = template
         .replace("{with_options}", &with_options)
         .replace("{first}", &first)
         .replace("{lines}", &patterns.join(", "))
@@ -523,6 +518,23 @@ fn session_helpers(package: &Package, words: &Words) -> String {
         .replace("{variable}", super::LANGUAGE)
         .replace("{language}", &package.language)
         .replace("{graded}", include_str!("templates/lines.rs.in"))
+        .replace("{case_variable}", CASE_SECONDS)
+        .replace(
+            "{cpu_limit}",
+            &boardkit::judge::CASE_CPU.as_secs().to_string(),
+        )
+        .replace("{wall_limit}", &CALLS_WALL.as_secs().to_string());
+    session_messages(&template, words)
+}
+
+/// The session helpers' failure messages, in the starter's words.
+fn session_messages(template: &str, words: &Words) -> String {
+    let ending = [
+        ("typed", "{shown}"),
+        ("status", "{status}"),
+        ("printed", "{text}"),
+    ];
+    template
         .replace(
             "{timeout}",
             &words.rust_format(
@@ -530,12 +542,6 @@ fn session_helpers(package: &Package, words: &Words) -> String {
                 &[("typed", "{shown}"), ("cpu", "{cpu}"), ("wall", "{wall}")],
             ),
         )
-        .replace("{case_variable}", CASE_SECONDS)
-        .replace(
-            "{cpu_limit}",
-            &boardkit::judge::CASE_CPU.as_secs().to_string(),
-        )
-        .replace("{wall_limit}", &CALLS_WALL.as_secs().to_string())
         .replace(
             "{flood}",
             &words.rust_format(
