@@ -1176,9 +1176,27 @@ fn failure_cause(t: &TestResult) -> Option<String> {
     }
 }
 
-/// The terminal table.
+/// The parts of the score beside the levels, as grades.csv lists them:
+/// robustness, style, own tests; each as (got, max) of a submission,
+/// `None` where it has not that part.
+type Beside = [(&'static str, fn(&Results) -> Option<(f64, f64)>); 3];
+
+const BESIDE: Beside = [
+    ("robustness", Results::robustness),
+    ("style", |r| r.style.map(|s| (s.score, s.max_score))),
+    ("tests", |r| {
+        r.own_tests.as_ref().map(|t| (t.score, t.max_score))
+    }),
+];
+
+/// The terminal table: each level, then the score's other parts where a
+/// submission has them (they add up to the score).
 pub(crate) fn table(all: &BTreeMap<String, Results>) -> String {
     let levels = levels_of(all);
+    let beside: Vec<_> = BESIDE
+        .iter()
+        .filter(|(_, part)| all.values().any(|r| part(r).is_some()))
+        .collect();
     let width = all
         .keys()
         .map(|n| n.chars().count())
@@ -1188,6 +1206,9 @@ pub(crate) fn table(all: &BTreeMap<String, Results>) -> String {
     let mut out = format!("{:<width$}", "submission");
     for level in &levels {
         out.push_str(&format!(" {:>11}", level.name()));
+    }
+    for (name, _) in &beside {
+        out.push_str(&format!(" {name:>11}"));
     }
     out.push_str(&format!(" {:>9} {:>11}\n", "score", "level"));
     for (name, results) in all {
@@ -1199,6 +1220,12 @@ pub(crate) fn table(all: &BTreeMap<String, Results>) -> String {
                 " {:>11}",
                 format!("{}/{}", points(got), points(max))
             ));
+        }
+        for (_, part) in &beside {
+            let shown = part(results).map_or_else(String::new, |(got, max)| {
+                format!("{}/{}", points(got), points(max))
+            });
+            out.push_str(&format!(" {shown:>11}"));
         }
         let reached = results.level_name();
         out.push_str(&format!(
