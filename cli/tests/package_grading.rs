@@ -314,16 +314,7 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
     // The stub's `todo!`s are noted, and cost a style point; no note asks
     // a package's code for a board game's enum.
     assert!(rows.contains(&"edu,0,0,2,2,7,none".to_owned()), "{rows:?}");
-    // The terminal's table shows the style beside the levels, as the
-    // CSV: the columns add up to the score.
-    let table = String::from_utf8_lossy(&output.stdout);
-    let edu: Vec<&str> = table
-        .lines()
-        .find(|l| l.starts_with("edu "))
-        .unwrap()
-        .split_whitespace()
-        .collect();
-    assert_eq!(edu, ["edu", "0/2", "0/2", "2/3", "2/7", "none"], "{table}");
+    table_shows_the_style(&output);
     let feedback = std::fs::read_to_string(out.join("students/edu/feedback.md")).unwrap();
     assert!(!feedback.contains("enum"), "{feedback}");
     // At the stub's first `todo!`, wherever its doc puts it.
@@ -365,6 +356,19 @@ fn a_class_of_crates_is_graded_on_a_package_with_style_points() {
 
 /// A crate whose student folder calls a helper module outside it (in
 /// `src/util.rs`): not in the crate the grader builds, which says so.
+/// The terminal's table shows the style beside the levels, as the CSV:
+/// the columns add up to the score.
+fn table_shows_the_style(output: &std::process::Output) {
+    let table = String::from_utf8_lossy(&output.stdout);
+    let edu: Vec<&str> = table
+        .lines()
+        .find(|l| l.starts_with("edu "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(edu, ["edu", "0/2", "0/2", "2/3", "2/7", "none"], "{table}");
+}
+
 fn helper_outside_the_folder(crate_dir: &Path) {
     std::fs::write(
         crate_dir.join("src/util.rs"),
