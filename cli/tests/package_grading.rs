@@ -29,12 +29,13 @@ fn verify_fails_a_package_that_lies() {
             "reaches = \"none\"",
             "reaches basic, declared none\n    no case of basic catches its bug: add one that does, or declare `reaches = \"basic\"`",
         ),
-        // A blessed answer the reference does not give.
+        // A blessed answer the reference does not give, at its call's
+        // line.
         (
             "cases/total_small.toml",
             "expect = 6",
             "expect = 7",
-            "returned 6, expected 7",
+            "total_small.toml:7): demo::total(&[1_i64, 2_i64, 3_i64]) returned 6, expected 7",
         ),
         // A rule cited and never stated.
         (

@@ -631,6 +631,27 @@ fn judge_calls(
     ran.failure.clone().map_or(Ok(()), Err)
 }
 
+/// The line, in its case file, of the first call whose answer `ran` got
+/// wrong or never gave: where verify sends an author.
+pub(crate) fn failed_call_line(package: &Package, case: &Case, ran: &Ran) -> Option<usize> {
+    let CaseKind::Calls { function, calls } = &case.kind else {
+        return None;
+    };
+    let api = &package.functions[*function];
+    calls
+        .iter()
+        .enumerate()
+        .find(|(i, call)| {
+            let returns = api.answer_type(call);
+            let accepted: Vec<Json> = super::rust::accepted(call)
+                .iter()
+                .map(|v| returns.canonical(v))
+                .collect();
+            ran.answers.get(*i).is_none_or(|a| !accepted.contains(a))
+        })
+        .map(|(_, call)| call.line)
+}
+
 /// An object's call whose answers are not those expected: the steps up
 /// to the first wrong answer, that answer and the one expected.
 fn object_failure(

@@ -242,8 +242,11 @@ fn level_of(
             if !case.robustness {
                 reached.failed_levels.insert(case.level);
             }
+            // A call's own line, where the failure is a call's.
+            let at = run::failed_call_line(package, case, &ran)
+                .map_or_else(String::new, |line| format!(":{line}"));
             reached.failures.push(format!(
-                "{} ({}): {why}",
+                "{} ({}{at}): {why}",
                 case.test_name(package),
                 case.file.display()
             ));
