@@ -2879,6 +2879,14 @@ fn velhas_python_exam_is_a_package_that_grades_as_the_built_in_does() {
         page.contains("verifica_vencedor recebe os itens do seu argumento um a um (9 parâmetros)"),
         "{page}"
     );
+    // `*casas` takes one argument, and fails reading nine: said so.
+    let page = std::fs::read_to_string(out.join("students/kaio/feedback.md")).unwrap();
+    assert!(
+        page.contains("levantou IndexError: tuple index out of range: ela lê os itens um a um"),
+        "{page}"
+    );
+    // The levels as the course names them.
+    assert!(page.contains("Nível alcançado: **proficiente**"), "{page}");
     the_exams_starter_takes_either_form(dir.path(), &exams);
 }
 

@@ -40,6 +40,10 @@ pub(crate) fn grade(
     // Absolute: the sandbox mounts the folders under it.
     let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
+    // Gone when the run ends, however it ends: it holds the reference,
+    // the mutants (hidden ones too) and every student's copy, and an
+    // instructor shares the out folder.
+    let _scratch = Removed(scratch.clone());
     let (named, every) = class_given(package, options)?;
     let levels = Level::of_package(&package.levels);
     let sandbox = Sandbox::new(options.isolation.clone(), options.jobs.max(1))
@@ -94,7 +98,6 @@ pub(crate) fn grade(
             .par_iter()
             .for_each(|(name, path)| class.grade_one(name, path));
     });
-    let _ = std::fs::remove_dir_all(scratch.join("run"));
     let all = report::read_results(&options.out).map_err(out_error)?;
     let run = run_info(package, language, options, every, &limits);
     let run = report::RunInfo {
@@ -863,4 +866,13 @@ pub(crate) fn list_cases(package: &Package, program: bool) -> String {
         ));
     }
     out
+}
+
+/// A folder removed when this is dropped.
+struct Removed(PathBuf);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -215,11 +215,18 @@ fn helpers(package: &Package, words: &Words) -> String {
         .collect();
     let whole_only =
         words.python_format("package_whole_only", &[("function", "%s"), ("count", "%s")]);
+    let whole_raised = words.python_format(
+        "package_whole_raised",
+        &[("function", "%s"), ("error", "%s")],
+    );
     include_str!("templates/lines.py.in")
         .replace("{case_variable}", super::rust::CASE_SECONDS)
         .replace("{cpu_limit}", &CASE_CPU.as_secs().to_string())
         .replace("{wall_limit}", &case_wall(CASE_CPU).as_secs().to_string())
-        .replace("{forms}", &forms(&format!("\"{whole_only}\"")))
+        .replace(
+            "{forms}",
+            &forms(&format!("\"{whole_only}\""), &format!("\"{whole_raised}\"")),
+        )
         .replace("{given}", &given_reads(package))
         .replace("{failing}", &format!("{{{}}}", failing.join(", ")))
         .replace("{lines}", &patterns.join(", "))
@@ -495,8 +502,10 @@ fn spread_depth(f: &Function) -> Option<usize> {
 /// `forms.py.in`: how a `spread` function is called, in the tests and
 /// the caller alike; `whole_only` the message of a function that takes
 /// the items only, called where the whole form is asked.
-fn forms(whole_only: &str) -> String {
-    include_str!("templates/forms.py.in").replace("{whole_only}", whole_only)
+fn forms(whole_only: &str, whole_raised: &str) -> String {
+    include_str!("templates/forms.py.in")
+        .replace("{whole_only}", whole_only)
+        .replace("{whole_raised}", whole_raised)
 }
 
 /// A call as a starter's test makes it: through `forms` for a `spread`
@@ -582,11 +591,15 @@ pub(crate) fn caller(package: &Package) -> String {
         &[("code", &HOLE)],
     ));
     let whole_only = python_message(f(
-        "{function} takes its argument's items one by one ({count} parameters): this case calls it as the statement writes it, with one argument",
+        "{function} takes its argument's items one by one ({count} parameters): this case calls it with one argument, the whole value, as its level asks",
         &[("function", &HOLE), ("count", &HOLE)],
     ));
+    let whole_raised = python_message(f(
+        "{function}, called with one argument, the whole value, as this case's level asks, raised {error}: it reads the items one by one",
+        &[("function", &HOLE), ("error", &HOLE)],
+    ));
     include_str!("templates/caller.py.in")
-        .replace("{forms}", &forms(&whole_only))
+        .replace("{forms}", &forms(&whole_only, &whole_raised))
         .replace("{exited}", &exited)
         .replace("{not_a_value}", &not_a_value)
         .replace("{no_class}", &no_class)
