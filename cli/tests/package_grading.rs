@@ -2926,4 +2926,16 @@ fn the_exams_starter_takes_either_form(dir: &Path, exams: &Path) {
         "{}",
         said(&advanced)
     );
+    // A wrong best move, shown as the grader shows it: a tuple.
+    std::fs::write(
+        starter.join("funcoes.py"),
+        "def melhor_jogada(tabuleiro):\n    return (2, 1)\n",
+    )
+    .unwrap();
+    let expert = run("end_game");
+    assert!(
+        said(&expert).contains("devolveu (2, 1); valores aceitos: (2, 0), (2, 2)"),
+        "{}",
+        said(&expert)
+    );
 }

@@ -447,8 +447,15 @@ fn answer_check(
 ) -> String {
     let listed: Vec<String> = accepted.iter().map(Json::to_string).collect();
     let listed = serde_json::to_string(&listed).unwrap_or_default();
-    // As the failure shows them: Python's words, not JSON.
-    let readable: Vec<String> = accepted.iter().map(|v| readable(v, words)).collect();
+    // As the failure shows them: Python's words, not JSON, in the
+    // statement's types (a tuple as a tuple), as the grader shows them.
+    let readable: Vec<String> = accepted
+        .iter()
+        .map(|v| match v == &super::types::error_json() {
+            true => readable(v, words),
+            false => super::types::shown_typed(returns, v, super::Language::Python),
+        })
+        .collect();
     let readable = Json::from(readable.join(", ")).to_string();
     let error_allowed = if matches!(returns, Type::Result(_)) {
         "True"
@@ -464,8 +471,26 @@ fn answer_check(
         &[("call", &shown), ("got", "%s"), ("accepted", "%s")],
     );
     format!(
-        "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {listed}, \"{message}\" % (shown(got), {readable})\n",
+        "        got = answer(lambda: {call_text}, {error_allowed})\n        assert got in {listed}, \"{message}\" % (shown(got, {shape}), {readable})\n",
+        shape = shape(returns),
     )
+}
+
+/// How `shown` (in the starter's tests) writes an answer of type `t`, as
+/// a Python literal: a tuple `{"t": [...]}`, a list `{"l": ...}`, else
+/// `None` (as JSON reads).
+fn shape(t: &Type) -> String {
+    match t {
+        Type::Tuple(members) => {
+            let members: Vec<String> = members.iter().map(shape).collect();
+            format!("{{\"t\": [{}]}}", members.join(", "))
+        }
+        Type::List(inner) => format!("{{\"l\": {}}}", shape(inner)),
+        Type::Grid(inner, ..) => format!("{{\"l\": {{\"l\": {}}}}}", shape(inner)),
+        Type::Option(inner) | Type::Result(inner) => shape(inner),
+        Type::Named(named) => shape(&named.of),
+        _ => "None".into(),
+    }
 }
 
 /// What a session types, as a Python expression of `bytes`.
