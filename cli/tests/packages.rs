@@ -32,7 +32,7 @@ fn a_new_package_verifies_as_it_stands() {
 }
 
 /// Each slip: the file, the text changed, its change, what verify says.
-const BROKEN: [(&str, &str, &str, &str); 24] = [
+const BROKEN: [(&str, &str, &str, &str); 25] = [
     // A title that would end a generated comment: code in a starter.
     (
         "exercise.toml",
@@ -157,6 +157,13 @@ const BROKEN: [(&str, &str, &str, &str); 24] = [
         "function = \"total\"",
         "function = \"total\"\nspread = false",
         "`spread` is for a case of a function with `spread = true`",
+    ),
+    // Only a variant has a base's robustness part to keep or leave.
+    (
+        "exercise.toml",
+        "levels = [",
+        "robustness = false\nlevels = [",
+        "`robustness` says whether a variant keeps its base's robustness part: only a variant (`extends`) has one",
     ),
     // Only a variant leaves its base's cases out.
     (
@@ -573,6 +580,55 @@ fn exercise_md_states_velhas_package() {
                 statement.contains(&format!("`{part}")),
                 "EXERCISE.md does not write {part:?} ({})",
                 line.0
+            );
+        }
+    }
+}
+
+/// A built-in package's manifest is in the students' build of the kit:
+/// it names no hidden case (a variant leaves out its base's robustness
+/// part with `robustness = false`, not by the hidden cases' names).
+#[test]
+fn no_built_in_manifest_names_a_hidden_case() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../exercises");
+    let folders = |dir: &Path| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|d| {
+                d.map(|e| e.unwrap().path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let packages: Vec<std::path::PathBuf> = folders(&root)
+        .iter()
+        .flat_map(|game| folders(game))
+        .filter(|p| p.join("exercise.toml").is_file())
+        .collect();
+    assert!(!packages.is_empty());
+    let hidden: Vec<String> = packages
+        .iter()
+        .flat_map(|p| {
+            std::fs::read_dir(p.join("hidden/cases"))
+                .into_iter()
+                .flatten()
+        })
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    for package in &packages {
+        let manifest = std::fs::read_to_string(package.join("exercise.toml")).unwrap();
+        for name in &hidden {
+            assert!(
+                !manifest.contains(name.as_str()),
+                "{}: names the hidden case {name}",
+                package.display()
             );
         }
     }

@@ -89,6 +89,8 @@ fn load_at(root: &Path, depth: usize) -> Result<Package, PackageError> {
     let (base_public, base_hidden) = base_cases(&package, base.as_ref());
     let (base_public, base_hidden) =
         left_out(&manifest, base.as_ref(), base_public, base_hidden, &at)?;
+    let (base_public, base_hidden) =
+        without_robustness(&manifest, base.as_ref(), base_public, base_hidden, &at)?;
     let own_public = cases(&package, Path::new("cases"), false)?;
     package.cases = merged(base_public, own_public);
     let own_hidden = cases(&package, Path::new("hidden/cases"), true)?;
@@ -161,6 +163,29 @@ fn program_lines(
             ))
         }
         _ => Ok(()),
+    }
+}
+
+/// A variant's base cases less its robustness part, with `robustness =
+/// false`; refused in a package that extends none.
+fn without_robustness(
+    manifest: &Manifest,
+    base: Option<&Package>,
+    public: Vec<Case>,
+    hidden: Vec<Case>,
+    at: &impl Fn(std::ops::Range<usize>, String) -> PackageError,
+) -> Result<(Vec<Case>, Vec<Case>), PackageError> {
+    match (&manifest.robustness, base) {
+        (None, _) => Ok((public, hidden)),
+        (Some(kept), None) => Err(at(
+            kept.span(),
+            "`robustness` says whether a variant keeps its base's robustness part: only a variant (`extends`) has one".into(),
+        )),
+        (Some(kept), Some(_)) if *kept.get_ref() => Ok((public, hidden)),
+        (Some(_), Some(_)) => {
+            let kept = |cases: Vec<Case>| cases.into_iter().filter(|c| !c.robustness).collect();
+            Ok((kept(public), kept(hidden)))
+        }
     }
 }
 

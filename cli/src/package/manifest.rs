@@ -49,6 +49,11 @@ pub(crate) struct Manifest {
     /// those its course does not ask.
     #[serde(default)]
     pub leaves_out: Option<Spanned<Vec<String>>>,
+    /// `false`: a variant leaves out its base's robustness part, public
+    /// and hidden, without naming a hidden case in this file (which a
+    /// built-in package's students' build holds).
+    #[serde(default)]
+    pub robustness: Option<Spanned<bool>>,
     /// The lines the program prints, per locale: `{}` stands for any text.
     #[serde(default)]
     pub messages: BTreeMap<String, BTreeMap<String, String>>,
