@@ -582,10 +582,7 @@ fn judge_calls(
     let api = &package.functions[function];
     for (i, call) in calls.iter().enumerate() {
         let returns = api.answer_type(call);
-        let accepted: Vec<Json> = super::rust::accepted(call)
-            .iter()
-            .map(|v| returns.canonical(v))
-            .collect();
+        let accepted = canonical_accepted(api, call);
         if accepted.is_empty() {
             return Err(format!(
                 "{}:{}: no answer yet: run `boardkit bless`",
@@ -642,14 +639,20 @@ pub(crate) fn failed_call_line(package: &Package, case: &Case, ran: &Ran) -> Opt
         .iter()
         .enumerate()
         .find(|(i, call)| {
-            let returns = api.answer_type(call);
-            let accepted: Vec<Json> = super::rust::accepted(call)
-                .iter()
-                .map(|v| returns.canonical(v))
-                .collect();
+            let accepted = canonical_accepted(api, call);
             ran.answers.get(*i).is_none_or(|a| !accepted.contains(a))
         })
         .map(|(_, call)| call.line)
+}
+
+/// A call's accepted answers in canonical form, as the caller prints
+/// answers: what the judge and verify compare with.
+fn canonical_accepted(api: &super::Function, call: &super::Call) -> Vec<Json> {
+    let returns = api.answer_type(call);
+    super::rust::accepted(call)
+        .iter()
+        .map(|v| returns.canonical(v))
+        .collect()
 }
 
 /// An object's call whose answers are not those expected: the steps up
@@ -709,6 +712,12 @@ fn object_failure(
     )
 }
 
+/// Where two lists of lines first differ: the length of their common
+/// start.
+fn differs_at(got: &[String], expected: &[String]) -> usize {
+    got.iter().zip(expected).take_while(|(a, b)| a == b).count()
+}
+
 /// A session: the program's graded lines, those expected.
 fn judge_session(
     case: &Case,
@@ -739,11 +748,9 @@ fn judge_session(
         // A wrong line printed before the failure is the first thing to
         // fix: said first, or the student fixes the end and only then
         // finds it.
-        let wrong = ran
-            .lines
-            .iter()
-            .zip(expect)
-            .position(|(got, expected)| got != expected);
+        // Among the lines it printed, one that is not the expected line.
+        let at = differs_at(&ran.lines, expect);
+        let wrong = (at < ran.lines.len() && at < expect.len()).then_some(at);
         return Err(match wrong {
             Some(at) => f(
                 "typed {typed}: line {number} of the program's lines is {got}, expected {expected}; then {failure}",
@@ -765,12 +772,7 @@ fn judge_session(
         ) + &near_miss(ran, free, &expect[0]));
     }
     if ran.lines != expect {
-        let at = ran
-            .lines
-            .iter()
-            .zip(expect)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let at = differs_at(&ran.lines, expect);
         let line = |lines: &[String]| {
             lines
                 .get(at)
