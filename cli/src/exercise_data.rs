@@ -40,6 +40,11 @@ pub(crate) struct Manifest {
     pub files: Files,
     /// The exercise in Python, if a course sets it so.
     pub python: Option<PythonVariant>,
+    /// The game in Python as a built-in package (its exam), per locale:
+    /// what `starter`, `test`, `watch` and `grade` run with `--language
+    /// python`.
+    #[serde(default)]
+    pub python_package: std::collections::BTreeMap<String, String>,
     /// Watch mode's hints: per locale, per level, in order.
     #[serde(default)]
     pub hints: Hints,
@@ -428,6 +433,13 @@ pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
         }
     }
     Ok(manifest)
+}
+
+/// The built-in package game `id` is in Python, in `locale` (English's
+/// when the locale has none): `None` when the game has no Python form.
+pub(crate) fn python_package(id: &str, locale: &str) -> Option<String> {
+    let packages = manifest(id).ok()?.python_package;
+    packages.get(locale).or_else(|| packages.get("en")).cloned()
 }
 
 /// `exercise.hidden.toml`: what the manifest says of hidden cases.

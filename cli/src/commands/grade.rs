@@ -547,6 +547,15 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     }
     let id = args.game.clone().unwrap_or_default();
     let game = crate::registry::find(&super::known_game(&id)?).expect("a known game");
+    // A game whose Python form is a package (velha's exam) is graded as
+    // that package, its pages in English.
+    if let (Language::Python, Some(name)) = (
+        args.language,
+        crate::exercise_data::python_package(game.id, "en"),
+    ) {
+        let args = GradeArgs { game: None, ..args };
+        return package_options(args, Path::new(&name), deadlines, limits);
+    }
     let python = match args.language {
         Language::Rust => None,
         Language::Python => Some(
@@ -647,7 +656,7 @@ fn package_options(
     let mut submissions: Vec<PathBuf> = args.game.iter().map(PathBuf::from).collect();
     submissions.extend(args.submissions);
     let expected = match args.language {
-        Language::Python => vec![format!("{}.py", package.name)],
+        Language::Python => package.python.files(),
         Language::Rust => Vec::new(),
     };
     let (downloads, unmapped) = downloaded(

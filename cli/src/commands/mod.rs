@@ -357,6 +357,18 @@ pub(crate) fn known_game(game: &str) -> Result<String, UsageError> {
     )))
 }
 
+/// The built-in package a game's Python starter in `dir` was written
+/// from: the one of the starter's locale (`tests/locale.toml`'s, English
+/// without one); `None` when the game has no Python form.
+pub(crate) fn python_package_in(game: &str, dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    let locale = std::fs::read_to_string(dir.join(boardkit::catalogue::Catalogue::FILE))
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|table| table.get("locale")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "en".to_owned());
+    crate::exercise_data::python_package(game, &locale).map(Into::into)
+}
+
 /// The edit distance between two words (Levenshtein's).
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -384,6 +396,11 @@ fn starter(
 ) -> Outcome {
     use crate::starter::{StarterError, write_python_starter, write_starter};
     use boardkit::catalogue::Catalogue;
+    if language == grade::Language::Python {
+        if let Some(name) = crate::exercise_data::python_package(game, locale.unwrap_or("en")) {
+            return package::starter(std::path::Path::new(&name), dir, true, locale);
+        }
+    }
     let (written, next) = match language {
         grade::Language::Rust => (write_starter(game, dir, locale), "cargo test"),
         grade::Language::Python => (write_python_starter(game, dir, locale), "python3 -m pytest"),

@@ -66,31 +66,26 @@ fn case_limits(timeout: f64) -> crate::grader::sandbox::Limits {
 struct CasesFailed(usize);
 
 pub(crate) fn run(mut args: TestArgs) -> Outcome {
-    let game = match (&args.exercise, args.game.take(), args.dir.take()) {
-        (Some(_), _, Some(_)) => {
-            return Err(usage_error(
-                "with --exercise, give only the student's folder: boardkit test --exercise PACKAGE [DIR]",
-            )
-            .into());
-        }
-        (Some(_), dir, None) => {
-            args.dir = dir.map(Into::into);
-            None
-        }
-        (None, Some(game), dir) => {
-            args.dir = dir;
-            Some(super::known_game(&game)?)
-        }
-        (_, None, _) => {
-            return Err(usage_error("expected a game: boardkit test GAME [DIR]").into());
-        }
-    };
+    let game = game_of(&mut args)?;
     let dir = args.dir.clone().unwrap_or_else(|| ".".into());
     // What it says, in the starter's language.
     boardkit::catalogue::use_folder(&dir);
     let language = args
         .language
         .unwrap_or_else(|| super::grade::Language::of_folder(&dir));
+    // A game whose Python form is a package (velha's exam): its starter's.
+    let game = match game {
+        Some(game) if language == super::grade::Language::Python => {
+            match super::python_package_in(&game, &dir) {
+                Some(package) => {
+                    args.exercise = Some(package);
+                    None
+                }
+                None => Some(game),
+            }
+        }
+        game => game,
+    };
     let Some(game) = game else {
         return package_test(&args, &dir, language);
     };
@@ -141,6 +136,30 @@ pub(crate) fn run(mut args: TestArgs) -> Outcome {
         eprint!("\n{text}");
     }
     passed_all(&results)
+}
+
+/// The game `args` name (none with `--exercise`), their folder put in
+/// `args.dir`.
+fn game_of(args: &mut TestArgs) -> Result<Option<String>, Failure> {
+    Ok(match (&args.exercise, args.game.take(), args.dir.take()) {
+        (Some(_), _, Some(_)) => {
+            return Err(usage_error(
+                "with --exercise, give only the student's folder: boardkit test --exercise PACKAGE [DIR]",
+            )
+            .into());
+        }
+        (Some(_), dir, None) => {
+            args.dir = dir.map(Into::into);
+            None
+        }
+        (None, Some(game), dir) => {
+            args.dir = dir;
+            Some(super::known_game(&game)?)
+        }
+        (_, None, _) => {
+            return Err(usage_error("expected a game: boardkit test GAME [DIR]").into());
+        }
+    })
 }
 
 /// Exit 1 when a case run failed.

@@ -46,6 +46,15 @@ pub(crate) fn run(args: WatchArgs) -> Outcome {
     }
     let language = args.language.unwrap_or_else(|| Language::of_folder(&dir));
     let watch = match (game, &args.exercise) {
+        // A game whose Python form is a package (velha's exam): its
+        // starter's.
+        (Some(game), _) if language == Language::Python => {
+            let game = super::known_game(&game)?;
+            match super::python_package_in(&game, &dir) {
+                Some(package) => package_watch(&package, dir, language)?,
+                None => game_watch(&game, dir, language)?,
+            }
+        }
         (Some(game), _) => game_watch(&super::known_game(&game)?, dir, language)?,
         (None, Some(package)) => package_watch(package, dir, language)?,
         (None, None) => return Ok(()),
@@ -66,14 +75,20 @@ fn package_watch(
     let boardkit = std::env::current_exe().map_err(Failure::failed)?;
     let watched = match language {
         Language::Rust => vec![format!("src/{}", loaded.name).into()],
-        Language::Python => vec![format!("{}.py", loaded.name).into()],
+        Language::Python => {
+            let mut files = vec![loaded.python.module_file().into()];
+            if let Some(program) = &loaded.python.program {
+                files.push(program.into());
+            }
+            files
+        }
     };
     Ok(boardkit::watch::Watch {
         test: vec![
             boardkit.display().to_string(),
             "test".into(),
             "--exercise".into(),
-            absolute(package)?.display().to_string(),
+            absolute(&loaded.root)?.display().to_string(),
             absolute(&dir)?.display().to_string(),
             "--language".into(),
             match language {

@@ -454,9 +454,21 @@ fn say_missing(
     results: &mut Results,
     progress: &Progress,
 ) {
-    let missing = missing_files(root, expected);
+    for said in missing_in(root, expected, results) {
+        progress.say(format!("boardkit: warning: {name}: {said}"));
+    }
+}
+
+/// What to say of each file of `expected` a submission in `root` lacks,
+/// each also put atop its failed cases; one whose files may be in an
+/// archive it holds is unread (its 0 grades no code).
+pub(crate) fn missing_in(
+    root: &std::path::Path,
+    expected: &[String],
+    results: &mut Results,
+) -> Vec<String> {
+    let mut missing = missing_files(root, expected);
     for said in &missing {
-        progress.say(format!("boardkit: warning: {}: {said}", name));
         for test in results.tests.iter_mut().filter(|t| t.status != "passed") {
             test.output = format!("{said}\n{}", test.output);
         }
@@ -469,12 +481,10 @@ fn say_missing(
             "the expected files may be in {}, an archive the grader does not unpack (only a .zip handed in alone is): unpack it and grade its folder",
             archives.join(", ")
         );
-        progress.say(format!(
-            "boardkit: warning: {}: {why}; left out of the LMS files",
-            name
-        ));
+        missing.push(format!("{why}; left out of the LMS files"));
         results.unread = Some(why);
     }
+    missing
 }
 
 /// The archives at the top of a submission's folder, by their names.

@@ -35,7 +35,7 @@ pub(crate) fn grade(
     refuse_another_run(package, language, options)?;
     // What the students read (each case's failure, the pages) in the
     // package's locale.
-    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(&package.language));
+    boardkit::catalogue::use_catalogue(crate::exercise_data::catalogue_of(package.locale()));
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     // Absolute: the sandbox mounts the folders under it.
     let scratch = std::path::absolute(options.out.join(".work")).map_err(out_error)?;
@@ -322,6 +322,21 @@ struct Class<'a> {
 }
 
 impl Class<'_> {
+    /// Warns of a Python submission in a class of crates: the folder handed
+    /// in at `path` (the crate's own copy holds its student folder alone).
+    fn warn_python_as_crate(&self, name: &str, path: &Path) {
+        if let (Language::Rust, None) = (self.language, &self.options.program) {
+            let module = self.package.python.module_file();
+            if path.join(&module).is_file()
+                && !path.join(format!("src/{}", self.package.name)).is_dir()
+            {
+                eprintln!(
+                    "boardkit: warning: {name} holds {module} and no crate: a Python class is graded with --language python",
+                );
+            }
+        }
+    }
+
     /// Opens, grades and saves the submission `name` at `path`.
     fn grade_one(&self, name: &str, path: &Path) {
         let limit = self.options.deadlines.as_ref().map(|d| d.limit(name));
@@ -337,18 +352,7 @@ impl Class<'_> {
             // Graded already, as it is now: kept (a timed-out case is not).
             return;
         }
-        if let (Language::Rust, None) = (self.language, &self.options.program) {
-            // The folder handed in: the crate's own copy holds its
-            // student folder alone.
-            let module = self.package.python.module_file();
-            if path.join(&module).is_file()
-                && !path.join(format!("src/{}", self.package.name)).is_dir()
-            {
-                eprintln!(
-                    "boardkit: warning: {name} holds {module} and no crate: a Python class is graded with --language python",
-                );
-            }
-        }
+        self.warn_python_as_crate(name, path);
         let work = self.scratch.join("run").join(name);
         let mut results = match &opened {
             Ok(s) => graded(
@@ -391,6 +395,12 @@ impl Class<'_> {
         results.unsandboxed = self.options.isolation == Isolation::None;
         results.fingerprint = fingerprint;
         results.unread = opened.as_ref().err().map(submission::SubmissionError::said);
+        if let (Ok(s), Language::Python, None) = (&opened, self.language, &self.options.program) {
+            let expected = self.package.python.files();
+            for said in crate::grader::missing_in(&s.root, &expected, &mut results) {
+                eprintln!("boardkit: warning: {name}: {said}");
+            }
+        }
         if let Ok(submission::Submission {
             commit: Some(commit),
             ..
@@ -410,8 +420,35 @@ impl Class<'_> {
     }
 }
 
-/// A Python starter's own tests.
+/// A Python starter's own tests, in English.
 pub(crate) const OWN_TESTS_FILE: &str = "test_mine.py";
+
+/// A Python starter's own tests' file in `words`' locale
+/// (`test_meus_testes.py` in Portuguese).
+pub(crate) fn own_tests_file(words: &super::words::Words) -> String {
+    Some(words.text("package_own_tests_file", &[]))
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| OWN_TESTS_FILE.to_owned())
+}
+
+/// The own tests' file in every locale the kit speaks, English's first:
+/// what the grader looks for in a Python submission.
+pub(crate) fn own_tests_files() -> Vec<String> {
+    let mut names = vec![OWN_TESTS_FILE.to_owned()];
+    for (path, _) in crate::embedded::under("exercises/locales/") {
+        let Some(locale) = path
+            .strip_prefix("exercises/locales/")
+            .and_then(|p| p.strip_suffix(".toml"))
+        else {
+            continue;
+        };
+        let name = own_tests_file(&super::words::Words::of(locale));
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
 
 /// What a Python class's own tests run on: the package's Python
 /// reference, its Python submissions that reach every level (correct
@@ -446,15 +483,14 @@ pub(crate) fn own_versions(
                 source: submission.text(Path::new(&package.python.module_file()))?,
                 breaks: (!correct).then(|| submission.description.clone()),
                 hidden: submission.mutant,
+                unpromised: submission.unpromised.clone(),
             });
         }
     }
-    Ok(PythonVersions::of_sources(
-        &package.python.module,
-        read(folder)?,
-        given,
-        OWN_TESTS_FILE,
-    ))
+    let mut versions =
+        PythonVersions::of_sources(&package.python.module, read(folder)?, given, OWN_TESTS_FILE);
+    versions.file_names = own_tests_files();
+    Ok(versions)
 }
 
 /// The package's wrong submissions and mutants in `language` whose bug
@@ -813,10 +849,10 @@ fn run_info(
         deadline: options.deadlines.as_ref().map(|d| d.deadline.to_rfc3339()),
         similarity: options.similarity.clone(),
         download: options.download.clone(),
-        locale: Some(package.language.clone()),
+        locale: Some(package.locale().to_owned()),
         level_names: package
             .level_names
-            .get(&package.language)
+            .get(package.locale())
             .cloned()
             .unwrap_or_default(),
     }

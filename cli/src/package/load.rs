@@ -394,11 +394,17 @@ fn own_parts(
     let mut messages = base.map(|b| b.messages.clone()).unwrap_or_default();
     messages.extend(manifest.messages.clone());
     let language = match (&manifest.language, base) {
-        (Some(l), _) if !statements.iter().any(|(s, _)| s == l.get_ref()) => {
+        // A statement's locale, or one the program's lines are written
+        // in (an exam whose statement is translated, its lines not).
+        (Some(l), _)
+            if !statements.iter().any(|(s, _)| s == l.get_ref())
+                && !messages.contains_key(l.get_ref()) =>
+        {
             return Err(at(
                 l.span(),
                 format!(
-                    "`{}` has no statement: expected one of `[statement]`'s locales",
+                    "`{}` has no statement and no `[messages.{}]`: expected one of `[statement]`'s locales",
+                    l.get_ref(),
                     l.get_ref()
                 ),
             ));
@@ -1260,6 +1266,14 @@ fn submissions(
             _ => {}
         }
         let reaches = reaches(package, &spec, &at)?;
+        if let Some(unpromised) = &spec.unpromised {
+            if reaches != Some(package.levels.len() - 1) {
+                return Err(at(
+                    unpromised.span(),
+                    "`unpromised` says what a correct submission leaves unanswered: this one must reach the top level".to_owned(),
+                ));
+            }
+        }
         let dir = match (&patches[..], reference_of(package, language)) {
             ([], _) | (_, None) => package.root.join(dir),
             (_, Some(reference)) => reference.to_path_buf(),
@@ -1272,6 +1286,7 @@ fn submissions(
             language,
             reaches,
             description: spec.description,
+            unpromised: spec.unpromised.map(Spanned::into_inner),
             patches,
         });
     }

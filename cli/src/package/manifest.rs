@@ -368,6 +368,11 @@ pub(crate) struct SubmissionFile {
     /// Or no code of its own: the reference of its language, changed.
     #[serde(default, rename = "patch")]
     pub patches: Vec<PatchSpec>,
+    /// A correct submission that answers only what the statement
+    /// promises: what it leaves unanswered. A student's own test that
+    /// fails on it is told it tests that.
+    #[serde(default)]
+    pub unpromised: Option<Spanned<String>>,
 }
 
 /// One change to a reference's file: `find`, found exactly once,

@@ -138,6 +138,15 @@ pub(crate) struct Package {
 }
 
 impl Package {
+    /// The locale the students' pages speak: the default statement's, in
+    /// which the cases are described (the program's lines may be in
+    /// another: an exam translated, its lines not).
+    pub(crate) fn locale(&self) -> &str {
+        self.statements
+            .first()
+            .map_or(self.language.as_str(), |(locale, _)| locale.as_str())
+    }
+
     /// The given types the API names, in the order of `[[type]]`: what a
     /// stub imports.
     pub(crate) fn given_used(&self) -> Vec<&str> {
@@ -518,6 +527,9 @@ pub(crate) struct Submission {
     /// The highest level it must reach (an index), or none.
     pub reaches: Option<usize>,
     pub description: String,
+    /// A correct submission's answers left to no promise of the
+    /// statement (`unpromised`): what a test failing on it tests.
+    pub unpromised: Option<String>,
     /// A submission written as changes to the reference: `dir` is then
     /// the reference's folder, and these its changes.
     pub patches: Vec<Patch>,

@@ -68,10 +68,12 @@ impl RustVersions {
                 continue;
             }
             let version = if correct {
-                versions
-                    .correct
-                    .push(Version::Solution(submission.name.clone()));
-                Version::Solution(submission.name.clone())
+                let version = match &submission.unpromised {
+                    Some(what) => Version::Unpromised(what.clone()),
+                    None => Version::Solution(submission.name.clone()),
+                };
+                versions.correct.push(version.clone());
+                version
             } else {
                 versions.mutants.push(Mutant {
                     breaks: submission.description.clone(),

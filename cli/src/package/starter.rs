@@ -266,7 +266,7 @@ fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
         super::python::tests(package, words),
     ));
     files.push((
-        crate::package::grade::OWN_TESTS_FILE.into(),
+        crate::package::grade::own_tests_file(words),
         super::python::own_tests(package, words),
     ));
     files.push(("pytest.ini".into(), PYTEST_INI.into()));

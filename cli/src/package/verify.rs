@@ -551,10 +551,13 @@ fn starters_compile(package: &Package, scratch: &Path) -> Check {
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     let python = scratch.join(format!("starter-{}", Language::Python));
     let mut files = package.python.files();
-    files.extend([
-        format!("test_{}.py", package.name),
-        super::grade::OWN_TESTS_FILE.to_owned(),
-    ]);
+    files.push(format!("test_{}.py", package.name));
+    // The own tests' file, named in the starter's locale.
+    files.extend(
+        super::grade::own_tests_files()
+            .into_iter()
+            .filter(|name| python.join(name).is_file()),
+    );
     let mut compile = std::process::Command::new("python3");
     compile
         .args(["-B", "-m", "py_compile"])

@@ -29,6 +29,8 @@ pub(crate) struct GivenVersion {
     pub source: String,
     pub breaks: Option<String>,
     pub hidden: bool,
+    /// A correct version's answers the statement does not promise.
+    pub unpromised: Option<String>,
 }
 
 /// `python3 -c LAUNCHER MODULE SECONDS PYTEST_ARGS...`: the version in the
@@ -217,10 +219,12 @@ impl PythonVersions {
         for version in given {
             let kind = match version.breaks {
                 None => {
-                    versions
-                        .correct
-                        .push(Version::Solution(version.name.clone()));
-                    Version::Solution(version.name)
+                    let kind = match version.unpromised {
+                        Some(what) => Version::Unpromised(what),
+                        None => Version::Solution(version.name),
+                    };
+                    versions.correct.push(kind.clone());
+                    kind
                 }
                 Some(breaks) => {
                     versions.mutants.push(Mutant {
