@@ -4,8 +4,8 @@
     scripts/no-hidden-case.py STUDENT_BINARY [INSTRUCTOR_BINARY]
 
 For each hidden fixture (`visibility = "hidden"` in fixtures/<game>/), the
-needles are its file's text, its name (the file's, as reports and the rules
-of `exercise.hidden.toml` call it), its description and its stdin's bytes
+needles are its file's text, its name (the file's, as reports call it),
+its description and its stdin's bytes
 (those no public fixture shares). None may be in the student's binary (the wheel's,
 or `cargo install --no-default-features`). Given the instructor's binary
 (the default build), the file's text must be in it: the search finds what

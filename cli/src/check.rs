@@ -349,14 +349,12 @@ fn check_packages(game: &GameInfo, work: &Path, tally: &mut Tally) -> Result<(),
 
 /// Step 6: own tests ([`crate::grader::own_tests::proof`]): a careful suite catches every
 /// mutant, public and hidden; an empty one and one that asserts nothing
-/// catch none; the starter's example is valid. Rust, then Python.
+/// catch none; the starter's example is valid. (A package's own tests,
+/// Python's too, are `verify`'s.)
 fn check_own_tests(game: &GameInfo, work: &Path, tally: &mut Tally) {
     let started = std::time::Instant::now();
     let build = crate::grader::shared_build_dir().unwrap_or_else(|| work.join("grade-build"));
-    let proofs = [
-        crate::grader::own_tests::proof::rust(game, work, &build),
-        crate::grader::own_tests::proof::python(game, work),
-    ];
+    let proofs = [crate::grader::own_tests::proof::rust(game, work, &build)];
     for proof in proofs {
         match proof {
             Ok(checks) => {
@@ -976,7 +974,6 @@ fn grade(
         submissions: submissions.to_vec(),
         out: out.to_owned(),
         program: program.map(str::to_owned),
-        python: None,
         style_points: None,
         test_points: None,
         notes_held: false,

@@ -38,8 +38,6 @@ fn parse<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, ExerciseError>
 #[serde(deny_unknown_fields)]
 pub(crate) struct Manifest {
     pub files: Files,
-    /// The exercise in Python, if a course sets it so.
-    pub python: Option<PythonVariant>,
     /// The game in Python as a built-in package (its exam), per locale:
     /// what `starter`, `test`, `watch` and `grade` run with `--language
     /// python`.
@@ -245,116 +243,6 @@ fn comment(text: &str) -> String {
     out
 }
 
-/// An exercise as a Python course sets it: the student's files, the
-/// program levels' command, and which public function cases each level
-/// runs through the kit's adapter.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PythonVariant {
-    /// The student's files, in the submission's folder.
-    pub files: Vec<String>,
-    /// What the program levels run, in the submission's folder.
-    pub program: String,
-    /// The kit's adapter (a path of the kit): imports the student's module
-    /// and answers the function driver's requests.
-    pub adapter: String,
-    /// The kit's folder of the student's files, stubbed, for a starter.
-    pub stub: String,
-    /// The statement in Python (a path of the kit).
-    pub statement: String,
-    /// The game's program cases (fixture names) its Python form leaves out:
-    /// those beyond the course's own rules.
-    #[serde(default)]
-    pub leave_out: Vec<String>,
-    /// Watch mode's hints for the Python form: per locale, per level.
-    #[serde(default)]
-    pub hints: Hints,
-    /// What each level grades in Python, in each translation.
-    #[serde(default)]
-    pub summaries: Summaries,
-    /// What each level grades in Python, in a line.
-    pub levels: std::collections::BTreeMap<Level, String>,
-    /// The input lines each program level feeds a Python program: those its
-    /// statement promises at that level. A session's other lines are left
-    /// out of it (the reference says what the rest should print).
-    #[serde(default)]
-    pub inputs: std::collections::BTreeMap<Level, CallFilter>,
-    /// The line the statement has the program print first, before anything
-    /// else (a program that prints anything before it is wrong).
-    #[serde(default)]
-    pub first_line: Option<FirstLine>,
-    /// Where the statement states each case's rule (its section and
-    /// number), by the case's name: `--list-cases` prints them.
-    #[serde(default)]
-    pub rules: std::collections::BTreeMap<String, String>,
-    /// The public function cases each level runs.
-    pub functions: Vec<PythonFunctions>,
-    /// Students' own tests in Python: the reference they run against, its
-    /// changes, and the test file a starter ships.
-    pub own_tests: Option<PythonOwnTests>,
-}
-
-/// `[python.own_tests]`: what students' own Python tests run against.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PythonOwnTests {
-    /// The reference module (a path of the kit), whose file name the tests
-    /// import.
-    pub reference: String,
-    /// Its mutations and harmless changes (`mutations.toml`'s fields); the
-    /// hidden ones beside it, as `<name>.hidden.toml`.
-    pub mutations: String,
-    /// The example test file a starter ships, per locale (a path of the
-    /// kit): its file name is the one the grader looks for.
-    pub examples: std::collections::BTreeMap<String, String>,
-}
-
-/// The line a statement has a program print first, and where it says so.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct FirstLine {
-    pub line: String,
-    pub rule: String,
-}
-
-/// Which calls of a case a course asks ([`PythonFunctions`]'s filters):
-/// each game says which of its calls pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum CallFilter {
-    /// An upper-case position without spaces (`B2`).
-    ValidPosition,
-    /// A board on which at most one player has a line.
-    OneWinnerAtMost,
-    /// A letter (either case) and a digit, with spaces anywhere and no
-    /// other character (`' C 1 '`, `a3`, `' D9 '`).
-    LetterDigitSpaces,
-}
-
-/// Public function cases run in Python: one case file of the game's.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PythonFunctions {
-    /// The case file's name (`fixtures/<game>/functions/<cases>.toml`).
-    pub cases: String,
-    /// The adapter's request word (the case's own function by default).
-    pub request: Option<String>,
-    /// Its level (the case's own by default).
-    pub level: Option<Level>,
-    /// Its name in reports (the file's by default).
-    pub name: Option<String>,
-    /// What it checks, in one line (the case's own by default).
-    pub description: Option<String>,
-    /// Leaves out calls whose argument is not an upper-case position
-    /// without spaces (`B2`).
-    #[serde(default)]
-    pub valid_positions_only: bool,
-    /// Leaves out boards (nine cells) on which both players have a line:
-    /// a statement that leaves them undefined.
-    #[serde(default)]
-    pub one_winner_at_most: bool,
-}
-
 /// Which files are whose (paths relative to the kit's repository).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -391,24 +279,15 @@ impl Files {
 /// introduction and the game's section in one file
 /// (`exercises/<id>/statement/<locale>.md`); for the Python form, its
 /// statement's file with the locale before `.md`.
-pub(crate) fn translation(id: &str, python: Option<&PythonVariant>, locale: &str) -> String {
-    match python {
-        None => format!("exercises/{id}/statement/{locale}.md"),
-        Some(variant) => format!("{}.{locale}.md", variant.statement.trim_end_matches(".md")),
-    }
+pub(crate) fn translation(id: &str, locale: &str) -> String {
+    format!("exercises/{id}/statement/{locale}.md")
 }
 
 /// The locales `id`'s statement is written in: `en` (the kit's own), then
 /// every translation the kit holds.
-pub(crate) fn locales(id: &str, python: Option<&PythonVariant>) -> Vec<String> {
+pub(crate) fn locales(id: &str) -> Vec<String> {
     let mut locales = vec!["en".to_owned()];
-    let (prefix, suffix) = match python {
-        None => (format!("exercises/{id}/statement/"), ".md".to_owned()),
-        Some(variant) => (
-            format!("{}.", variant.statement.trim_end_matches(".md")),
-            ".md".to_owned(),
-        ),
-    };
+    let (prefix, suffix) = (format!("exercises/{id}/statement/"), ".md".to_owned());
     for (path, _) in crate::embedded::under(&prefix) {
         if let Some(locale) = path[prefix.len()..].strip_suffix(&suffix) {
             if !locale.contains('/') && !locale.contains('.') {
@@ -421,18 +300,7 @@ pub(crate) fn locales(id: &str, python: Option<&PythonVariant>) -> Vec<String> {
 
 /// The manifest of game `id`.
 pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
-    let mut manifest: Manifest = parse(&format!("exercises/{id}/exercise.toml"))?;
-    // The rules of hidden cases, by name: in the instructor's build alone
-    // (`exercise.hidden.toml`, left out of a student's), so that no hidden
-    // case's name is in what students install.
-    let hidden = format!("exercises/{id}/exercise.hidden.toml");
-    if crate::embedded::file(&hidden).is_some() {
-        let rules: HiddenRules = parse(&hidden)?;
-        if let Some(python) = manifest.python.as_mut() {
-            python.rules.extend(rules.python.rules);
-        }
-    }
-    Ok(manifest)
+    parse(&format!("exercises/{id}/exercise.toml"))
 }
 
 /// The built-in package game `id` is in Python, in `locale` (English's
@@ -440,19 +308,6 @@ pub(crate) fn manifest(id: &str) -> Result<Manifest, ExerciseError> {
 pub(crate) fn python_package(id: &str, locale: &str) -> Option<String> {
     let packages = manifest(id).ok()?.python_package;
     packages.get(locale).or_else(|| packages.get("en")).cloned()
-}
-
-/// `exercise.hidden.toml`: what the manifest says of hidden cases.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HiddenRules {
-    python: HiddenPythonRules,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HiddenPythonRules {
-    rules: std::collections::BTreeMap<String, String>,
 }
 
 /// `exercises/lints.toml`: what the kit notes on a student's Rust.
@@ -539,10 +394,6 @@ pub(crate) struct Harmless {
     /// testing that, rather than as failing on a correct version.
     #[serde(default)]
     pub unpromised: Option<String>,
-    /// The forms it takes of a function of two (Python's `verifica_vencedor`:
-    /// `list`, `nine`), when not every one: `dev check` holds it to those.
-    #[serde(default)]
-    pub forms: Option<Vec<String>>,
 }
 
 /// `exercises/<game>/mutations.toml`.
@@ -677,8 +528,7 @@ mod tests {
     fn hints_say_what_they_are_about_in_every_translation_and_a_starter_reads_them() {
         for game in crate::registry::GAMES {
             let manifest = manifest(game.id).unwrap();
-            let python = manifest.python.map(|p| p.hints).unwrap_or_default();
-            for hints in [&manifest.hints, &python] {
+            for hints in [&manifest.hints] {
                 let Some(english) = hints.get("en") else {
                     continue;
                 };

@@ -12,7 +12,6 @@
 //! grader's process, by running the reference: a fixture's stdin through the
 //! reference game, a request through the reference driver.
 
-use crate::exercise_data::{CallFilter, PythonVariant};
 use crate::registry::GameInfo;
 use boardkit::compare::Reads;
 use boardkit::function_fixture::FunctionCase;
@@ -32,9 +31,8 @@ pub(crate) enum CaseKind {
     Functions {
         requests: Vec<String>,
         /// A request as the student's code is called (the game's
-        /// `harness::<game>::shown_call`), in Python or in Rust.
+        /// `harness::<game>::shown_call`, in Rust).
         shown: fn(&str, bool) -> String,
-        python: bool,
     },
 }
 
@@ -65,9 +63,6 @@ pub(crate) struct Case {
     /// Where the rule it checks is stated: EXERCISE.md's section, or a
     /// course's own statement (its section and number).
     pub rule: String,
-    /// The line the program must print before anything else, where the
-    /// statement says so (the jogo da velha exam's rule 5).
-    pub first_line: Option<crate::exercise_data::FirstLine>,
     pub description: String,
     pub kind: CaseKind,
     pub expected: Expected,
@@ -94,61 +89,22 @@ fn timed<T>(work: impl FnOnce() -> T) -> (T, std::time::Duration) {
 
 /// What a grading run grades, which decides its cases.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Grading<'a> {
+pub(crate) enum Grading {
     /// Rust crates: every level, functions through the kit's driver.
     Crates,
     /// Any program through stdin and stdout: its program levels only.
     Program,
-    /// The exercise as a Python course sets it: every level its variant
-    /// names, functions through the kit's adapter.
-    Python(&'a PythonVariant),
 }
 
 /// The levels a run can grade.
-pub(crate) fn gradable_levels(game: &GameInfo, grading: Grading<'_>) -> Vec<Level> {
+pub(crate) fn gradable_levels(game: &GameInfo, grading: Grading) -> Vec<Level> {
     game.levels
         .iter()
         .filter(|l| match grading {
             Grading::Crates => true,
             Grading::Program => l.events().is_some(),
-            Grading::Python(variant) => variant.levels.contains_key(&l.level),
         })
         .map(|l| l.level)
-        .collect()
-}
-
-/// The public function cases of `game` as its Python variant runs them:
-/// the same calls and accepted answers, under the adapter's requests.
-pub(crate) fn python_function_cases(game: &GameInfo, variant: &PythonVariant) -> Vec<FunctionCase> {
-    let all = public_function_cases(game);
-    variant
-        .functions
-        .iter()
-        .filter_map(|run| {
-            let mut case = all.iter().find(|c| c.name == run.cases)?.clone();
-            if let Some(request) = &run.request {
-                case.function = request.clone();
-            }
-            if let Some(level) = run.level {
-                case.level = level;
-            }
-            if let Some(name) = &run.name {
-                case.name = name.clone();
-            }
-            if let Some(description) = &run.description {
-                case.description = description.clone();
-            }
-            let filters = [
-                (run.valid_positions_only, CallFilter::ValidPosition),
-                (run.one_winner_at_most, CallFilter::OneWinnerAtMost),
-            ];
-            for (_, filter) in filters.into_iter().filter(|(on, _)| *on) {
-                case.calls.retain(|call| {
-                    (game.keeps_call)(filter, call.first().map_or("", String::as_str))
-                });
-            }
-            Some(case)
-        })
         .collect()
 }
 
@@ -369,36 +325,28 @@ pub(crate) fn robustness_points(game: &GameInfo) -> (u32, u32) {
 }
 
 /// Every case of `game` at the levels this run grades.
-pub(crate) fn cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
-    // Crates and programs: computed once a process per game (the reference
-    // runs every fixture); a Python form is computed each time (its
-    // variant is data the caller holds).
+pub(crate) fn cases(game: &GameInfo, grading: Grading) -> Vec<Case> {
+    // Computed once a process per game (the reference runs every
+    // fixture).
     static CRATES: Memo<Vec<Case>> = Memo::new();
     static PROGRAMS: Memo<Vec<Case>> = Memo::new();
     match grading {
         Grading::Crates => CRATES.get_or(game.id, || compute_cases(game, grading)),
         Grading::Program => PROGRAMS.get_or(game.id, || compute_cases(game, grading)),
-        Grading::Python(_) => compute_cases(game, grading),
     }
 }
 
-fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
+fn compute_cases(game: &GameInfo, grading: Grading) -> Vec<Case> {
     let levels = gradable_levels(game, grading);
     let mut cases = Vec::new();
     let functions = match grading {
         Grading::Crates => public_function_cases(game),
         Grading::Program => Vec::new(),
-        Grading::Python(variant) => python_function_cases(game, variant),
     };
-    let rule_of = |name: &str, level: Level, robustness: bool| -> String {
-        match grading {
-            Grading::Python(variant) => variant
-                .rules
-                .get(name)
-                .cloned()
-                .unwrap_or_else(|| format!("the exam, {level} level")),
-            _ if robustness => "EXERCISE.md, Robustness".to_owned(),
-            _ => format!("EXERCISE.md, {}, {level} level", game.title),
+    let rule_of = |level: Level, robustness: bool| -> String {
+        match robustness {
+            true => "EXERCISE.md, Robustness".to_owned(),
+            false => format!("EXERCISE.md, {}, {level} level", game.title),
         }
     };
     for case in functions {
@@ -412,27 +360,25 @@ fn compute_cases(game: &GameInfo, grading: Grading<'_>) -> Vec<Case> {
             points: 1,
             hidden: false,
             robustness: false,
-            rule: rule_of(&case.name, case.level, false),
-            first_line: None,
+            rule: rule_of(case.level, false),
             description: case.description.clone(),
             kind: CaseKind::Functions {
                 requests: case.requests(),
                 shown: game.shown_call,
-                python: matches!(grading, Grading::Python(_)),
             },
             expected: Expected::Answers(accepted),
             reference_cpu,
         });
     }
-    for fixture in graded_fixtures(game, grading, &levels) {
-        let rule = rule_of(&fixture.name, fixture.level, fixture.robustness);
-        cases.extend(session_case(game, grading, &fixture, rule));
+    for fixture in graded_fixtures(game, &levels) {
+        let rule = rule_of(fixture.level, fixture.robustness);
+        cases.extend(session_case(game, &fixture, rule));
     }
     cases
 }
 
 /// The fixtures `grading` runs, at `levels`, by level and name.
-fn graded_fixtures(game: &GameInfo, grading: Grading<'_>, levels: &[Level]) -> Vec<Fixture> {
+fn graded_fixtures(game: &GameInfo, levels: &[Level]) -> Vec<Fixture> {
     let prefix = format!("fixtures/{}/", game.id);
     let mut fixtures: Vec<Fixture> = crate::embedded::under(&prefix)
         .filter(|(p, _)| p.ends_with(".toml") && !p[prefix.len()..].contains('/'))
@@ -441,13 +387,6 @@ fn graded_fixtures(game: &GameInfo, grading: Grading<'_>, levels: &[Level]) -> V
             Fixture::parse(std::str::from_utf8(bytes).ok()?, name, game.id).ok()
         })
         .filter(|f| levels.contains(&f.level))
-        // The exam is the statement of `--language python`: the kit's own
-        // robustness rules are none of its rules, nor are the cases it
-        // leaves out.
-        .filter(|f| match grading {
-            Grading::Python(variant) => !f.robustness && !variant.leave_out.contains(&f.name),
-            _ => true,
-        })
         // Sessions that pin the reference's own random draws stay in the
         // kit's tests: a different but correct computer player or secret
         // would not match them. The grader checks computer players through
@@ -460,27 +399,10 @@ fn graded_fixtures(game: &GameInfo, grading: Grading<'_>, levels: &[Level]) -> V
 
 /// The case of one session, with the reference's run of it as the answer;
 /// `None` when its level runs no program.
-fn session_case(
-    game: &GameInfo,
-    grading: Grading<'_>,
-    fixture: &Fixture,
-    rule: String,
-) -> Option<Case> {
+fn session_case(game: &GameInfo, fixture: &Fixture, rule: String) -> Option<Case> {
     let events = game.level(fixture.level).and_then(|l| l.events())?;
-    let mut stdin = fixture.stdin_bytes();
-    let mut description = fixture.description.clone();
-    let mut first_line = None;
-    if let Grading::Python(variant) = grading {
-        // Only the lines the exam promises at this level.
-        if let Some(&filter) = variant.inputs.get(&fixture.level) {
-            let promised = promised_lines(&stdin, |line| (game.keeps_call)(filter, line));
-            if promised != stdin {
-                stdin = promised;
-                description.push_str(PROMISED_ONLY);
-            }
-        }
-        first_line.clone_from(&variant.first_line);
-    }
+    let stdin = fixture.stdin_bytes();
+    let description = fixture.description.clone();
     let ((stdout, failed, reads), reference_cpu) =
         timed(|| reference_program(game, &fixture.args, &stdin));
     Some(Case {
@@ -490,7 +412,6 @@ fn session_case(
         hidden: fixture.visibility == Visibility::Hidden,
         robustness: fixture.robustness,
         rule,
-        first_line,
         description,
         kind: CaseKind::Program {
             args: fixture.args.clone(),
@@ -506,120 +427,9 @@ fn session_case(
     })
 }
 
-/// What a session's description adds when its exam's promise left some of
-/// its input lines out (the grader's case and the Python starter's file).
-pub(crate) const PROMISED_ONLY: &str =
-    boardkit::catalogue::message(" (only the inputs the exam promises)");
-
-/// The lines of `stdin` that `keep` keeps (a line that is not UTF-8 is
-/// kept out), each with its line ending as it was.
-pub(crate) fn promised_lines(stdin: &[u8], keep: impl Fn(&str) -> bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(stdin.len());
-    for line in stdin.split_inclusive(|&b| b == b'\n') {
-        let text = line.strip_suffix(b"\n").unwrap_or(line);
-        if std::str::from_utf8(text).is_ok_and(&keep) {
-            out.extend_from_slice(line);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_python_form_names_only_cases_that_exist_and_grades_each_of_its_levels() {
-        for game in crate::registry::GAMES {
-            let Some(variant) = crate::exercise_data::manifest(game.id).unwrap().python else {
-                continue;
-            };
-            let functions = public_function_cases(game);
-            for run in &variant.functions {
-                assert!(
-                    functions.iter().any(|c| c.name == run.cases),
-                    "{}: no function cases {}",
-                    game.id,
-                    run.cases
-                );
-            }
-            let all = cases(game, Grading::Crates);
-            for name in &variant.leave_out {
-                assert!(
-                    all.iter().any(|c| c.name.ends_with(&format!("::{name}"))),
-                    "{}: no case {name} to leave out",
-                    game.id
-                );
-            }
-            let python = cases(game, Grading::Python(&variant));
-            for level in variant.levels.keys() {
-                assert!(
-                    python.iter().any(|c| c.level == *level),
-                    "{}: nothing graded at {level} in Python",
-                    game.id
-                );
-            }
-            // The filters keep the exam's calls and leave out the others.
-            let basic: Vec<&Case> = python
-                .iter()
-                .filter(|c| c.name.starts_with("basic::extrai_linha"))
-                .collect();
-            let CaseKind::Functions { requests, .. } = &basic[0].kind else {
-                panic!("a function case");
-            };
-            assert_eq!(requests.len(), 9, "{requests:?}");
-        }
-    }
-
-    /// The exam's promise at the advanced level: a letter and a digit, with
-    /// spaces; its sessions keep those lines alone, each as it ended.
-    #[test]
-    fn a_python_session_feeds_only_the_inputs_the_exam_promises() {
-        let velha = crate::registry::find("velha").unwrap();
-        let keep = |line: &str| (velha.keeps_call)(CallFilter::LetterDigitSpaces, line);
-        let stdin = b"\" D9 \"\n D9 \nA4\nAA\n\n c 1 \nx\nA1";
-        assert_eq!(promised_lines(stdin, keep), b" D9 \nA4\n c 1 \nA1");
-        let variant = crate::exercise_data::manifest("velha")
-            .unwrap()
-            .python
-            .unwrap();
-        let python = cases(velha, Grading::Python(&variant));
-        let spec = python
-            .iter()
-            .find(|c| c.name == "advanced::spec_invalid_examples")
-            .unwrap();
-        let CaseKind::Program { stdin, .. } = &spec.kind else {
-            panic!("a session");
-        };
-        assert!(
-            stdin.starts_with(b" D9 \nA4\nA1\n"),
-            "{:?}",
-            String::from_utf8_lossy(stdin)
-        );
-        // Each Python case says where the exam states its rule, and every
-        // session that the title comes first.
-        for case in &python {
-            assert!(
-                !case.rule.starts_with("the exam, "),
-                "{}: no rule given",
-                case.name
-            );
-            if matches!(case.kind, CaseKind::Program { .. }) {
-                assert!(case.first_line.is_some(), "{}", case.name);
-            }
-        }
-        // Crates keep the statement's own inputs, and no first-line rule.
-        let crates = cases(velha, Grading::Crates);
-        let spec = crates
-            .iter()
-            .find(|c| c.name == "advanced::spec_invalid_examples")
-            .unwrap();
-        assert!(spec.first_line.is_none());
-        let CaseKind::Program { stdin, .. } = &spec.kind else {
-            panic!("a session");
-        };
-        assert!(stdin.windows(4).any(|w| w == b"\nAA\n"));
-    }
 
     #[test]
     fn every_game_has_cases_and_hidden_ones_are_marked() {

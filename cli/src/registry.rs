@@ -43,9 +43,6 @@ pub struct GameInfo {
     /// The public function-level cases, their calls' arguments only: the
     /// accepted answers are the reference's ([`GameInfo::accepted`]).
     pub function_cases: fn() -> Vec<FunctionCase>,
-    /// Whether a call's argument passes a course's filter (see
-    /// `exercise_data::PythonFunctions`), by the game's own rules.
-    pub(crate) keeps_call: fn(crate::exercise_data::CallFilter, &str) -> bool,
     /// `boardkit play <id>`: its options and session.
     pub(crate) terminal: &'static crate::play::TerminalGame,
     /// Its full-screen menu entry, if `boardkit tui` has it.
@@ -92,7 +89,6 @@ pub const GAMES: &[GameInfo] = &[
         shown_call: boardkit::harness::velha::shown_call,
         accepted: crate::function_calls::velha::accepted,
         function_cases: crate::function_calls::velha::cases,
-        keeps_call: crate::function_calls::velha::keeps_call,
         terminal: &crate::play::velha::GAME,
         tui: Some(&crate::tui::velha::GAME),
         web: Some(&crate::web::games::velha::GAME),
@@ -116,7 +112,6 @@ pub const GAMES: &[GameInfo] = &[
         shown_call: boardkit::harness::connect4::shown_call,
         accepted: crate::function_calls::connect4::accepted,
         function_cases: crate::function_calls::connect4::cases,
-        keeps_call: |_, _| true,
         terminal: &crate::play::connect4::GAME,
         tui: Some(&crate::tui::connect4::GAME),
         web: Some(&crate::web::games::connect4::GAME),
@@ -140,7 +135,6 @@ pub const GAMES: &[GameInfo] = &[
         shown_call: boardkit::harness::mastermind::shown_call,
         accepted: crate::function_calls::mastermind::accepted,
         function_cases: crate::function_calls::mastermind::cases,
-        keeps_call: |_, _| true,
         terminal: &crate::play::mastermind::GAME,
         tui: Some(&crate::tui::mastermind::GAME),
         web: Some(&crate::web::games::mastermind::GAME),

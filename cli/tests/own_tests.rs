@@ -78,12 +78,27 @@ fn own_tests(out: &Path, name: &str) -> serde_json::Value {
 }
 
 /// What the hidden mutants break: never in a student's feedback.
+/// What each hidden mutant breaks: `breaks` in a game's mutations file,
+/// or the `description` of each of a package's `hidden/mutants/`.
 fn hidden_breaks(path: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(kit(path)).unwrap();
-    text.lines()
-        .filter_map(|l| l.strip_prefix("breaks = \""))
+    let texts: Vec<String> = match kit(path).is_dir() {
+        true => std::fs::read_dir(kit(path))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path().join("submission.toml")).unwrap())
+            .collect(),
+        false => vec![std::fs::read_to_string(kit(path)).unwrap()],
+    };
+    let breaks: Vec<String> = texts
+        .iter()
+        .flat_map(|text| text.lines())
+        .filter_map(|l| {
+            l.strip_prefix("breaks = \"")
+                .or_else(|| l.strip_prefix("description = \""))
+        })
         .map(|l| l.trim_end_matches('"').to_owned())
-        .collect()
+        .collect();
+    assert!(!breaks.is_empty(), "{path}");
+    breaks
 }
 
 fn feedback(out: &Path, name: &str) -> String {
@@ -232,18 +247,12 @@ fn python_suites_get_the_tests_column_they_deserve() {
     }
     let dir = tempfile::tempdir().unwrap();
     let suites = [
-        (
-            "thorough",
-            kit("exercises/velha/python/suites.hidden/test_thorough.py"),
-        ),
+        ("thorough", kit("cli/tests/mine/velha/test_thorough.py")),
         ("thin", kit("cli/tests/mine/velha/test_thin.py")),
         ("invalid", kit("cli/tests/mine/velha/test_invalid.py")),
         // Lower case, a board with two lines, nine strings: the statement
         // promises none of them.
-        (
-            "unpromised",
-            kit("exercises/velha/python/suites.hidden/test_unpromised.py"),
-        ),
+        ("unpromised", kit("cli/tests/mine/velha/test_unpromised.py")),
         ("gaming", kit("cli/tests/mine/velha/test_gaming.py")),
         (
             "reads_the_code",
@@ -311,7 +320,7 @@ fn python_suites_get_the_tests_column_they_deserve() {
     let invalid_ones: Vec<&String> = gaming["invalid"].as_object().unwrap().keys().collect();
     assert_eq!(invalid_ones, ["test_mine.py::test_sleeps"], "{gaming}");
     let names = ["thorough", "thin", "invalid", "gaming"];
-    no_hidden_mutant_named(&out, &names, "exercises/velha/python/mutations.hidden.toml");
+    no_hidden_mutant_named(&out, &names, "exercises/velha/exam-english/hidden/mutants");
 }
 
 #[test]

@@ -556,43 +556,30 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
         let args = GradeArgs { game: None, ..args };
         return package_options(args, Path::new(&name), deadlines, limits);
     }
-    let python = match args.language {
-        Language::Rust => None,
-        Language::Python => Some(
-            crate::exercise_data::manifest(game.id)
-                .ok()
-                .and_then(|m| m.python)
-                .ok_or_else(|| {
-                    usage_error(format_args!(
-                        "{} has no Python form of its functions yet: grade its program levels with --program 'python3 FILE'",
-                        game.id
-                    ))
-                })?,
-        ),
-    };
+    if args.language == Language::Python {
+        return Err(usage_error(format_args!(
+            "{} has no Python form of its functions yet: grade its program levels with --program 'python3 FILE'",
+            game.id
+        ))
+        .into());
+    }
     let shard = shard_slice(&args)?;
     if args.list_cases {
-        let grading = match (&python, &args.program) {
-            (Some(variant), _) => crate::graded_cases::Grading::Python(variant),
-            (None, Some(_)) => crate::graded_cases::Grading::Program,
-            (None, None) => crate::graded_cases::Grading::Crates,
+        let grading = match &args.program {
+            Some(_) => crate::graded_cases::Grading::Program,
+            None => crate::graded_cases::Grading::Crates,
         };
         print!("{}", list_cases(game, grading));
         return Ok(None);
     }
     let isolation = isolation(args.no_sandbox)?;
-    let program = args
-        .program
-        .or_else(|| python.as_ref().map(|v| v.program.clone()));
+    let program = args.program;
     let mut submissions = args.submissions;
-    // The files a download's student is expected to hand in (Canvas
-    // renames them when handed in again).
-    let expected = python.as_ref().map(|v| v.files.clone()).unwrap_or_default();
     let (downloads, unmapped) = downloaded(
         &args.from,
         args.lms.roster.as_deref(),
         args.out.as_deref(),
-        &expected,
+        &[],
     )?;
     submissions.extend(downloads);
     let options = grader::Options {
@@ -600,7 +587,6 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
         submissions,
         out: args.out.unwrap_or_default(),
         program,
-        python,
         style_points: args.style_points,
         test_points: args.test_points,
         notes_held: args.style_notes == StyleNotes::Hidden,
@@ -674,7 +660,6 @@ fn package_options(
         submissions,
         out: args.out.unwrap_or_default(),
         program: args.program,
-        python: None,
         style_points: args.style_points,
         test_points: args.test_points,
         notes_held: args.style_notes == StyleNotes::Hidden,
@@ -749,10 +734,7 @@ fn case_limits(args: &GradeArgs) -> crate::grader::sandbox::Limits {
 
 /// `--list-cases`: every case a mode grades, with the rule it checks, on
 /// one page an instructor can audit.
-fn list_cases(
-    game: &crate::registry::GameInfo,
-    grading: crate::graded_cases::Grading<'_>,
-) -> String {
+fn list_cases(game: &crate::registry::GameInfo, grading: crate::graded_cases::Grading) -> String {
     let cases = crate::graded_cases::cases(game, grading);
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(4).max(4);
     let mut out = format!(
@@ -762,7 +744,6 @@ fn list_cases(
         match grading {
             crate::graded_cases::Grading::Crates => "Rust crates, by EXERCISE.md",
             crate::graded_cases::Grading::Program => "--program, by EXERCISE.md",
-            crate::graded_cases::Grading::Python(_) => "--language python, by the course's exam",
         },
         "case",
         "level",
@@ -775,10 +756,7 @@ fn list_cases(
         } else {
             case.level.name()
         };
-        let mut rule = case.rule.clone();
-        if let Some(first) = &case.first_line {
-            rule.push_str(&format!("; `{}` first: {}", first.line, first.rule));
-        }
+        let rule = &case.rule;
         out.push_str(&format!(
             "{:<width$}  {level:<10}  {:>6}  {:<6}  {rule}\n",
             case.name,

@@ -394,17 +394,16 @@ fn starter(
     language: grade::Language,
     locale: Option<&str>,
 ) -> Outcome {
-    use crate::starter::{StarterError, write_python_starter, write_starter};
+    use crate::starter::{StarterError, write_starter};
     use boardkit::catalogue::Catalogue;
     if language == grade::Language::Python {
-        if let Some(name) = crate::exercise_data::python_package(game, locale.unwrap_or("en")) {
-            return package::starter(std::path::Path::new(&name), dir, true, locale);
-        }
+        // A game's Python form is a package (velha's exam).
+        return match crate::exercise_data::python_package(game, locale.unwrap_or("en")) {
+            Some(name) => package::starter(std::path::Path::new(&name), dir, true, locale),
+            None => Err(usage_error(StarterError::NoPython(game.to_owned())).into()),
+        };
     }
-    let (written, next) = match language {
-        grade::Language::Rust => (write_starter(game, dir, locale), "cargo test"),
-        grade::Language::Python => (write_python_starter(game, dir, locale), "python3 -m pytest"),
-    };
+    let (written, next) = (write_starter(game, dir, locale), "cargo test");
     match written {
         Ok(files) => {
             // In the starter's language, from its catalogue.
@@ -417,13 +416,6 @@ fn starter(
                     &[("count", &files.len()), ("folder", &folder)]
                 )
             );
-            // pytest for the very `python3` the next command runs, before it.
-            if language == grade::Language::Python {
-                let advice = crate::starter::pytest_check::check(dir);
-                if let Some(text) = crate::starter::pytest_check::message(&advice, &said) {
-                    print!("{text}");
-                }
-            }
             let command = format!("cd {folder} && {next}");
             println!("{}", said.fill("next: {command}", &[("command", &command)]));
             Ok(())

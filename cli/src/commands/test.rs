@@ -91,51 +91,17 @@ pub(crate) fn run(mut args: TestArgs) -> Outcome {
     };
     let game = crate::registry::find(&game)
         .ok_or_else(|| usage_error(format_args!("unknown game {game:?}")))?;
-    let level = args
-        .level
-        .as_deref()
-        .map(str::parse::<Level>)
-        .transpose()
-        .map_err(usage_error)?;
-    if args.mine && language == super::grade::Language::Python {
-        return own_python_tests(game, &args, &dir);
+    if language == super::grade::Language::Python {
+        return Err(usage_error(format_args!(
+            "{} has no Python form yet: its starter is a Rust crate",
+            game.id
+        ))
+        .into());
     }
     if args.mine {
         return own_tests(game, &args, &dir);
     }
-    if language == super::grade::Language::Rust {
-        return Err(usage_error("a Rust starter runs its cases with `cargo test`").into());
-    }
-    let python = crate::exercise_data::manifest(game.id)
-        .ok()
-        .and_then(|m| m.python)
-        .ok_or_else(|| {
-            usage_error(format_args!(
-                "{} has no Python form of its functions yet",
-                game.id
-            ))
-        })?;
-    if let Some(level) = level {
-        if !python.levels.contains_key(&level) {
-            return Err(
-                usage_error(format_args!("{} has no level {level} in Python", game.id)).into(),
-            );
-        }
-    }
-    let local = crate::grader::Local {
-        dir: dir.clone(),
-        program: args.program.unwrap_or_else(|| python.program.clone()),
-        level,
-        limits: case_limits(args.timeout),
-        python,
-    };
-    let results = crate::grader::run_public(game, &local).map_err(Failure::failed)?;
-    print!("{}", summary(&results, level.is_none(), &dir, args.verbose));
-    // Last, what `python3 -m pytest` needs, when it lacks it.
-    if let Some(text) = crate::starter::pytest_check::for_starter(&dir) {
-        eprint!("\n{text}");
-    }
-    passed_all(&results)
+    Err(usage_error("a Rust starter runs its cases with `cargo test`").into())
 }
 
 /// The game `args` name (none with `--exercise`), their folder put in
@@ -240,8 +206,6 @@ enum OwnTestsError {
     #[error("{}", f("cannot build the versions your tests run against: {error}", &[("error", .0)]))]
     Versions(crate::grader::build::BuildError),
     #[error("{0}")]
-    Python(String),
-    #[error("{0}")]
     Package(String),
 }
 
@@ -299,36 +263,6 @@ fn own_tests(
     };
     let work = build.join("work/own-tests");
     let verdict = libraries.judge(&class, &sandbox, &source, &work, &budget);
-    print!("{}", crate::grader::own_tests::verdict::report(&verdict));
-    if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
-        eprint!("\n{text}");
-    }
-    Ok(())
-}
-
-/// `--mine --language python`: the student's own test file against the
-/// Python reference's correct versions and public mutants.
-fn own_python_tests(
-    game: &'static crate::registry::GameInfo,
-    args: &TestArgs,
-    dir: &std::path::Path,
-) -> Outcome {
-    let own = crate::exercise_data::manifest(game.id)
-        .ok()
-        .and_then(|m| m.python)
-        .and_then(|p| p.own_tests)
-        .ok_or_else(|| usage_error(format_args!("{} has no own tests in Python", game.id)))?;
-    let versions = crate::grader::own_tests::python::PythonVersions::of(&own, false)
-        .map_err(|e| Failure::failed(OwnTestsError::Python(e)))?;
-    let Some(source) = versions.test_file(dir) else {
-        let names = versions.file_names.join(" or ");
-        return Err(Failure::failed(OwnTestsError::Missing(dir.join(names))));
-    };
-    let sandbox = crate::grader::sandbox::Sandbox::own_user()
-        .map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let work = tempfile::tempdir().map_err(|e| Failure::failed(OwnTestsError::Sandbox(e)))?;
-    let limits = case_limits(args.timeout);
-    let verdict = versions.judge(&sandbox, &source, work.path(), &limits, rand::random());
     print!("{}", crate::grader::own_tests::verdict::report(&verdict));
     if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
         eprint!("\n{text}");

@@ -121,26 +121,11 @@ fn game_watch(
             clear: boardkit::watch::clears_screen(),
         },
         Language::Python => {
-            let python = crate::exercise_data::manifest(game.id)
-                .ok()
-                .and_then(|m| m.python)
-                .ok_or_else(|| usage_error(format_args!("{} has no Python form yet", game.id)))?;
-            // This very binary's `boardkit test`: the cases the pytest file
-            // runs, and the summary it ends with.
-            let boardkit = std::env::current_exe().map_err(Failure::failed)?;
-            boardkit::watch::Watch {
-                folder: dir,
-                test: vec![
-                    boardkit.display().to_string(),
-                    "test".into(),
-                    game.id.into(),
-                    ".".into(),
-                    "--language".into(),
-                    "python".into(),
-                ],
-                watched: python.files.iter().map(Into::into).collect(),
-                clear: boardkit::watch::clears_screen(),
-            }
+            return Err(usage_error(format_args!(
+                "{} has no Python form yet: its starter is a Rust crate",
+                game.id
+            ))
+            .into());
         }
     };
     Ok(watch)

@@ -7,9 +7,7 @@ use boardkit::function_fixture::FunctionCase;
 use boardkit::harness::velha::{answer, grid};
 use boardkit::level::Level;
 use boardkit::velha::ai::Searcher;
-use boardkit::velha::board::{Board, Mark, Status};
-
-use crate::exercise_data::CallFilter;
+use boardkit::velha::board::{Board, Status};
 
 /// Every answer accepted for a request: a best move may be any of several.
 /// Computed with the reference, in the grader's process.
@@ -21,26 +19,6 @@ pub(crate) fn accepted(request: &str) -> Vec<String> {
             .map(|p| format!("{} {}", p.row, p.col))
             .collect(),
         _ => vec![answer(request)],
-    }
-}
-
-/// Whether a Python course asks a call whose argument is `argument`, under
-/// `filter`: a position in upper case without spaces, or a board on which
-/// at most one player has a line (the reference's rules say which).
-pub(crate) fn keeps_call(filter: CallFilter, argument: &str) -> bool {
-    match filter {
-        CallFilter::ValidPosition => {
-            matches!(argument.as_bytes(), [b'A'..=b'C', b'1'..=b'3'])
-        }
-        CallFilter::LetterDigitSpaces => {
-            let kept: Vec<char> = argument.chars().filter(|&c| c != ' ').collect();
-            matches!(kept.as_slice(), [letter, digit]
-                if letter.is_ascii_alphabetic() && digit.is_ascii_digit())
-        }
-        CallFilter::OneWinnerAtMost => grid(argument).is_none_or(|cells| {
-            let board = Board::from_chars(&cells);
-            !(board.has_line(Mark::X) && board.has_line(Mark::O))
-        }),
     }
 }
 

@@ -120,28 +120,20 @@ pub(super) fn judge(case: &Case, outcome: &sandbox::Outcome) -> (Verdict, String
                 failed: *failed,
                 reads: Some(reads),
                 stdin,
-                first_line: case
-                    .first_line
-                    .as_ref()
-                    .map(|f| (f.line.as_str(), f.rule.as_str())),
+                first_line: None,
             },
             &run,
         ),
-        (
-            CaseKind::Functions {
-                requests,
-                shown,
-                python,
-            },
-            Expected::Answers(accepted),
-        ) => judge::judge_calls(
-            &judge::Calls {
-                requests,
-                accepted,
-                shown: &|request| shown(request, *python),
-            },
-            &run,
-        ),
+        (CaseKind::Functions { requests, shown }, Expected::Answers(accepted)) => {
+            judge::judge_calls(
+                &judge::Calls {
+                    requests,
+                    accepted,
+                    shown: &|request| shown(request, false),
+                },
+                &run,
+            )
+        }
         // A case's kind and its expectation are made together.
         _ => (
             Verdict::CompileError,

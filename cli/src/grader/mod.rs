@@ -45,7 +45,6 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 pub(crate) use self::merge::{merge, remove};
-pub(crate) use self::run::{Local, run_public};
 
 use self::build::{BuildError, Class};
 use self::plan::{Plan, Planned};
@@ -63,9 +62,6 @@ pub(crate) struct Options {
     /// Grade any program through stdin/stdout: this command, run in a copy of
     /// the submission's folder (for instance `python3 programa.py`).
     pub program: Option<String>,
-    /// The exercise as a Python course sets it (`--language python`): its
-    /// functions too, through the kit's adapter.
-    pub python: Option<crate::exercise_data::PythonVariant>,
     /// `--style-points`: the most points the notes on a crate's code give.
     pub style_points: Option<u32>,
     /// `--test-points`: the most points a student's own tests earn, by the
@@ -183,22 +179,9 @@ fn grade_planned(
         ),
         _ => None,
     };
-    let python_tests = match (&options.python, options.test_points) {
-        (Some(python), Some(_)) => {
-            let own = python.own_tests.as_ref().ok_or_else(|| {
-                GradeError::OwnTests(format!("{} has no own tests in Python", game.id))
-            })?;
-            Some(
-                crate::grader::own_tests::python::PythonVersions::of(own, true)
-                    .map_err(GradeError::OwnTests)?,
-            )
-        }
-        _ => None,
-    };
     let prepared = Prepared {
         class: class.as_ref(),
         own_tests: own_tests.as_ref(),
-        python_tests: python_tests.as_ref(),
     };
     let progress = Progress::new(plan.todo.len(), plan.cases.len());
     let pool = rayon::ThreadPoolBuilder::new()
@@ -221,7 +204,6 @@ fn grade_planned(
 struct Prepared<'a> {
     class: Option<&'a Class<'a>>,
     own_tests: Option<&'a crate::grader::own_tests::rust::Libraries>,
-    python_tests: Option<&'a crate::grader::own_tests::python::PythonVersions>,
 }
 
 /// One submission through its steps: built (a crate), run and judged, its
@@ -250,7 +232,6 @@ fn grade_submission(
         (Ok(s), Some(command), _) => Ok(Runner::Program {
             command: command.clone(),
             root: s.root.clone(),
-            adapter: plan.adapter.clone(),
         }),
         (Ok(s), None, Some(class)) => {
             match class.build(sandbox, &planned.name, &s.root, options.compile_timeout) {
@@ -285,15 +266,6 @@ fn grade_submission(
         ..results
     };
     say_unread(planned, progress);
-    if let (Ok(s), Some(python)) = (&planned.opened, &options.python) {
-        say_missing(
-            &planned.name,
-            &s.root,
-            &python.files,
-            &mut results,
-            progress,
-        );
-    }
     // Notes on a crate's code: its student folder, read here.
     if let (Ok(s), None) = (&planned.opened, &options.program) {
         let solution = &plan.solution;
@@ -335,17 +307,6 @@ fn judge_own_tests(
         return;
     };
     let work = plan.scratch.join("own-tests").join(&planned.name);
-    if let Some(python) = prepared.python_tests {
-        let verdict = match python.test_file(&opened.root) {
-            Some(source) => python.judge(sandbox, &source, &work, &options.limits, rand::random()),
-            None => crate::grader::own_tests::verdict::Verdict::missing(
-                &python.file_names.join(" or "),
-                &python.versions,
-            ),
-        };
-        results.own_tests(verdict, points);
-        return;
-    }
     let (Some(class), Some(libraries)) = (prepared.class, prepared.own_tests) else {
         return;
     };
@@ -442,21 +403,6 @@ fn missing_files(root: &std::path::Path, expected: &[String]) -> Vec<String> {
         });
     }
     said
-}
-
-/// Says each file of `expected` a submission in `root` lacks, on the
-/// terminal and atop each failed case; one whose files may be in an
-/// archive it holds is unread (its 0 grades no code).
-fn say_missing(
-    name: &str,
-    root: &std::path::Path,
-    expected: &[String],
-    results: &mut Results,
-    progress: &Progress,
-) {
-    for said in missing_in(root, expected, results) {
-        progress.say(format!("boardkit: warning: {name}: {said}"));
-    }
 }
 
 /// What to say of each file of `expected` a submission in `root` lacks,

@@ -28,9 +28,6 @@ pub(super) struct Plan {
     pub kit: Vec<u8>,
     /// The grader's own folder, `<out>/.work`.
     pub scratch: PathBuf,
-    /// The kit's Python adapter, written into `scratch`, for `--language
-    /// python`.
-    pub adapter: Option<PathBuf>,
     /// The student's folder of a crate (`src/velha`).
     pub solution: String,
     /// Lines past which a function is noted as long.
@@ -60,12 +57,10 @@ pub(super) fn plan(game: &GameInfo, options: &Options) -> Result<Plan, GradeErro
     std::fs::create_dir_all(&options.out).map_err(out_error)?;
     let scratch = options.out.join(".work");
     std::fs::create_dir_all(&scratch).map_err(out_error)?;
-    let grading = match (&options.python, &options.program) {
-        (Some(variant), _) => graded_cases::Grading::Python(variant),
-        (None, Some(_)) => graded_cases::Grading::Program,
-        (None, None) => graded_cases::Grading::Crates,
+    let grading = match &options.program {
+        Some(_) => graded_cases::Grading::Program,
+        None => graded_cases::Grading::Crates,
     };
-    let adapter = write_adapter(options, &scratch)?;
     let submissions = submissions_given(game, options)?;
     let class_error = |e: crate::exercise_data::ExerciseError| GradeError::Class(e.into());
     let solution = crate::exercise_data::manifest(game.id)
@@ -82,7 +77,6 @@ pub(super) fn plan(game: &GameInfo, options: &Options) -> Result<Plan, GradeErro
         every_name: Vec::new(),
         kit: kit_digest(),
         scratch,
-        adapter,
         solution,
         long_function,
     };
@@ -141,25 +135,6 @@ impl Plan {
         }
         every_name
     }
-}
-
-/// The kit's adapter, from the binary's own copy, for every sandbox of a
-/// `--language python` run.
-fn write_adapter(options: &Options, scratch: &Path) -> Result<Option<PathBuf>, GradeError> {
-    let Some(variant) = &options.python else {
-        return Ok(None);
-    };
-    let out_error = |e| GradeError::Out(options.out.clone(), e);
-    let bytes = crate::embedded::file(&variant.adapter).ok_or_else(|| {
-        GradeError::Class(
-            crate::exercise_data::ExerciseError::Missing(variant.adapter.clone()).into(),
-        )
-    })?;
-    let path = scratch.join("adapter.py");
-    std::fs::write(&path, bytes).map_err(out_error)?;
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).map_err(out_error)?;
-    Ok(Some(path))
 }
 
 /// The submissions given, checked: not a class's folder given whole, none
@@ -348,9 +323,8 @@ pub(super) fn settings(game: &GameInfo, options: &Options) -> String {
 pub(crate) fn run_settings(options: &Options) -> String {
     let limits = &options.limits;
     format!(
-        "{:?}|{}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
+        "{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}|{}|{}|{}",
         options.program,
-        options.python.is_some(),
         options.style_points,
         options.test_points,
         options.notes_held,
@@ -570,13 +544,9 @@ pub(super) fn mode_kind(mode: &str) -> &'static str {
 /// What a run grades, as its header says it: Rust crates, programs run as
 /// a command, or a Python exam's files.
 pub(super) fn mode(options: &Options) -> String {
-    match (&options.python, &options.program) {
-        (Some(variant), Some(command)) => format!(
-            "Python: {} through the kit's adapter, programs run as `{command}`",
-            variant.files.join(", ")
-        ),
-        (_, Some(command)) => format!("programs run as `{command}`"),
-        (_, None) => CRATES.to_owned(),
+    match &options.program {
+        Some(command) => format!("programs run as `{command}`"),
+        None => CRATES.to_owned(),
     }
 }
 
@@ -590,7 +560,6 @@ mod tests {
             submissions: Vec::new(),
             out: out.to_owned(),
             program: None,
-            python: None,
             style_points: None,
             test_points: None,
             notes_held: false,

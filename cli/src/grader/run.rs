@@ -1,35 +1,28 @@
 //! Grading's third step, run: each case of a submission in the sandbox, as
 //! its build (`build.rs`) or its command gives it, each run then judged
-//! (`judge.rs`); and `boardkit test`'s public cases on a student's own
-//! folder, the same way without the sandbox.
+//! (`judge.rs`).
 
 use std::path::{Path, PathBuf};
 
 use super::report::{Results, TestResult, Verdict};
 use super::sandbox::{Job, Limits, Sandbox, Session};
-use super::{GradeError, build, judge};
-use crate::graded_cases::{self, Case, CaseKind};
+use super::{build, judge};
+use crate::graded_cases::{Case, CaseKind};
 use crate::registry::GameInfo;
 use boardkit::catalogue::f;
-use boardkit::level::Level;
 
 /// How to run a submission's code.
 pub(super) enum Runner {
     Rust(build::Built),
-    /// A program run as `command` in its folder `root`; with the kit's
-    /// Python adapter (a host file) its functions too.
+    /// A program run as `command` in its folder `root`.
     Program {
         command: String,
         root: PathBuf,
-        adapter: Option<PathBuf>,
     },
 }
 
 /// Where a Rust submission's binary is, inside the sandbox.
 const PROGRAM: &str = "/program";
-
-/// Where the kit's Python adapter is, inside the sandbox.
-const ADAPTER: &str = "/kit/adapter.py";
 
 /// Runs `case` on the submission `runner` runs, and judges it; a failed
 /// public session says how to replay it.
@@ -40,8 +33,7 @@ pub(super) fn run_case(
     session: &mut Session<'_>,
     limits: &Limits,
 ) -> TestResult {
-    // A function case's input for the driver (or the adapter): its
-    // requests, one a line.
+    // A function case's input for the driver: its requests, one a line.
     let requests_stdin: Vec<u8> = match &case.kind {
         CaseKind::Functions { requests, .. } => format!("{}\n", requests.join("\n")).into_bytes(),
         CaseKind::Program { .. } => Vec::new(),
@@ -55,32 +47,8 @@ pub(super) fn run_case(
             job.stdin = stdin;
             job
         }
-        (
-            CaseKind::Program { args, stdin, .. },
-            Runner::Program {
-                command,
-                root,
-                adapter,
-            },
-        ) => program_job(command, root, adapter.as_deref(), args, stdin),
-        (
-            CaseKind::Functions { .. },
-            Runner::Program {
-                root,
-                adapter: Some(adapter),
-                ..
-            },
-        ) => {
-            // The adapter's path a word of its own: one `--no-sandbox`
-            // translates into the host's.
-            let mut job = Job::new(
-                "/bin/sh",
-                &["-c".into(), "exec python3 \"$0\"".into(), ADAPTER.into()],
-            );
-            job.work_from = Some(root);
-            job.read_only = vec![(adapter.clone(), ADAPTER.into())];
-            job.stdin = &requests_stdin;
-            job
+        (CaseKind::Program { args, stdin, .. }, Runner::Program { command, root }) => {
+            program_job(command, root, args, stdin)
         }
         (CaseKind::Functions { .. }, Runner::Rust(built)) => {
             let mut job = Job::new(PROGRAM, &[]);
@@ -142,7 +110,6 @@ pub(crate) fn case_limits(limits: &Limits, case: &Case) -> Limits {
 pub(super) fn program_job<'a>(
     command: &str,
     root: &'a Path,
-    adapter: Option<&Path>,
     args: &[String],
     stdin: &'a [u8],
 ) -> Job<'a> {
@@ -158,11 +125,6 @@ pub(super) fn program_job<'a>(
     words.extend(args.iter().cloned());
     let mut job = Job::new("/bin/sh", &words);
     job.work_from = Some(root);
-    // Mounted for every case alike: one sandbox serves them all.
-    job.read_only = adapter
-        .iter()
-        .map(|a| (a.to_path_buf(), ADAPTER.into()))
-        .collect();
     job.stdin = stdin;
     job
 }
@@ -224,49 +186,6 @@ pub(super) fn run_cases(
     Results::of(tests, None)
 }
 
-/// What `boardkit test` runs: a student's own folder, on their machine.
-pub(crate) struct Local {
-    /// The student's folder.
-    pub dir: PathBuf,
-    /// The program levels' command, run in `dir`.
-    pub program: String,
-    pub python: crate::exercise_data::PythonVariant,
-    /// Only this level's cases (all levels otherwise).
-    pub level: Option<Level>,
-    pub limits: Limits,
-}
-
-/// The public cases of `game`'s Python form run on `local.dir`, as the
-/// student's own user and without the sandbox (it is their own code), each
-/// judged as the grader judges it: what a Python starter's tests run. The
-/// grader runs these very cases, and hidden ones besides.
-pub(crate) fn run_public(game: &GameInfo, local: &Local) -> Result<Vec<TestResult>, GradeError> {
-    let cases: Vec<Case> = graded_cases::cases(game, graded_cases::Grading::Python(&local.python))
-        .into_iter()
-        .filter(|c| !c.hidden && local.level.is_none_or(|l| c.level == l))
-        .collect();
-    let scratch = tempfile::tempdir().map_err(GradeError::Sandbox)?;
-    let bytes = crate::embedded::file(&local.python.adapter).ok_or_else(|| {
-        GradeError::Class(
-            crate::exercise_data::ExerciseError::Missing(local.python.adapter.clone()).into(),
-        )
-    })?;
-    let adapter = scratch.path().join("adapter.py");
-    std::fs::write(&adapter, bytes).map_err(GradeError::Sandbox)?;
-    let root = std::path::absolute(&local.dir).map_err(GradeError::Sandbox)?;
-    let runner = Runner::Program {
-        command: local.program.clone(),
-        root,
-        adapter: Some(adapter),
-    };
-    let sandbox = Sandbox::own_user().map_err(GradeError::Sandbox)?;
-    let mut session = sandbox.session();
-    Ok(cases
-        .iter()
-        .map(|case| run_case(game, case, &runner, &mut session, &local.limits))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,17 +194,15 @@ mod tests {
     fn a_simple_command_replaces_the_shell_and_a_pipeline_does_not() {
         let root = Path::new("/tmp/student");
         let args = vec!["--seed".to_owned(), "1".to_owned()];
-        let job = program_job("python3 programa.py", root, None, &args, b"A1\n");
+        let job = program_job("python3 programa.py", root, &args, b"A1\n");
         assert_eq!(job.program, "/bin/sh");
         assert_eq!(job.args[1], "exec python3 programa.py \"$@\"");
         assert_eq!(job.args[3..], ["--seed", "1"]);
         assert_eq!(job.work_from, Some(root));
         assert_eq!(job.stdin, b"A1\n");
         assert!(job.read_only.is_empty());
-        let adapter = Path::new("/host/adapter.py");
-        let job = program_job("cat x | python3 p.py", root, Some(adapter), &[], b"");
+        let job = program_job("cat x | python3 p.py", root, &[], b"");
         assert_eq!(job.args[1], "cat x | python3 p.py \"$@\"");
-        assert_eq!(job.read_only, [(adapter.to_path_buf(), ADAPTER.to_owned())]);
     }
 
     /// A starter's tests stop a case at the library's CPU limit and its
@@ -305,16 +222,7 @@ mod tests {
             )
         );
         for game in crate::registry::GAMES {
-            let python = crate::exercise_data::manifest(game.id)
-                .ok()
-                .and_then(|m| m.python);
-            let mut cases = graded_cases::cases(game, graded_cases::Grading::Crates);
-            if let Some(python) = &python {
-                cases.extend(graded_cases::cases(
-                    game,
-                    graded_cases::Grading::Python(python),
-                ));
-            }
+            let cases = crate::graded_cases::cases(game, crate::graded_cases::Grading::Crates);
             for case in cases.iter().filter(|c| !c.hidden) {
                 assert_eq!(
                     case_limits(&limits, case),
@@ -338,7 +246,6 @@ mod tests {
         let program = Runner::Program {
             command: "python3 programa.py".into(),
             root: PathBuf::from("/tmp/student"),
-            adapter: None,
         };
         assert_eq!(
             reproduce(game, &case, b"A1\n50%\n", &program).as_deref(),

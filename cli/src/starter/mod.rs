@@ -13,7 +13,6 @@
 
 pub(crate) mod classroom;
 pub(crate) mod pytest_check;
-pub(crate) mod python;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -350,7 +349,7 @@ pub(crate) fn write_starter(
 ) -> Result<Vec<PathBuf>, StarterError> {
     let game = crate::registry::find(id)
         .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
-    let locale = check_locale(id, None, locale)?;
+    let locale = check_locale(id, locale)?;
     let locale = locale.as_deref();
     if dir.exists()
         && std::fs::read_dir(dir)
@@ -366,15 +365,11 @@ pub(crate) fn write_starter(
 /// case and with `-` or `_` (`pt-br`, `pt_BR` are `pt-BR`), or by its
 /// language alone when one locale has it (`pt`, `pt-PT`: `pt-BR`, said);
 /// refuses one it is not written in.
-fn check_locale(
-    id: &str,
-    python: Option<&exercise_data::PythonVariant>,
-    locale: Option<&str>,
-) -> Result<Option<String>, StarterError> {
+fn check_locale(id: &str, locale: Option<&str>) -> Result<Option<String>, StarterError> {
     let Some(asked) = locale else {
         return Ok(None);
     };
-    let locales = exercise_data::locales(id, python);
+    let locales = exercise_data::locales(id);
     let same = |known: &str| known.eq_ignore_ascii_case(&asked.replace('_', "-"));
     let language = |tag: &str| {
         tag.split(['-', '_'])
@@ -401,29 +396,6 @@ fn check_locale(
             locales.join(", "),
         )),
     }
-}
-
-/// Writes the Python starter of game `id` into `dir`, new or empty.
-pub(crate) fn write_python_starter(
-    id: &str,
-    dir: &Path,
-    locale: Option<&str>,
-) -> Result<Vec<PathBuf>, StarterError> {
-    let game = crate::registry::find(id)
-        .ok_or_else(|| StarterError::UnknownGame(id.to_owned(), crate::registry::names()))?;
-    let variant = exercise_data::manifest(id)?
-        .python
-        .ok_or_else(|| StarterError::NoPython(id.to_owned()))?;
-    let locale = check_locale(id, Some(&variant), locale)?;
-    let locale = locale.as_deref();
-    if dir.exists()
-        && std::fs::read_dir(dir)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true)
-    {
-        return Err(StarterError::NotEmpty(dir.to_owned()));
-    }
-    write_files(dir, &python::starter_files(game, &variant, locale)?)
 }
 
 /// Writes `files` below `dir`, making folders as needed.
@@ -754,7 +726,7 @@ fn cargo_toml(game: &GameInfo) -> Result<String, StarterError> {
 /// The statement's introduction and the game's section.
 fn exercise_md(game: &GameInfo, locale: Option<&str>) -> Result<String, StarterError> {
     if let Some(locale) = locale.filter(|l| *l != "en") {
-        let path = exercise_data::translation(game.id, None, locale);
+        let path = exercise_data::translation(game.id, locale);
         let text = std::str::from_utf8(kit_file(&path)?).map_err(|e| malformed(&path, e))?;
         return Ok(text.to_owned());
     }
@@ -925,39 +897,31 @@ mod tests {
     #[test]
     fn a_locale_is_taken_in_any_case() {
         assert_eq!(
-            check_locale("velha", None, Some("pt-br"))
-                .unwrap()
-                .as_deref(),
+            check_locale("velha", Some("pt-br")).unwrap().as_deref(),
             Some("pt-BR")
         );
         assert_eq!(
-            check_locale("velha", None, Some("PT_BR"))
-                .unwrap()
-                .as_deref(),
+            check_locale("velha", Some("PT_BR")).unwrap().as_deref(),
             Some("pt-BR")
         );
         assert_eq!(
-            check_locale("connect4", None, Some("FR"))
-                .unwrap()
-                .as_deref(),
+            check_locale("connect4", Some("FR")).unwrap().as_deref(),
             Some("fr")
         );
         // The language alone, or another country's: the one locale of it.
         for asked in ["pt", "pt-PT"] {
             assert_eq!(
-                check_locale("velha", None, Some(asked)).unwrap().as_deref(),
+                check_locale("velha", Some(asked)).unwrap().as_deref(),
                 Some("pt-BR")
             );
         }
         assert_eq!(
-            check_locale("connect4", None, Some("fr-CH"))
-                .unwrap()
-                .as_deref(),
+            check_locale("connect4", Some("fr-CH")).unwrap().as_deref(),
             Some("fr")
         );
-        assert_eq!(check_locale("velha", None, None).unwrap(), None);
+        assert_eq!(check_locale("velha", None).unwrap(), None);
         assert!(matches!(
-            check_locale("velha", None, Some("fr")),
+            check_locale("velha", Some("fr")),
             Err(StarterError::NoLocale(..))
         ));
         let dir = tempfile::tempdir().unwrap();
@@ -1016,7 +980,7 @@ mod tests {
         let mut translated = Vec::new();
         for game in crate::registry::GAMES {
             let english = exercise_md(game, None).unwrap();
-            for locale in exercise_data::locales(game.id, None).iter().skip(1) {
+            for locale in exercise_data::locales(game.id).iter().skip(1) {
                 let text = exercise_md(game, Some(locale)).unwrap();
                 assert_eq!(
                     untranslated(&text),
@@ -1026,22 +990,9 @@ mod tests {
                 );
                 translated.push(format!("{} {locale}", game.id));
             }
-            let Some(python) = exercise_data::manifest(game.id).unwrap().python else {
-                continue;
-            };
-            let english = String::from_utf8_lossy(kit_file(&python.statement).unwrap());
-            for locale in exercise_data::locales(game.id, Some(&python))
-                .iter()
-                .skip(1)
-            {
-                let path = exercise_data::translation(game.id, Some(&python), locale);
-                let text = String::from_utf8_lossy(kit_file(&path).unwrap());
-                assert_eq!(untranslated(&text), untranslated(&english), "{path}");
-                translated.push(format!("{} python {locale}", game.id));
-            }
         }
         // The courses' own languages.
-        for expected in ["velha pt-BR", "velha python pt-BR", "connect4 fr"] {
+        for expected in ["velha pt-BR", "connect4 fr"] {
             assert!(
                 translated.iter().any(|t| t == expected),
                 "{expected}: {translated:?}"
@@ -1074,7 +1025,7 @@ mod tests {
         for game in crate::registry::GAMES {
             let graded = crate::graded_cases::level_points(game);
             let manifest = exercise_data::manifest(game.id).unwrap();
-            for locale in exercise_data::locales(game.id, None) {
+            for locale in exercise_data::locales(game.id) {
                 let texts = exercise_data::StarterTexts::of(Some(&locale)).unwrap();
                 let readme = String::from_utf8(file_of(
                     &starter_files(game, Some(&locale)).unwrap(),
@@ -1187,30 +1138,6 @@ mod tests {
                 );
             }
         }
-        // The Python form of velha, in Portuguese.
-        let game = crate::registry::find("velha").unwrap();
-        let variant = exercise_data::manifest("velha").unwrap().python.unwrap();
-        let files = python::starter_files(game, &variant, Some("pt-BR")).unwrap();
-        for (path, bytes) in &files {
-            let text = String::from_utf8_lossy(bytes);
-            if path == "README.md" || path.ends_with(".py") && !path.starts_with("tests/") {
-                for phrase in english_phrases {
-                    assert!(
-                        !text.contains(phrase),
-                        "velha python pt-BR {path}: {phrase:?}\n{text}"
-                    );
-                }
-            }
-        }
-        for (file, english) in exercise_data::folder(&variant.stub) {
-            assert_eq!(
-                code_lines(&String::from_utf8_lossy(&file_of(&files, file))),
-                code_lines(&String::from_utf8_lossy(english)),
-                "velha python pt-BR {file}"
-            );
-        }
-        let readme = String::from_utf8(file_of(&files, "README.md")).unwrap();
-        assert!(readme.contains("| Básico (basic) |"), "{readme}");
     }
 
     /// The starter's tests read its fixtures and function cases: those must

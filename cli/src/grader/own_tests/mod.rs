@@ -7,11 +7,11 @@
 //!
 //! [`verdict`] judges runs (pure); [`schemata`] makes the example and its
 //! mutants one Rust library; [`rust`] and [`python`] build and run a
-//! student's tests in the sandbox; [`proof`] is `dev check`'s proof, and
-//! [`promised`] (Python) and [`public_cases`] (Rust) its proof that a
-//! mutant differs from the reference on input the statement promises.
+//! student's tests in the sandbox; [`proof`] is `dev check`'s proof of
+//! the built-in crates', and [`public_cases`] its proof that a mutant
+//! differs from the reference on input the statement promises. A package's
+//! own tests are proved by `boardkit verify` and the kit's long tests.
 
-pub(crate) mod promised;
 pub(crate) mod proof;
 pub(crate) mod public_cases;
 pub(crate) mod python;

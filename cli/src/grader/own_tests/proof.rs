@@ -6,17 +6,15 @@
 //! test naming every item the starter's stub exports (what the starter's
 //! API promises, every correct version exports); a one-test suite of the
 //! statement's plainest example (`suites.hidden/example.rs`) is valid and
-//! catches a mutant. The same for the Python form where it has own
-//! tests, where tests of what the statement does not promise
-//! (`suites.hidden/test_unpromised.py`) are each reported as such. And each mutant differs from the reference
-//! on input the statement promises ([`super::public_cases`] in Rust,
-//! [`super::promised`] in Python).
+//! catches a mutant. And each mutant differs from the reference on input
+//! the statement promises ([`super::public_cases`]). (Velha's Python form
+//! is a package, its own tests proved by `boardkit verify` and the kit's
+//! long tests.)
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::public_cases;
-use super::python::PythonVersions;
 use super::rust::{Budget, Libraries};
 use super::verdict::Verdict;
 use crate::exercise_data;
@@ -37,8 +35,6 @@ enum Expect {
     Valid,
     /// Valid, and at least one mutant caught.
     Something,
-    /// Every test reported as testing what the statement does not promise.
-    Unpromised,
 }
 
 fn suite(path: &str) -> String {
@@ -49,20 +45,7 @@ fn suite(path: &str) -> String {
 fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
     let (caught, all) = verdict.caught();
     let valid = verdict.error.is_none() && verdict.invalid.is_empty();
-    let unpromised = boardkit::catalogue::t("it tests what the statement does not promise: {what}")
-        .split("{what}")
-        .next()
-        .unwrap_or_default();
     let ok = match expect {
-        Expect::Unpromised => {
-            !verdict.tests.is_empty()
-                && verdict.tests.iter().all(|test| {
-                    verdict
-                        .invalid
-                        .get(test)
-                        .is_some_and(|why| why.starts_with(unpromised))
-                })
-        }
         Expect::Everything => valid && caught == all && all > 0,
         Expect::Nothing => caught == 0,
         Expect::Valid => valid,
@@ -73,9 +56,6 @@ fn judged(id: &str, name: &str, verdict: &Verdict, expect: &Expect) -> Check {
         Expect::Nothing => "catches no mutant",
         Expect::Valid => "is valid",
         Expect::Something => "is valid and catches a mutant",
-        Expect::Unpromised => {
-            "has every test reported as testing what the statement does not promise"
-        }
     };
     (
         ok,
@@ -243,71 +223,6 @@ fn exported(text: &str) -> Vec<String> {
         }
     }
     names
-}
-
-/// The Python proof of game `game`, when its Python form has own tests.
-pub(crate) fn python(game: &GameInfo, work: &Path) -> Result<Vec<Check>, String> {
-    let Some(own) = exercise_data::manifest(game.id)
-        .map_err(|e| e.to_string())?
-        .python
-        .and_then(|p| p.own_tests)
-    else {
-        return Ok(Vec::new());
-    };
-    let versions = PythonVersions::of(&own, true)?;
-    let mut checks = super::promised::python(game.id, &versions)?;
-    let isolation = Isolation::bubblewrap().unwrap_or(Isolation::None);
-    let sandbox = Sandbox::new(isolation, 2).map_err(|e| e.to_string())?;
-    let limits = Limits {
-        timeout: Duration::from_secs(10),
-        ..Default::default()
-    };
-    let root = work.join(game.id).join("own-tests-python");
-    let folder = own
-        .reference
-        .rsplit_once('/')
-        .map_or("", |(f, _)| f)
-        .replace("/reference", "");
-    let english = own.examples.get("en").cloned().unwrap_or_default();
-    let suites = [
-        (
-            "the careful suite",
-            suite(&format!("{folder}/suites.hidden/test_thorough.py")),
-            Expect::Everything,
-        ),
-        ("an empty test file", String::new(), Expect::Nothing),
-        (
-            "a test that asserts nothing",
-            suite(&format!("{folder}/suites.hidden/test_nothing.py")),
-            Expect::Nothing,
-        ),
-        ("the starter's example", suite(&english), Expect::Valid),
-        (
-            "the statement's plainest example alone",
-            suite(&format!("{folder}/suites.hidden/test_example.py")),
-            Expect::Something,
-        ),
-        (
-            "tests of what the statement does not promise",
-            suite(&format!("{folder}/suites.hidden/test_unpromised.py")),
-            Expect::Unpromised,
-        ),
-    ];
-    for (index, (name, text, expect)) in suites.iter().enumerate() {
-        let dir = root.join(format!("suite-{index}"));
-        let source = dir.join("test_mine.py");
-        std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(&source, text))
-            .map_err(|e| e.to_string())?;
-        let verdict = versions.judge(&sandbox, &source, &dir.join("work"), &limits, 1);
-        checks.push(judged(
-            &format!("{} (Python)", game.id),
-            name,
-            &verdict,
-            expect,
-        ));
-    }
-    Ok(checks)
 }
 
 #[cfg(test)]

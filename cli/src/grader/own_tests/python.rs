@@ -1,6 +1,6 @@
 //! A Python student's own tests (pytest, `test_mine.py` or its
-//! translation's name) against the Python reference's correct versions and
-//! mutants, in the sandbox.
+//! translation's name) against a package's Python reference, its correct
+//! versions and its mutants, in the sandbox.
 //!
 //! Every run sees the same folder, holding only the student's test file.
 //! The version never enters the tests' process: the launcher forks, the
@@ -19,7 +19,6 @@ use std::time::Duration;
 use super::verdict::{
     Mutant, Passed, Verdict, Version, Versions, assess, charged, over_budget, run_budget,
 };
-use crate::exercise_data::{self, PythonOwnTests};
 use crate::grader::sandbox::{Job, Limits, Sandbox};
 
 /// A version an exercise gives besides its reference: its name, its
@@ -132,79 +131,9 @@ pub(crate) struct PythonVersions {
     sources: Vec<(Version, String)>,
     /// The test file names the grader looks for, in a submission.
     pub file_names: Vec<String>,
-    /// The correct versions that take only some forms of a function of two,
-    /// with those forms.
-    pub forms_of: Vec<(Version, Vec<String>)>,
 }
 
 impl PythonVersions {
-    /// The versions of `own`; with `hidden`, the hidden mutants too.
-    pub(crate) fn of(own: &PythonOwnTests, hidden: bool) -> Result<PythonVersions, String> {
-        let text = |path: &str| {
-            crate::embedded::file(path)
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .ok_or_else(|| format!("the kit has no {path}"))
-        };
-        let reference = text(&own.reference)?;
-        let mutations: exercise_data::Mutations =
-            toml::from_str(&text(&own.mutations)?).map_err(|e| e.to_string())?;
-        let hidden_path = own.mutations.replace(".toml", ".hidden.toml");
-        let hidden_ones: Vec<exercise_data::Mutation> =
-            match (hidden, crate::embedded::file(&hidden_path)) {
-                (true, Some(_)) => {
-                    toml::from_str::<exercise_data::Mutations>(&text(&hidden_path)?)
-                        .map_err(|e| e.to_string())?
-                        .mutation
-                }
-                _ => Vec::new(),
-            };
-        let changed = |find: &str, replace: &str| {
-            reference
-                .contains(find)
-                .then(|| reference.replacen(find, replace, 1))
-                .ok_or_else(|| format!("{find:?} is not in {}", own.reference))
-        };
-        let mut versions = Versions::default();
-        let mut sources = Vec::new();
-        let mut forms_of = Vec::new();
-        for h in &mutations.harmless {
-            let version = h
-                .unpromised
-                .clone()
-                .map_or_else(|| Version::Harmless(h.why.clone()), Version::Unpromised);
-            if let Some(forms) = &h.forms {
-                forms_of.push((version.clone(), forms.clone()));
-            }
-            versions.correct.push(version.clone());
-            sources.push((version, changed(&h.find, &h.replace)?));
-        }
-        let all = mutations.mutation.iter().map(|m| (m, false));
-        for (m, hidden) in all.chain(hidden_ones.iter().map(|m| (m, true))) {
-            versions.mutants.push(Mutant {
-                breaks: m.breaks.clone(),
-                hidden,
-            });
-            let version = Version::Mutant(versions.mutants.len() - 1);
-            sources.push((version, changed(&m.find, &m.replace)?));
-        }
-        let file = |path: &str| {
-            Path::new(path)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-        };
-        Ok(PythonVersions {
-            versions,
-            module: file(&own.reference)
-                .unwrap_or_default()
-                .trim_end_matches(".py")
-                .to_owned(),
-            reference,
-            sources,
-            file_names: own.examples.values().filter_map(|p| file(p)).collect(),
-            forms_of,
-        })
-    }
-
     /// The versions an exercise gives as sources: its `reference` and
     /// the others, for the module `module`, the student's tests in
     /// `file_name` (an exercise package's, read by the package).
@@ -242,15 +171,7 @@ impl PythonVersions {
             reference,
             sources,
             file_names: vec![file_name.to_owned()],
-            forms_of: Vec::new(),
         }
-    }
-
-    /// Every version's source: the reference, then the others.
-    pub(crate) fn every_source(&self) -> Vec<(Version, &str)> {
-        std::iter::once((Version::Reference, self.reference.as_str()))
-            .chain(self.sources.iter().map(|(v, s)| (v.clone(), s.as_str())))
-            .collect()
     }
 
     /// The student's test file in `dir`, if any.
@@ -411,46 +332,5 @@ mod tests {
         assert_eq!(passed.get("test_mine.py::test_a"), Some(&true));
         assert_eq!(passed.get("test_mine.py::test_b"), Some(&false));
         assert_eq!(passed.get("test_mine.py::test_c"), Some(&false));
-    }
-
-    #[test]
-    fn the_reference_and_its_changes_are_the_kits() {
-        let variant = exercise_data::manifest("velha").unwrap().python.unwrap();
-        let own = variant.own_tests.unwrap();
-        let versions = PythonVersions::of(&own, true).unwrap();
-        assert_eq!(versions.module, "funcoes");
-        let public = versions
-            .versions
-            .mutants
-            .iter()
-            .filter(|m| !m.hidden)
-            .count();
-        let hidden = versions.versions.mutants.len() - public;
-        assert!(hidden >= public, "{hidden} hidden, {public} public");
-        assert!(versions.file_names.contains(&"test_mine.py".to_owned()));
-    }
-
-    #[test]
-    fn every_version_defines_every_function_the_starter_names() {
-        let variant = exercise_data::manifest("velha").unwrap().python.unwrap();
-        let own = variant.own_tests.unwrap();
-        let versions = PythonVersions::of(&own, true).unwrap();
-        let stub = format!("{}/{}.py", variant.stub, versions.module);
-        let stub = String::from_utf8_lossy(crate::embedded::file(&stub).unwrap()).into_owned();
-        let names: Vec<&str> = stub
-            .lines()
-            .filter_map(|l| l.strip_prefix("def "))
-            .filter_map(|l| l.split('(').next())
-            .filter(|n| !n.starts_with('_'))
-            .collect();
-        assert!(names.contains(&"melhor_jogada"), "{names:?}");
-        let every = std::iter::once(versions.reference.as_str())
-            .chain(versions.sources.iter().map(|(_, s)| s.as_str()));
-        for (index, source) in every.enumerate() {
-            for name in &names {
-                let defined = format!("\ndef {name}(");
-                assert!(source.contains(&defined), "version {index} has no {name}");
-            }
-        }
     }
 }
