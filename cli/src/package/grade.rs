@@ -562,19 +562,38 @@ fn reference_limits(
     let built = run::prepare(package, language, folder, scratch, sandbox).map_err(|e| {
         GradeError::NoSubmission(format!("the package's reference does not build: {e}"))
     })?;
+    // The cases shared among `--jobs` sessions, each taking the next:
+    // the reference's time on each is CPU time, which its neighbours do
+    // not change, and the class waits for the slowest of them alone.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let times = std::sync::Mutex::new(Vec::with_capacity(cases.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.clamp(1, cases.len().max(1)) {
+            scope.spawn(|| {
+                let mut session = sandbox.session();
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(case) = cases.get(index) else { break };
+                    let ran = run::run_case(package, &built, case, &mut session, &options.limits);
+                    if let Ok(mut times) = times.lock() {
+                        times.push((case.name.clone(), ran.cpu));
+                    }
+                }
+            });
+        }
+    });
+    let times = times.into_inner().unwrap_or_default();
     let mut limits = BTreeMap::new();
-    let mut session = sandbox.session();
-    for case in cases {
-        let ran = run::run_case(package, &built, case, &mut session, &options.limits);
+    for (name, reference) in times {
         // `--timeout`, or 20 times the reference's time when that is
         // more: as the built-in games' cases (`grader::run`).
-        let cpu = ran.cpu * boardkit::judge::REFERENCE_MARGIN;
+        let cpu = reference * boardkit::judge::REFERENCE_MARGIN;
         let case_limits = if cpu > std::time::Duration::from_secs(options.limits.cpu_seconds) {
             options.limits.with_cpu(cpu)
         } else {
             options.limits
         };
-        limits.insert(case.name.clone(), (case_limits, ran.cpu));
+        limits.insert(name, (case_limits, reference));
     }
     Ok(limits)
 }

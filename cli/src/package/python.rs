@@ -263,13 +263,74 @@ fn first_check(package: &Package, words: &Words) -> String {
 /// the grader's CPU limit for a case, or its wall-clock backstop, saying
 /// why in the starter's locale; a call that never returns fails its test
 /// instead of hanging `pytest`.
-pub(crate) fn conftest(words: &Words) -> String {
+pub(crate) fn conftest(package: &Package, words: &Words) -> String {
     let message = words.python_format("package_time_limit", &[("seconds", "%d")]);
-    include_str!("templates/conftest.py.in")
+    let mut text = include_str!("templates/conftest.py.in")
         .replace("{message}", &format!("\"{message}\""))
         .replace("{variable}", super::rust::CASE_SECONDS)
         .replace("{cpu}", &CASE_CPU.as_secs().to_string())
-        .replace("{wall}", &case_wall(CASE_CPU).as_secs().to_string())
+        .replace("{wall}", &case_wall(CASE_CPU).as_secs().to_string());
+    text.push_str(&level_summary(package, words));
+    text
+}
+
+/// What pytest ends with: each level's public cases passed and run, and
+/// the level reached when every one ran, as `boardkit test` and a Rust
+/// starter say it (`boardkit::level::Words::summary`), in the starter's
+/// words.
+fn level_summary(package: &Package, words: &Words) -> String {
+    let catalogue = crate::exercise_data::catalogue_of(&words.locale);
+    // A catalogue's text as a Python `%` template, `{name}`s made `%s`.
+    let template = |english: &str, holes: &[(&str, &str)]| {
+        let mut text = catalogue.text(english).replace('%', "%%");
+        for (hole, with) in holes {
+            text = text.replace(&format!("{{{hole}}}"), with);
+        }
+        quoted(&text)
+    };
+    let mut parts = Vec::new();
+    for part in package.parts() {
+        let shown = match package
+            .level_names
+            .get(&words.locale)
+            .and_then(|n| n.get(part))
+        {
+            Some(own) if own != part => format!("{own} ({part})"),
+            _ => part.to_owned(),
+        };
+        let count = package
+            .cases
+            .iter()
+            .filter(|c| !c.hidden && c.part(package) == part)
+            .count();
+        if count > 0 {
+            parts.push(format!(
+                "    (\"{}\", \"{}\", {count}, {}),",
+                class_name(part),
+                quoted(&shown),
+                if part == boardkit::session_fixture::ROBUSTNESS {
+                    "True"
+                } else {
+                    "False"
+                }
+            ));
+        }
+    }
+    format!(
+        include_str!("templates/summary.py.in"),
+        parts = parts.join("\n"),
+        header = quoted(catalogue.text("levels:")),
+        count = template("{passed}/{run} passed", &[("passed", "%3d"), ("run", "%d")]),
+        not_yet = quoted(catalogue.text("<- not yet")),
+        no_level = quoted(catalogue.text("(in the score, in no level)")),
+        reached = template(
+            "level reached: {name} (every level up to it passed, as the grader counts)",
+            &[("name", "%s")]
+        ),
+        none_yet = quoted(catalogue.text(
+            "level reached: none yet (a level counts when it and every level below it pass)"
+        )),
+    )
 }
 
 /// `test_<name>.py`: each public case a test, in a class per level

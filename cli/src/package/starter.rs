@@ -270,7 +270,10 @@ fn python_files(package: &Package, words: &Words) -> Vec<(String, String)> {
         super::python::own_tests(package, words),
     ));
     files.push(("pytest.ini".into(), PYTEST_INI.into()));
-    files.push(("conftest.py".into(), super::python::conftest(words)));
+    files.push((
+        "conftest.py".into(),
+        super::python::conftest(package, words),
+    ));
     files
 }
 
