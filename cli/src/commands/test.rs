@@ -191,6 +191,12 @@ fn package_test(
         work.path(),
     );
     print!("{}", summary(&results, level.is_none(), dir, args.verbose));
+    // Last, what `python3 -m pytest` needs, when it lacks it.
+    if language == crate::package::Language::Python {
+        if let Some(text) = crate::starter::pytest_check::for_starter(dir) {
+            eprint!("\n{text}");
+        }
+    }
     passed_all(&results)
 }
 
