@@ -633,6 +633,31 @@ fn every_case_names_the_rule_it_checks() {
         "{exam}"
     );
     assert!(!exam.contains("robustness"), "{exam}");
+    // The exam in Portuguese: the same cases, described in its words.
+    let portuguese = list(&["--language", "python", "--locale", "pt-BR"]);
+    assert!(
+        line(&portuguese, "basic::extrai_linha ").contains("a linha de cada posição"),
+        "{portuguese}"
+    );
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(names(&portuguese), names(&exam));
+    // A locale it has no exam in, or a game's crates: refused, not
+    // graded in another language.
+    for refused in [
+        &["--language", "python", "--locale", "fr"][..],
+        &["--locale", "pt-BR"][..],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_boardkit"))
+            .args(["grade", "velha", "--list-cases"])
+            .args(refused)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{refused:?}: {output:?}");
+    }
     let crates = list(&[]);
     assert!(
         line(&crates, "robustness::line_of_4096_bytes ").contains("EXERCISE.md, Robustness"),

@@ -147,6 +147,11 @@ pub(crate) struct GradeArgs {
     /// (counts), or their names too (names); never their inputs.
     #[arg(long, value_enum, default_value_t = crate::grader::feedback::RevealHidden::Counts)]
     reveal_hidden: crate::grader::feedback::RevealHidden,
+    /// With --language python, the locale of the game's Python exam the
+    /// class is graded on, and its pages' language (velha: en, the
+    /// default, or pt-BR; the same cases).
+    #[arg(long, value_name = "LOCALE")]
+    locale: Option<String>,
     /// Submissions graded at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -548,13 +553,21 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
     let id = args.game.clone().unwrap_or_default();
     let game = crate::registry::find(&super::known_game(&id)?).expect("a known game");
     // A game whose Python form is a package (velha's exam) is graded as
-    // that package, its pages in English.
+    // that package, of --locale's language (English's by default).
+    let locale = args.locale.clone();
     if let (Language::Python, Some(name)) = (
         args.language,
-        crate::exercise_data::python_package(game.id, "en"),
+        crate::exercise_data::python_package(game.id, locale.as_deref().unwrap_or("en")),
     ) {
+        exam_locale_known(game.id, locale.as_deref())?;
         let args = GradeArgs { game: None, ..args };
         return package_options(args, Path::new(&name), deadlines, limits);
+    }
+    if let Some(locale) = locale {
+        return Err(usage_error(format_args!(
+            "--locale {locale}: a game's pages are English; --locale picks the language of a game's Python exam (--language python)"
+        ))
+        .into());
     }
     if args.language == Language::Python {
         return Err(usage_error(format_args!(
@@ -604,6 +617,22 @@ fn grading_options(args: GradeArgs) -> Result<Option<Graded>, Failure> {
         similarity,
     };
     Ok(Some((Exercise::Game(game), options, unmapped)))
+}
+
+/// `--locale` for a game's Python exam: one it has a package in, never
+/// another's silently taken.
+fn exam_locale_known(game: &str, locale: Option<&str>) -> Result<(), Failure> {
+    let known = crate::exercise_data::manifest(game)
+        .map(|m| m.python_package.into_keys().collect::<Vec<_>>())
+        .unwrap_or_default();
+    match locale {
+        Some(asked) if !known.iter().any(|k| k == asked) => Err(usage_error(format_args!(
+            "--locale {asked}: {game}'s Python exam is in {}",
+            known.join(", ")
+        ))
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 /// `--shard`'s slice, said on stderr.
@@ -690,6 +719,10 @@ fn package_asked(args: &GradeArgs, dir: &Path) -> Result<crate::package::Package
         (
             args.test_points.is_some() && args.program.is_some(),
             "with --exercise, --test-points grades own tests (test_mine.py, tests/mine.rs), which call the functions: a program graded with --program has none",
+        ),
+        (
+            args.locale.is_some() && args.exercise.is_some(),
+            "with --exercise, the pages speak the package's statement's language: --locale picks a game's Python exam (boardkit grade GAME --language python --locale L)",
         ),
         (
             args.style_points.is_some()

@@ -368,7 +368,7 @@ pub(crate) fn html(page: &Page<'_>, name: &str, results: &Results) -> String {
         body.push_str(&format!("<h2>{}</h2>\n", escape(&part.title)));
         for t in &part.failed_public {
             body.push_str(&format!(
-                "<h3>{} ({})</h3>\n<pre>{}</pre>\n",
+                "<h3>{} ({})</h3>\n<pre tabindex=\"0\">{}</pre>\n",
                 escape(&t.name),
                 t.extra_data.verdict.name(),
                 escape(&t.output)

@@ -1125,7 +1125,7 @@ fn part_section(part: &str, got: f64, max: f64, tests: Vec<&TestResult>) -> Stri
             _ => (escape(&t.name), String::new()),
         };
         out.push_str(&format!(
-            "<details open><summary><span class=\"failed\">{}</span> {title} ({} / {})</summary>{names}<pre>{}</pre></details>\n",
+            "<details open><summary><span class=\"failed\">{}</span> {title} ({} / {})</summary>{names}<pre tabindex=\"0\">{}</pre></details>\n",
             t.extra_data.verdict.name(),
             points(members.iter().map(|m| m.score).sum()),
             points(members.iter().map(|m| m.max_score).sum()),

@@ -440,7 +440,7 @@ impl Similarity {
                 let mut html = String::new();
                 for (path, span) in work.shared_parts(other).iter().take(3) {
                     html.push_str(&format!(
-                        "<p class=\"meta\">{}</p><pre>{}</pre>",
+                        "<p class=\"meta\">{}</p><pre tabindex=\"0\">{}</pre>",
                         escape(path),
                         escape(&boardkit::judge::clip(
                             work.text(path, span),
