@@ -387,6 +387,35 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// What `boardkit starter` says once it wrote `count` files into `dir`,
+/// in the starter's language (its catalogue): the files, whether pytest
+/// is there for a Python starter, and the next command.
+pub(crate) fn said_written(dir: &std::path::Path, count: usize, python: bool) {
+    let said = boardkit::catalogue::Catalogue::of_folder(dir);
+    let folder = dir.display();
+    println!(
+        "{}",
+        said.fill(
+            "wrote {count} files into {folder}",
+            &[("count", &count), ("folder", &folder)]
+        )
+    );
+    // pytest for the very `python3` the next command runs, before it.
+    if python {
+        let advice = crate::starter::pytest_check::check(dir);
+        if let Some(text) = crate::starter::pytest_check::message(&advice, &said) {
+            print!("{text}");
+        }
+    }
+    let next = if python {
+        "python3 -m pytest"
+    } else {
+        "cargo test"
+    };
+    let command = format!("cd {folder} && {next}");
+    println!("{}", said.fill("next: {command}", &[("command", &command)]));
+}
+
 /// `boardkit starter`: a student's crate, or Python files, for one game.
 fn starter(
     game: &str,
@@ -395,7 +424,6 @@ fn starter(
     locale: Option<&str>,
 ) -> Outcome {
     use crate::starter::{StarterError, write_starter};
-    use boardkit::catalogue::Catalogue;
     if language == grade::Language::Python {
         // A game's Python form is a package (velha's exam).
         return match crate::exercise_data::python_package(game, locale.unwrap_or("en")) {
@@ -403,21 +431,9 @@ fn starter(
             None => Err(usage_error(StarterError::NoPython(game.to_owned())).into()),
         };
     }
-    let (written, next) = (write_starter(game, dir, locale), "cargo test");
-    match written {
+    match write_starter(game, dir, locale) {
         Ok(files) => {
-            // In the starter's language, from its catalogue.
-            let said = Catalogue::of_folder(dir);
-            let folder = dir.display();
-            println!(
-                "{}",
-                said.fill(
-                    "wrote {count} files into {folder}",
-                    &[("count", &files.len()), ("folder", &folder)]
-                )
-            );
-            let command = format!("cd {folder} && {next}");
-            println!("{}", said.fill("next: {command}", &[("command", &command)]));
+            said_written(dir, files.len(), false);
             Ok(())
         }
         Err(

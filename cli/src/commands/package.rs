@@ -130,30 +130,7 @@ pub(crate) fn starter(
         package::Language::Rust
     };
     let files = package::starter::write(&package, out, language, locale).map_err(usage_error)?;
-    // In the starter's language, from its catalogue.
-    let said = boardkit::catalogue::Catalogue::of_folder(out);
-    let folder = out.display();
-    println!(
-        "{}",
-        said.fill(
-            "wrote {count} files into {folder}",
-            &[("count", &files.len()), ("folder", &folder)]
-        )
-    );
-    // pytest for the very `python3` the next command runs, before it.
-    if python {
-        let advice = crate::starter::pytest_check::check(out);
-        if let Some(text) = crate::starter::pytest_check::message(&advice, &said) {
-            print!("{text}");
-        }
-    }
-    let next = if python {
-        "python3 -m pytest"
-    } else {
-        "cargo test"
-    };
-    let command = format!("cd {folder} && {next}");
-    println!("{}", said.fill("next: {command}", &[("command", &command)]));
+    super::said_written(out, files.len(), python);
     Ok(())
 }
 
